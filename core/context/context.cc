@@ -1,0 +1,61 @@
+#include "core/context/context.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+namespace extdeps {
+
+namespace {
+
+std::string default_cache_dir(const Context::EnvLookup& env) {
+  if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty()) return *xdg + "/extdeps";
+  if (auto home = env("HOME"); home && !home->empty()) return *home + "/.cache/extdeps";
+  return {};
+}
+
+}  // namespace
+
+Context Context::from_process() {
+  Context c;
+  c.env_ = [](std::string_view name) -> std::optional<std::string> {
+    const char* v = std::getenv(std::string(name).c_str());
+    if (!v) return std::nullopt;
+    return std::string(v);
+  };
+  c.clock_ = [] { return std::chrono::system_clock::now(); };
+  c.sink_ = [](std::string_view m) { std::cerr << m << '\n'; };
+  c.cache_dir_ = default_cache_dir(c.env_);
+  return c;
+}
+
+Context Context::for_test(std::string root, std::map<std::string, std::string> env) {
+  Context c;
+  c.root_ = root.empty() ? "/" : std::move(root);
+  c.env_ = [env = std::move(env)](std::string_view name) -> std::optional<std::string> {
+    auto it = env.find(std::string(name));
+    if (it == env.end()) return std::nullopt;
+    return it->second;
+  };
+  c.clock_ = [] { return std::chrono::system_clock::now(); };
+  c.sink_ = nullptr;
+  return c;
+}
+
+std::string Context::host_path(std::string_view absolute) const {
+  if (root_ == "/" || root_.empty()) return std::string(absolute);
+  std::string out = root_;
+  if (!out.empty() && out.back() == '/') out.pop_back();
+  if (absolute.empty() || absolute.front() != '/') out += '/';
+  out += absolute;
+  return out;
+}
+
+void Context::warn(std::string_view message) const {
+  std::string text(message);
+  if (std::find(warnings_->begin(), warnings_->end(), text) != warnings_->end()) return;
+  warnings_->push_back(text);
+  if (sink_) sink_("warning: " + text);
+}
+
+}  // namespace extdeps

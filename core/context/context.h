@@ -1,0 +1,58 @@
+// The explicit context every operation receives: where the file system root is, how environment
+// variables are read, where the cache lives, the clock, and where warnings go. Nothing in the
+// library reads global state; tests build a Context over fixture trees.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <memory>
+#include <vector>
+
+namespace extdeps {
+
+class Context {
+ public:
+  using EnvLookup = std::function<std::optional<std::string>(std::string_view)>;
+  using Clock = std::function<std::chrono::system_clock::time_point()>;
+  using Sink = std::function<void(std::string_view)>;
+
+  // The real process: environment from getenv, root "/", warnings to stderr.
+  static Context from_process();
+  // A context over a fixture tree with a fixed environment; warnings are collected in warnings().
+  static Context for_test(std::string root, std::map<std::string, std::string> env = {});
+
+  // Absolute path of a machine path under the root: host_path("/var/lib/dpkg/status").
+  std::string host_path(std::string_view absolute) const;
+  const std::string& root() const { return root_; }
+
+  std::optional<std::string> env(std::string_view name) const { return env_(name); }
+  std::chrono::system_clock::time_point now() const { return clock_(); }
+
+  // Where extdeps keeps its caches ($XDG_CACHE_HOME/extdeps or ~/.cache/extdeps unless set).
+  const std::string& cache_dir() const { return cache_dir_; }
+  void set_cache_dir(std::string dir) { cache_dir_ = std::move(dir); }
+  bool cache_enabled() const { return !cache_dir_.empty(); }
+
+  // A warning for people ("warning: ..."), printed once per distinct text.
+  void warn(std::string_view message) const;
+  const std::vector<std::string>& warnings() const { return *warnings_; }
+  void set_warning_sink(Sink sink) { sink_ = std::move(sink); }
+
+  void set_env(EnvLookup env) { env_ = std::move(env); }
+  void set_clock(Clock clock) { clock_ = std::move(clock); }
+
+ private:
+  std::string root_ = "/";
+  EnvLookup env_;
+  Clock clock_;
+  std::string cache_dir_;
+  Sink sink_;
+  std::shared_ptr<std::vector<std::string>> warnings_ = std::make_shared<std::vector<std::string>>();
+};
+
+}  // namespace extdeps

@@ -1,0 +1,9 @@
+#include <iostream>
+
+#include "core/cli/cli.h"
+
+int main(int argc, char** argv) {
+  auto ctx = extdeps::Context::from_process();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return extdeps::cli::run(ctx, args, std::cout, std::cerr);
+}

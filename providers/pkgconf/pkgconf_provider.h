@@ -1,0 +1,20 @@
+// The pkgconf detector: every module libpkgconf finds in its default personality's search path
+// and PKG_CONFIG_PATH (read through the Context) is an installed record, with its version and the
+// path of its .pc file. It installs nothing (DESIGN.md decision 7).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/provider/provider.h"
+
+namespace extdeps::pkgconf {
+
+// The directories searched, in order: PKG_CONFIG_PATH, then PKG_CONFIG_LIBDIR or the personality's
+// default (both under ctx.root() when it is not "/").
+std::vector<std::string> search_path(const Context& ctx);
+
+std::unique_ptr<Provider> make_provider(const Context& ctx);
+
+}  // namespace extdeps::pkgconf

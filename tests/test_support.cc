@@ -1,0 +1,53 @@
+#include "tests/test_support.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace extdeps::test {
+
+namespace {
+struct TempDirs {
+  std::vector<std::string> dirs;
+  ~TempDirs() {
+    std::error_code ec;
+    for (auto& d : dirs) fs::remove_all(d, ec);
+  }
+};
+TempDirs& temp_dirs() {
+  static TempDirs t;
+  return t;
+}
+}  // namespace
+
+std::string data_path(const std::string& rel) { return std::string(EXTDEPS_TEST_DATA) + "/" + rel; }
+
+std::optional<std::string> shared_data(const std::string& rel) {
+  fs::path p = fs::path(EXTDEPS_SHARED_DATA) / rel;
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return std::nullopt;
+  return fs::weakly_canonical(p, ec).string();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string temp_dir() {
+  std::string tmpl = (fs::temp_directory_path() / "extdeps-test-XXXXXX").string();
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  const char* d = mkdtemp(buf.data());
+  std::string dir = d ? d : tmpl;
+  temp_dirs().dirs.push_back(dir);
+  return dir;
+}
+
+}  // namespace extdeps::test
