@@ -1,11 +1,218 @@
 #include "core/cli/cli.h"
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <istream>
 #include <ostream>
+
+#include "core/cli/pipeline.h"
+#include "core/plan/render.h"
+#include "core/version/version.h"
 
 namespace extdeps::cli {
 
-int run(Context&, const std::vector<std::string>&, std::ostream&, std::ostream& err) {
-  err << "error: the command line is being written\n";
+namespace {
+
+int fail(std::ostream& err, const Error& e) {
+  err << "error: " << e.message << '\n';
+  return static_cast<int>(e.code);
+}
+
+void add_common(CLI::App* cmd, RunOptions& o) {
+  cmd->add_option("path", o.path, "project folder or declaration file (default: .)");
+  cmd->add_option("--manager", o.managers, "package managers in order of preference (e.g. apt)")
+      ->delimiter(',');
+  cmd->add_option("--category", o.categories, "categories to plan: build,host,run (default: all)")
+      ->delimiter(',');
+  cmd->add_option("--optional", o.optional, "also plan this optional group or dependency group");
+  cmd->add_flag("--all-optional", o.all_optional, "also plan every optional group");
+  cmd->add_flag("--json", o.json, "print JSON (schema/plan.schema.json)");
+  cmd->add_flag("--explain", o.explain, "say what was considered and why");
+  cmd->add_flag("--no-cache", o.no_cache, "do not read or write the index cache");
+  cmd->add_option("--cache-dir", o.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
+  cmd->add_option("--mapping-dir", o.mapping_dirs, "extra mapping tables folder (repeatable)");
+}
+
+std::string sudo_for(const Context& ctx) { return ctx.is_root() ? "" : "sudo"; }
+
+int print_outcome(const Context& ctx, const Prepared& p, const RunOptions& o, std::ostream& out) {
+  if (o.json) {
+    auto j = plan::to_json(p.outcome);
+    j["declaration"] = p.declaration_path;
+    out << j.dump(2) << '\n';
+  } else {
+    out << "extdeps: " << p.declaration_path << " on " << p.host_text << '\n' << '\n';
+    plan::TextOptions t;
+    t.explain = o.explain;
+    t.sudo = sudo_for(ctx);
+    plan::print_text(p.outcome, t, out);
+  }
+  return p.outcome.ok() ? 0 : 1;
+}
+
+int cmd_resolve(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err) {
+  auto p = prepare(ctx, o);
+  if (!p.ok()) return fail(err, p.error());
+  return print_outcome(ctx, *p, o, out);
+}
+
+int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err) {
+  auto p = prepare(ctx, o);
+  if (!p.ok()) return fail(err, p.error());
+  bool all = std::all_of(p->outcome.requirements.begin(), p->outcome.requirements.end(),
+                         [](const auto& r) { return r.status == plan::Status::satisfied; });
+  if (o.json) {
+    auto j = plan::to_json(p->outcome);
+    j["declaration"] = p->declaration_path;
+    j["satisfied"] = all;
+    out << j.dump(2) << '\n';
+    return all ? 0 : 1;
+  }
+  if (all) {
+    out << "ok: every need of " << p->declaration_path << " is met (" << p->outcome.requirements.size()
+        << " checked)\n";
+    return 0;
+  }
+  size_t missing = 0;
+  for (const auto& r : p->outcome.requirements)
+    if (r.status != plan::Status::satisfied) ++missing;
+  out << "missing: " << missing << " of " << p->outcome.requirements.size() << " needs of "
+      << p->declaration_path << " are not met\n\n";
+  plan::TextOptions t;
+  t.explain = o.explain;
+  t.show_satisfied = false;
+  t.sudo = sudo_for(ctx);
+  plan::print_text(p->outcome, t, out);
+  return 1;
+}
+
+int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostream& out,
+                std::ostream& err) {
+  auto p = prepare(ctx, o);
+  if (!p.ok()) return fail(err, p.error());
+  const auto& steps = p->outcome.steps;
+  if (!p->outcome.ok()) {
+    print_outcome(ctx, *p, o, out);
+    err << "error: no plan meets every need; nothing was installed\n";
+    return 1;
+  }
+  if (steps.empty()) {
+    out << "nothing to install: every need of " << p->declaration_path << " is already met\n";
+    return 0;
+  }
+  std::vector<std::vector<std::string>> commands;
+  for (const auto& s : steps) {
+    std::vector<std::string> argv;
+    if (s.requires_elevation && !ctx.is_root()) argv.push_back("sudo");
+    argv.insert(argv.end(), s.command.begin(), s.command.end());
+    commands.push_back(std::move(argv));
+  }
+  out << (commands.size() == 1 ? "1 step" : std::to_string(commands.size()) + " steps") << " to run:\n";
+  for (size_t i = 0; i < commands.size(); ++i)
+    out << "  " << (i + 1) << ". " << plan::shell_line(commands[i]) << '\n';
+  if (dry_run) {
+    out << "dry run: nothing was run\n";
+    return 0;
+  }
+  if (!yes) {
+    std::istream* in = ctx.input();
+    if (!in) {
+      err << "error: not asking without a terminal; pass --yes to run the steps or --dry-run to see them\n";
+      return 2;
+    }
+    out << "run " << (commands.size() == 1 ? "it" : "them") << "? [y/N] " << std::flush;
+    std::string answer;
+    std::getline(*in, answer);
+    if (answer != "y" && answer != "Y" && answer != "yes") {
+      out << "nothing was run\n";
+      return 1;
+    }
+  }
+  for (size_t i = 0; i < commands.size(); ++i) {
+    out << "running step " << (i + 1) << ": " << plan::shell_line(commands[i]) << '\n' << std::flush;
+    int rc = ctx.run_command(commands[i]);
+    if (rc != 0) {
+      err << "error: step " << (i + 1) << " (" << steps[i].manager << ") failed with exit code " << rc
+          << ": " << plan::shell_line(commands[i]) << '\n';
+      if (i + 1 < commands.size())
+        err << "the " << (commands.size() - i - 1) << " later step(s) were not run\n";
+      return 3;
+    }
+  }
+  out << "done: " << commands.size() << " step(s) ran\n";
+  return 0;
+}
+
+int cmd_version_compare(const std::string& scheme_name, const std::string& a, const std::string& b,
+                        std::ostream& out, std::ostream& err) {
+  auto scheme = version::parse_scheme(scheme_name);
+  if (!scheme) {
+    err << "error: unknown version scheme '" << scheme_name << "' (known: deb, rpm, pkgconfig, pep440)\n";
+    return 2;
+  }
+  for (const auto* v : {&a, &b}) {
+    auto n = version::normalize(*scheme, *v);
+    if (!n.ok()) {
+      err << "error: " << n.error().message << '\n';
+      return 2;
+    }
+  }
+  int c = version::compare(*scheme, a, b);
+  out << (c < 0 ? "<" : c > 0 ? ">" : "=") << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"extdeps: plan what a project needs outside its language's package manager"};
+  app.name("extdeps");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("extdeps ") + EXTDEPS_VERSION);
+
+  RunOptions ro;
+  auto* resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
+  add_common(resolve, ro);
+  auto* check = app.add_subcommand("check", "exit 0 when every need is already met, else 1");
+  add_common(check, ro);
+  auto* install = app.add_subcommand("install", "run the plan's commands, after asking");
+  add_common(install, ro);
+  bool yes = false, dry_run = false;
+  install->add_flag("-y,--yes", yes, "do not ask");
+  install->add_flag("--dry-run", dry_run, "show the commands, run nothing");
+  auto* show = app.add_subcommand("show", "a DepURL's mappings and candidates here");
+  std::string show_url;
+  ShowOptions so;
+  show->add_option("depurl", show_url, "e.g. dep:generic/libxml2")->required();
+  show->add_flag("--json", so.json, "print JSON");
+  show->add_option("--manager", so.managers, "package managers to look in")->delimiter(',');
+  show->add_option("--mapping-dir", so.mapping_dirs, "extra mapping tables folder (repeatable)");
+  show->add_flag("--no-cache", so.no_cache, "do not read or write the index cache");
+  auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
+  version_cmd->require_subcommand(1);
+  auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
+  std::string scheme = "deb", va, vb;
+  compare->add_option("--scheme", scheme, "deb, rpm, pkgconfig or pep440")->required();
+  compare->add_option("a", va)->required();
+  compare->add_option("b", vb)->required();
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e, out, err);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    if (*resolve) return cmd_resolve(ctx, ro, out, err);
+    if (*check) return cmd_check(ctx, ro, out, err);
+    if (*install) return cmd_install(ctx, ro, yes, dry_run, out, err);
+    if (*show) return cmd_show(ctx, show_url, so, out, err);
+    if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
+  } catch (const std::exception& e) {
+    err << "error: internal error: " << e.what() << '\n';
+    return 3;
+  }
   return 2;
 }
 

@@ -1,6 +1,10 @@
 #include "core/context/context.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <iostream>
 
@@ -12,6 +16,25 @@ std::string default_cache_dir(const Context::EnvLookup& env) {
   if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty()) return *xdg + "/extdeps";
   if (auto home = env("HOME"); home && !home->empty()) return *home + "/.cache/extdeps";
   return {};
+}
+
+int run_real_command(const std::vector<std::string>& argv) {
+  if (argv.empty()) return 127;
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) return 127;
+  if (pid == 0) {
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 127;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 }  // namespace
@@ -26,6 +49,9 @@ Context Context::from_process() {
   c.clock_ = [] { return std::chrono::system_clock::now(); };
   c.sink_ = [](std::string_view m) { std::cerr << m << '\n'; };
   c.cache_dir_ = default_cache_dir(c.env_);
+  c.runner_ = run_real_command;
+  c.input_ = &std::cin;
+  c.is_root_ = geteuid() == 0;
   return c;
 }
 
@@ -39,6 +65,7 @@ Context Context::for_test(std::string root, std::map<std::string, std::string> e
   };
   c.clock_ = [] { return std::chrono::system_clock::now(); };
   c.sink_ = nullptr;
+  c.runner_ = [](const std::vector<std::string>&) { return 127; };
   return c;
 }
 

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <optional>
 #include <set>
@@ -43,6 +44,17 @@ class Context {
   const std::vector<std::string>& warnings() const { return *warnings_; }
   void set_warning_sink(Sink sink) { sink_ = std::move(sink); }
 
+  // Runs a command (argv[0] looked up on PATH) with the caller's stdio; returns its exit status,
+  // 127 when it cannot be started. Tests install a fake.
+  using CommandRunner = std::function<int(const std::vector<std::string>& argv)>;
+  int run_command(const std::vector<std::string>& argv) const { return runner_(argv); }
+  void set_command_runner(CommandRunner runner) { runner_ = std::move(runner); }
+  // Where questions are answered ("run these commands? [y/N]"); nullptr: not interactive.
+  std::istream* input() const { return input_; }
+  void set_input(std::istream* in) { input_ = in; }
+  bool is_root() const { return is_root_; }
+  void set_is_root(bool root) { is_root_ = root; }
+
   void set_env(EnvLookup env) { env_ = std::move(env); }
   void set_clock(Clock clock) { clock_ = std::move(clock); }
 
@@ -52,6 +64,9 @@ class Context {
   Clock clock_;
   std::string cache_dir_;
   Sink sink_;
+  CommandRunner runner_;
+  std::istream* input_ = nullptr;
+  bool is_root_ = false;
   std::shared_ptr<std::vector<std::string>> warnings_ = std::make_shared<std::vector<std::string>>();
 };
 

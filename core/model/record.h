@@ -12,7 +12,7 @@ namespace extdeps {
 // How a provider's native version strings are ordered (core/version/).
 enum class VersionScheme { deb, rpm, pep440 };
 
-enum class DepOp : std::uint8_t { any, eq, lt, le, gt, ge };
+enum class DepOp : std::uint8_t { any, eq, lt, le, gt, ge, ne };
 
 // One native relation: "libc6 (>= 2.34)", or a plain "zlib1g-dev".
 struct NativeDep {

@@ -28,6 +28,7 @@ struct RequirementOutcome {
   std::vector<Package> packages;  // what meets it (installed or planned)
   std::string message;            // for unsatisfiable and unmapped: why, in words
   std::vector<std::string> suggestions;  // did-you-mean ids for unmapped
+  std::vector<std::string> candidates;   // what was considered, for --explain and show
 };
 
 struct Step {

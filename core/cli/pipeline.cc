@@ -1,0 +1,200 @@
+#include "core/cli/pipeline.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include "core/config/config.h"
+#include "core/declare/declare.h"
+#include "core/detect/os_release.h"
+#include "core/mapping/mapping.h"
+#include "core/plan/render.h"
+#include "core/solve/solve.h"
+
+namespace extdeps::cli {
+
+namespace {
+
+Result<std::vector<Category>> parse_categories(const std::vector<std::string>& names) {
+  if (names.empty()) return std::vector<Category>{Category::build, Category::host, Category::run};
+  std::vector<Category> out;
+  for (const auto& n : names) {
+    if (n == "build") out.push_back(Category::build);
+    else if (n == "host") out.push_back(Category::host);
+    else if (n == "run") out.push_back(Category::run);
+    else return bad_input("unknown category '" + n + "' (expected build, host or run)");
+  }
+  return out;
+}
+
+Result<mapping::Tables> tables_for(const Context& ctx, const std::vector<std::string>& extra) {
+  std::vector<std::string> dirs{mapping::default_mappings_dir(ctx)};
+  dirs.insert(dirs.end(), extra.begin(), extra.end());
+  return mapping::load_tables(ctx, dirs);
+}
+
+std::string host_text(const Context& ctx) {
+  auto os = detect::read_os_release(ctx);
+  std::string name = os.pretty_name.empty() ? (os.id.empty() ? "an unknown system" : os.id) : os.pretty_name;
+  return name + ", " + detect::dpkg_architecture(ctx);
+}
+
+}  // namespace
+
+Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
+  if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
+  auto path = declare::find_declaration(o.path);
+  if (!path.ok()) return path.error();
+  auto decl = declare::read_declaration(ctx, *path);
+  if (!decl.ok()) return decl.error();
+
+  config::Settings cli_settings;
+  if (!o.managers.empty()) {
+    cli_settings.managers = o.managers;
+    cli_settings.managers_from = "command line";
+  }
+  if (!o.mapping_dirs.empty()) {
+    cli_settings.mapping_dirs = o.mapping_dirs;
+    cli_settings.mapping_dirs_from = "command line";
+  }
+  auto settings = config::load(ctx, *path, cli_settings);
+  if (!settings.ok()) return settings.error();
+
+  auto cats = parse_categories(o.categories);
+  if (!cats.ok()) return cats.error();
+  for (const auto& g : o.optional) {
+    bool known = std::count(decl->optional_groups.begin(), decl->optional_groups.end(), g) ||
+                 std::count(decl->dependency_groups.begin(), decl->dependency_groups.end(), g);
+    if (!known) {
+      std::vector<std::string> all = decl->optional_groups;
+      all.insert(all.end(), decl->dependency_groups.begin(), decl->dependency_groups.end());
+      std::string list;
+      for (const auto& a : all) list += (list.empty() ? "" : ", ") + a;
+      return bad_input("no optional group '" + g + "' in " + *path +
+                       (list.empty() ? " (it has none)" : " (it has: " + list + ")"));
+    }
+  }
+
+  auto env = declare::host_marker_env(ctx);
+  std::vector<Requirement> selected;
+  for (const auto& r : decl->requirements) {
+    if (std::find(cats->begin(), cats->end(), r.category) == cats->end()) continue;
+    if (r.group && !o.all_optional &&
+        std::find(o.optional.begin(), o.optional.end(), *r.group) == o.optional.end())
+      continue;
+    if (!r.marker.empty()) {
+      auto menv = env;
+      menv["extra"] = r.group.value_or("");
+      auto m = declare::evaluate_marker(r.marker, menv);
+      if (!m.ok()) return bad_input(r.where.str() + ": " + m.error().message);
+      if (!*m) continue;
+    }
+    selected.push_back(r);
+  }
+
+  auto tables = tables_for(ctx, settings->mapping_dirs.value_or(std::vector<std::string>{}));
+  if (!tables.ok()) return tables.error();
+  auto providers = make_providers(ctx);
+  solve::Options sopt;
+  sopt.managers = settings->managers.value_or(std::vector<std::string>{});
+  sopt.use_cache = !o.no_cache;
+  auto outcome = solve::resolve(ctx, selected, *tables, providers, sopt);
+  if (!outcome.ok()) return outcome.error();
+  return Prepared{*path, host_text(ctx), std::move(*outcome)};
+}
+
+int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::ostream& out,
+             std::ostream& err) {
+  auto url = declare::parse_depurl(text);
+  if (!url.ok()) {
+    err << "error: " << text << ": " << url.error().message << '\n';
+    return 2;
+  }
+  auto tables = tables_for(ctx, o.mapping_dirs);
+  if (!tables.ok()) {
+    err << "error: " << tables.error().message << '\n';
+    return static_cast<int>(tables.error().code);
+  }
+  const std::string id = url->id();
+  nlohmann::json j;
+  j["id"] = id;
+  j["mappings"] = nlohmann::json::array();
+  bool any = false;
+  if (!o.json) out << id << '\n';
+  for (const auto& t : tables->tables) {
+    const mapping::Entry* e = t.find(id);
+    if (!e) continue;
+    any = true;
+    nlohmann::json m{{"ecosystem", t.ecosystem}, {"table", t.path}};
+    if (!o.json) out << "  " << t.ecosystem << " (" << e->where.str() << ")\n";
+    for (Category c : {Category::build, Category::host, Category::run}) {
+      auto it = e->by_category.find(c);
+      if (it == e->by_category.end()) continue;
+      nlohmann::json alts = nlohmann::json::array();
+      std::string line;
+      for (const auto& a : it->second) {
+        alts.push_back(a.packages);
+        std::string pk;
+        for (const auto& p : a.packages) pk += (pk.empty() ? "" : " + ") + p;
+        line += (line.empty() ? "" : " | ") + pk;
+      }
+      m[std::string(plan::category_text(c))] = alts;
+      if (!o.json) out << "    " << plan::category_text(c) << ": " << (line.empty() ? "(none)" : line) << '\n';
+    }
+    if (!e->pkgconfig.empty()) {
+      m["modules"] = e->pkgconfig;
+      if (!o.json) {
+        std::string l;
+        for (const auto& x : e->pkgconfig) l += (l.empty() ? "" : " | ") + x;
+        out << "    pkg-config: " << l << '\n';
+      }
+    }
+    if (!e->note.empty()) {
+      m["note"] = e->note;
+      if (!o.json) out << "    note: " << e->note << '\n';
+    }
+    j["mappings"].push_back(std::move(m));
+  }
+  if (!any) {
+    auto s = mapping::did_you_mean(id, tables->known_ids());
+    std::string hint;
+    for (const auto& x : s) hint += (hint.empty() ? "" : ", ") + x;
+    err << "error: no mapping table knows " << id << (hint.empty() ? "" : " (did you mean " + hint + "?)") << '\n';
+    return 1;
+  }
+  // Candidates here: resolve the id alone for each category.
+  auto providers = make_providers(ctx);
+  solve::Options sopt;
+  sopt.managers = o.managers;
+  sopt.use_cache = !o.no_cache;
+  std::vector<Requirement> reqs;
+  for (Category c : {Category::build, Category::host, Category::run}) {
+    Requirement r;
+    r.url = *url;
+    r.category = c;
+    r.spec = text;
+    reqs.push_back(r);
+  }
+  j["here"] = nlohmann::json::array();
+  if (!o.json) out << "  here:\n";
+  for (const auto& r : reqs) {
+    auto outcome = solve::resolve(ctx, {r}, *tables, providers, sopt);
+    if (!outcome.ok()) {
+      err << "error: " << outcome.error().message << '\n';
+      return static_cast<int>(outcome.error().code);
+    }
+    auto rj = plan::to_json(*outcome);
+    j["here"].push_back(rj["requirements"][0]);
+    if (o.json) continue;
+    const auto& ro = outcome->requirements[0];
+    out << "    " << plan::category_text(r.category) << ": " << plan::status_name(ro.status);
+    for (const auto& p : ro.packages)
+      out << "  " << p.name << " " << p.version << (p.installed ? " (installed)" : " (" + p.manager + ")");
+    if (!ro.message.empty()) out << "  " << ro.message;
+    out << '\n';
+    for (const auto& c : ro.candidates) out << "      candidate: " << c << '\n';
+  }
+  if (o.json) out << j.dump(2) << '\n';
+  return 0;
+}
+
+}  // namespace extdeps::cli

@@ -1,0 +1,46 @@
+// The steps every planning command shares: find and read the declaration, merge configuration,
+// pick the requirements asked for (categories, optional groups, markers), load the mapping tables
+// and providers, resolve.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "core/context/context.h"
+#include "core/plan/plan.h"
+#include "core/util/result.h"
+
+namespace extdeps::cli {
+
+struct RunOptions {
+  std::string path = ".";
+  std::vector<std::string> managers;
+  std::vector<std::string> categories;  // empty: build, host and run
+  std::vector<std::string> optional;
+  bool all_optional = false;
+  bool json = false;
+  bool explain = false;
+  bool no_cache = false;
+  std::string cache_dir;
+  std::vector<std::string> mapping_dirs;
+};
+
+struct Prepared {
+  std::string declaration_path;
+  std::string host_text;  // "Debian GNU/Linux 12 (bookworm), amd64"
+  plan::Outcome outcome;
+};
+
+Result<Prepared> prepare(Context& ctx, const RunOptions& options);
+
+struct ShowOptions {
+  bool json = false;
+  bool no_cache = false;
+  std::vector<std::string> managers;
+  std::vector<std::string> mapping_dirs;
+};
+int cmd_show(Context& ctx, const std::string& depurl, const ShowOptions& options, std::ostream& out,
+             std::ostream& err);
+
+}  // namespace extdeps::cli

@@ -1,0 +1,124 @@
+#include "core/config/config.h"
+
+#include <sys/stat.h>
+
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace extdeps::config {
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, sep)) {
+    while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+    while (!item.empty() && item.back() == ' ') item.pop_back();
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+std::string where(const std::string& path, const toml::node& n) {
+  const auto& src = n.source();
+  return path + ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column);
+}
+
+Result<std::vector<std::string>> string_list(const std::string& path, const toml::node& n,
+                                             std::string_view key) {
+  const toml::array* arr = n.as_array();
+  if (!arr) return bad_input(where(path, n) + ": '" + std::string(key) + "' must be an array of strings");
+  std::vector<std::string> out;
+  for (const auto& item : *arr) {
+    auto s = item.value<std::string>();
+    if (!s) return bad_input(where(path, item) + ": '" + std::string(key) + "' must be an array of strings");
+    out.push_back(*s);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Settings> read_file(const std::string& path, bool under_tool_table) {
+  Settings s;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return s;
+  toml::table doc;
+  try {
+    doc = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    return bad_input(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +
+                     std::string(e.description()));
+  }
+  const toml::table* t = &doc;
+  if (under_tool_table) {
+    t = doc["tool"]["extdeps"].as_table();
+    if (!t) return s;
+  }
+  for (const auto& [key, node] : *t) {
+    if (key == "managers") {
+      auto v = string_list(path, node, key.str());
+      if (!v.ok()) return v.error();
+      s.managers = *v;
+      s.managers_from = path;
+    } else if (key == "mapping-dirs") {
+      auto v = string_list(path, node, key.str());
+      if (!v.ok()) return v.error();
+      s.mapping_dirs = *v;
+      s.mapping_dirs_from = path;
+    } else if (key == "build-backend") {
+      // read by the Python build hook, not by the resolver
+    } else {
+      return bad_input(where(path, node) + ": unknown configuration key '" + std::string(key.str()) +
+                       "' (known: managers, mapping-dirs)");
+    }
+  }
+  return s;
+}
+
+std::string user_config_path(const Context& ctx) {
+  if (auto x = ctx.env("XDG_CONFIG_HOME"); x && !x->empty()) return *x + "/extdeps/config.toml";
+  if (auto h = ctx.env("HOME"); h && !h->empty()) return *h + "/.config/extdeps/config.toml";
+  return {};
+}
+
+Result<Settings> load(const Context& ctx, const std::string& declaration_path, const Settings& cli) {
+  Settings out;
+  auto apply = [&out](const Settings& s) {
+    if (s.managers) {
+      out.managers = s.managers;
+      out.managers_from = s.managers_from;
+    }
+    if (s.mapping_dirs) {
+      out.mapping_dirs = s.mapping_dirs;
+      out.mapping_dirs_from = s.mapping_dirs_from;
+    }
+  };
+  if (auto user = user_config_path(ctx); !user.empty()) {
+    auto u = read_file(user, false);
+    if (!u.ok()) return u.error();
+    apply(*u);
+  }
+  if (!declaration_path.empty()) {
+    auto p = read_file(declaration_path, true);
+    if (!p.ok()) return p.error();
+    apply(*p);
+  }
+  Settings env;
+  if (auto m = ctx.env("EXTDEPS_MANAGERS"); m && !m->empty()) {
+    env.managers = split(*m, ',');
+    env.managers_from = "EXTDEPS_MANAGERS";
+  }
+  if (auto d = ctx.env("EXTDEPS_MAPPING_DIRS"); d && !d->empty()) {
+    env.mapping_dirs = split(*d, ':');
+    env.mapping_dirs_from = "EXTDEPS_MAPPING_DIRS";
+  }
+  apply(env);
+  apply(cli);
+  return out;
+}
+
+}  // namespace extdeps::config

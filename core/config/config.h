@@ -1,0 +1,34 @@
+// Configuration: manager preference and extra mapping directories. Precedence, highest first:
+// command line > environment (EXTDEPS_MANAGERS, EXTDEPS_MAPPING_DIRS) > project ([tool.extdeps]
+// in the declaration file) > user ($XDG_CONFIG_HOME/extdeps/config.toml) > built-in defaults.
+// A list set by a higher level replaces the lower one; it is not merged.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/context/context.h"
+#include "core/util/result.h"
+
+namespace extdeps::config {
+
+struct Settings {
+  std::optional<std::vector<std::string>> managers;
+  std::optional<std::vector<std::string>> mapping_dirs;
+  // Where each value came from, for `--explain`: "command line", "EXTDEPS_MANAGERS", a file path.
+  std::string managers_from;
+  std::string mapping_dirs_from;
+};
+
+// Reads [tool.extdeps] from a pyproject.toml or extdeps.toml, or the top level of a user config
+// file (keys: managers, mapping-dirs). A missing file gives empty settings.
+Result<Settings> read_file(const std::string& path, bool under_tool_table);
+
+// The user file: $XDG_CONFIG_HOME/extdeps/config.toml or ~/.config/extdeps/config.toml.
+std::string user_config_path(const Context& ctx);
+
+// Merges by precedence: cli over env over project over user.
+Result<Settings> load(const Context& ctx, const std::string& declaration_path, const Settings& cli);
+
+}  // namespace extdeps::config

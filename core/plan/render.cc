@@ -1,0 +1,156 @@
+#include "core/plan/render.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace extdeps::plan {
+
+std::string_view status_name(Status s) {
+  switch (s) {
+    case Status::satisfied: return "satisfied";
+    case Status::planned: return "planned";
+    case Status::unsatisfiable: return "unsatisfiable";
+    case Status::unmapped: return "unmapped";
+  }
+  return "unsatisfiable";
+}
+
+std::string_view category_text(Category c) {
+  switch (c) {
+    case Category::build: return "build";
+    case Category::host: return "host";
+    case Category::run: return "run";
+  }
+  return "host";
+}
+
+std::string shell_line(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    if (!out.empty()) out += ' ';
+    bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_=.:/+,@%").find(c) != std::string_view::npos;
+    });
+    if (plain) {
+      out += a;
+      continue;
+    }
+    out += '\'';
+    for (char c : a) {
+      if (c == '\'') out += "'\\''";
+      else out += c;
+    }
+    out += '\'';
+  }
+  return out;
+}
+
+nlohmann::json to_json(const Outcome& o) {
+  using nlohmann::json;
+  json j;
+  j["status"] = o.ok() ? "ok" : "unsatisfiable";
+  json reqs = json::array();
+  for (const auto& r : o.requirements) {
+    json x;
+    x["id"] = r.requirement.url.id();
+    x["spec"] = r.requirement.spec;
+    x["category"] = category_text(r.requirement.category);
+    x["range"] = r.requirement.range.str();
+    if (r.requirement.group) x["group"] = *r.requirement.group;
+    if (!r.requirement.marker.empty()) x["marker"] = r.requirement.marker;
+    x["where"] = r.requirement.where.str();
+    x["status"] = status_name(r.status);
+    json pk = json::array();
+    for (const auto& p : r.packages) {
+      json q{{"manager", p.manager}, {"ecosystem", p.ecosystem}, {"name", p.name},
+             {"version", p.version}, {"installed", p.installed}};
+      if (!p.where.empty()) q["where"] = p.where;
+      pk.push_back(std::move(q));
+    }
+    x["packages"] = std::move(pk);
+    if (!r.message.empty()) x["message"] = r.message;
+    if (!r.suggestions.empty()) x["suggestions"] = r.suggestions;
+    if (!r.candidates.empty()) x["candidates"] = r.candidates;
+    reqs.push_back(std::move(x));
+  }
+  j["requirements"] = std::move(reqs);
+  json steps = json::array();
+  for (const auto& s : o.steps) {
+    json pk = json::array();
+    for (const auto& p : s.packages) {
+      json q{{"name", p.name}, {"version", p.version}};
+      if (!p.arch.empty()) q["arch"] = p.arch;
+      pk.push_back(std::move(q));
+    }
+    steps.push_back({{"manager", s.manager}, {"packages", std::move(pk)}, {"command", s.command},
+                     {"requires_elevation", s.requires_elevation}});
+  }
+  j["steps"] = std::move(steps);
+  json problems = json::array();
+  for (const auto& p : o.problems) {
+    json q{{"requirement", p.requirement}, {"message", p.message}};
+    if (!p.details.empty()) q["details"] = p.details;
+    problems.push_back(std::move(q));
+  }
+  j["problems"] = std::move(problems);
+  return j;
+}
+
+namespace {
+
+std::string requirement_text(const RequirementOutcome& r) {
+  std::string s = r.requirement.url.id();
+  if (!r.requirement.range.any()) s += " " + r.requirement.range.str();
+  return s;
+}
+
+std::string packages_text(const RequirementOutcome& r) {
+  std::string out;
+  for (const auto& p : r.packages) {
+    if (!out.empty()) out += ", ";
+    out += p.name + " " + p.version;
+    if (p.installed) out += p.where.empty() ? " (installed)" : " (" + p.where + ")";
+    else out += " (" + p.manager + ")";
+  }
+  return out;
+}
+
+}  // namespace
+
+void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
+  size_t width = 0;
+  for (const auto& r : o.requirements) width = std::max(width, requirement_text(r).size());
+  for (const auto& r : o.requirements) {
+    if (!opt.show_satisfied && r.status == Status::satisfied) continue;
+    std::string label(status_name(r.status));
+    std::string req = requirement_text(r);
+    out << "  " << label << std::string(14 - std::min<size_t>(13, label.size()), ' ') << req
+        << std::string(width + 2 - req.size(), ' ') << "[" << category_text(r.requirement.category)
+        << (r.requirement.group ? ", " + *r.requirement.group : "") << "]  ";
+    if (r.status == Status::satisfied || r.status == Status::planned) out << packages_text(r);
+    else out << r.message;
+    out << '\n';
+    if (opt.explain)
+      for (const auto& c : r.candidates) out << "      considered: " << c << '\n';
+  }
+  if (!o.steps.empty()) {
+    out << '\n' << (o.steps.size() == 1 ? "1 step:" : std::to_string(o.steps.size()) + " steps:") << '\n';
+    for (const auto& s : o.steps) {
+      std::string prefix = s.requires_elevation && !opt.sudo.empty() ? opt.sudo + " " : "";
+      out << "  " << prefix << shell_line(s.command) << '\n';
+    }
+  } else if (o.ok()) {
+    out << "\nnothing to install: every need is already met\n";
+  }
+  if (!o.problems.empty()) {
+    out << '\n';
+    for (const auto& p : o.problems) {
+      out << "error: " << p.message << '\n';
+      if (opt.explain)
+        for (const auto& d : p.details) out << "  - " << d << '\n';
+    }
+    if (!opt.explain) out << "(run with --explain for every candidate considered)\n";
+  }
+}
+
+}  // namespace extdeps::plan

@@ -1,0 +1,24 @@
+// Plans for people (text) and for programs (JSON, described by schema/plan.schema.json).
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+
+#include "core/plan/plan.h"
+
+namespace extdeps::plan {
+
+std::string_view category_text(Category c);
+// The argv as a shell line, quoting what needs it.
+std::string shell_line(const std::vector<std::string>& argv);
+
+nlohmann::json to_json(const Outcome& outcome);
+
+struct TextOptions {
+  bool explain = false;          // candidates and every problem detail
+  bool show_satisfied = true;
+  std::string sudo;              // "sudo" when steps need elevation and we are not root
+};
+void print_text(const Outcome& outcome, const TextOptions& options, std::ostream& out);
+
+}  // namespace extdeps::plan

@@ -1,0 +1,144 @@
+#include "core/solve/bundles.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "core/version/version.h"
+
+namespace extdeps::solve {
+
+std::string_view category_name(Category c) {
+  switch (c) {
+    case Category::build: return "build";
+    case Category::host: return "host";
+    case Category::run: return "run";
+  }
+  return "host";
+}
+
+std::vector<mapping::Alternative> alternatives_for(const mapping::Entry& entry, Category category,
+                                                   bool* explicitly_none) {
+  // A category the table does not list falls back: build <-> host (a library linked at build
+  // time, a tool needed for the host build), run -> host -> build.
+  static const std::map<Category, std::vector<Category>> order = {
+      {Category::build, {Category::build, Category::host}},
+      {Category::host, {Category::host, Category::build}},
+      {Category::run, {Category::run, Category::host, Category::build}},
+  };
+  if (explicitly_none) *explicitly_none = false;
+  for (Category c : order.at(category)) {
+    auto it = entry.by_category.find(c);
+    if (it == entry.by_category.end()) continue;
+    if (it->second.empty() && explicitly_none) *explicitly_none = true;
+    return it->second;
+  }
+  if (!entry.pkgconfig.empty() && category != Category::run) {
+    std::vector<mapping::Alternative> out;
+    for (const auto& m : entry.pkgconfig) out.push_back({{m}, {}});
+    return out;
+  }
+  return {};
+}
+
+BundleSet::BundleSet(PoolBuilder& builder) : b_(builder) {}
+
+Id BundleSet::need_name(Category category, const std::string& id) {
+  std::string n(category_name(category));
+  n += '(';
+  n += id;
+  n += ')';
+  return pool_str2id(b_.pool(), n.c_str(), 1);
+}
+
+Repo* BundleSet::repo_for(int priority) {
+  auto it = repos_.find(priority);
+  if (it != repos_.end()) return it->second;
+  Repo* r = repo_create(b_.pool(), ("@mapping-" + std::to_string(priority)).c_str());
+  r->priority = priority;
+  repos_.emplace(priority, r);
+  return r;
+}
+
+void BundleSet::index_names(const std::vector<Id>& names) {
+  std::unordered_set<Id> wanted(names.begin(), names.end());
+  Pool* pool = b_.pool();
+  for (Id p = 2; p < pool->nsolvables; ++p) {
+    Solvable* s = pool_id2solvable(pool, p);
+    if (!s->repo) continue;
+    if (wanted.count(s->name)) by_name_[s->name].push_back(p);
+  }
+}
+
+const Bundle* BundleSet::find(Id solvable) const {
+  auto it = bundles_.find(solvable);
+  return it == bundles_.end() ? nullptr : &it->second;
+}
+
+const std::vector<Id>& BundleSet::solvables_named(Id name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? empty_ : it->second;
+}
+
+MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry,
+                           Category category, int priority) {
+  MappingView view;
+  view.entry = &entry;
+  view.alternatives = alternatives_for(entry, category);
+  Pool* pool = b_.pool();
+  std::string eco(lp.provider->ecosystem());
+  Id need = need_name(category, entry.id);
+  Repo* installed = b_.installed();
+
+  for (size_t k = 0; k < view.alternatives.size(); ++k) {
+    const auto& alt = view.alternatives[k];
+    if (alt.packages.empty()) continue;
+    const std::string& from = alt.version.from.empty() ? alt.packages[0] : alt.version.from;
+    std::vector<Id> names;
+    bool all_known = true;
+    for (const auto& pkg : alt.packages) {
+      Id n = b_.name_id(eco, pkg, false);
+      if (!n || solvables_named(n).empty()) {
+        view.missing.push_back(pkg);
+        all_known = false;
+      }
+      names.push_back(n);
+    }
+    if (!all_known) continue;
+    Id from_name = b_.name_id(eco, from, false);
+    // Packages other than `from` are required at any version; installed only if one is.
+    auto any_installed = [&](Id n) {
+      for (Id p : solvables_named(n))
+        if (pool_id2solvable(pool, p)->repo == installed) return true;
+      return false;
+    };
+    for (Id p : solvables_named(from_name)) {
+      Solvable* fs = pool_id2solvable(pool, p);
+      std::string native = b_.native_version(p);
+      std::string upstream = mapping::upstream_version(alt.version, native);
+      std::string evr = version::normalize_upstream(upstream);
+      bool inst = fs->repo == installed;
+      for (size_t i = 0; inst && i < names.size(); ++i)
+        if (names[i] != from_name && !any_installed(names[i])) inst = false;
+
+      Repo* repo = inst ? installed : repo_for(priority * 16 - static_cast<int>(k));
+      Id bp = repo_add_solvable(repo);
+      Solvable* bs = pool_id2solvable(pool, bp);
+      std::string bname = "mapping:" + eco + "/" + std::string(category_name(category)) + "/" +
+                          entry.id + "#" + std::to_string(k);
+      bs->name = pool_str2id(pool, bname.c_str(), 1);
+      bs->evr = pool_str2id(pool, evr.c_str(), 1);
+      bs->arch = ARCH_NOARCH;
+      bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, bs->name, bs->evr, REL_EQ, 1), 0);
+      bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, need, bs->evr, REL_EQ, 1), 0);
+      Bundle b{eco, std::string(lp.provider->manager()), category, entry.id, static_cast<int>(k), names, p, upstream, inst, priority};
+      for (Id n : names) {
+        Id dep = n == from_name ? pool_rel2id(pool, n, fs->evr, REL_EQ, 1) : n;
+        bs->requires_ = repo_addid_dep(repo, bs->requires_, dep, 0);
+      }
+      bundles_.emplace(bp, std::move(b));
+    }
+  }
+  return view;
+}
+
+}  // namespace extdeps::solve

@@ -1,0 +1,73 @@
+// Mapping tables in the pool. A mapping alternative ("host: libxml2-dev") becomes a bundle
+// solvable per available or installed version of the package its version is read from: it
+// provides "<category>(<id>)" at the upstream version and requires its native packages. A
+// requirement is then one libsolv job: install something providing "host(dep:generic/libxml2)
+// >= 2.9". Bundles whose packages are all installed live in the installed repo, so a need that is
+// already met costs nothing and stays met.
+#pragma once
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/declare/requirement.h"
+#include "core/mapping/mapping.h"
+#include "core/solve/pool_builder.h"
+
+namespace extdeps::solve {
+
+struct Bundle {
+  std::string ecosystem;
+  std::string manager;      // empty for a detector (pkgconf)
+  Category category = Category::host;
+  std::string id;           // dep:generic/libxml2
+  int alternative = 0;      // index in the mapping's ordered alternatives
+  std::vector<Id> names;    // pooled names of the native packages it requires
+  Id from = 0;              // the solvable its version is read from
+  std::string upstream;     // the upstream version read from it
+  bool installed = false;
+  int priority = 0;         // of the provider's repo: higher is preferred
+};
+
+// What the mapping tables say about one id for one provider, for messages.
+struct MappingView {
+  const mapping::Entry* entry = nullptr;
+  std::vector<mapping::Alternative> alternatives;  // for the requirement's category
+  std::vector<std::string> missing;  // packages named by the mapping that the index lacks
+};
+
+class BundleSet {
+ public:
+  explicit BundleSet(PoolBuilder& builder);
+
+  // The provides name of a requirement: "host(dep:generic/libxml2)".
+  Id need_name(Category category, const std::string& id);
+
+  // Adds the bundles of `entry` for one provider. priority: of the provider's repo.
+  MappingView add(const LoadedProvider& provider, const mapping::Entry& entry, Category category,
+                  int priority);
+
+  // Call once, before any add(): indexes the solvables of these pooled names
+  // ("debian:libxml2-dev") in one pass over the pool.
+  void index_names(const std::vector<Id>& names);
+  const Bundle* find(Id solvable) const;
+  const std::vector<Id>& solvables_named(Id name) const;
+
+ private:
+  Repo* repo_for(int priority);
+
+  PoolBuilder& b_;
+  std::map<int, Repo*> repos_;  // by priority
+  std::unordered_map<Id, Bundle> bundles_;
+  std::unordered_map<Id, std::vector<Id>> by_name_;
+  std::vector<Id> empty_;
+};
+
+// The alternatives a table gives for a category, with the fallbacks of schema/mapping.md.
+std::vector<mapping::Alternative> alternatives_for(const mapping::Entry& entry, Category category,
+                                                   bool* explicitly_none = nullptr);
+
+std::string_view category_name(Category c);
+
+}  // namespace extdeps::solve

@@ -1,0 +1,123 @@
+#include "core/solve/explain.h"
+
+#include <algorithm>
+
+
+namespace extdeps::solve {
+
+std::string Explainer::solvable(Id p) const {
+  Pool* pool = b_.pool();
+  if (p == SYSTEMSOLVABLE) return "the system";
+  Solvable* s = pool_id2solvable(pool, p);
+  if (const Bundle* bundle = bundles_.find(p)) {
+    std::string out = "the " + bundle->ecosystem + " mapping of " + bundle->id + " (";
+    for (size_t i = 0; i < bundle->names.size(); ++i) {
+      if (i) out += ", ";
+      out += PoolBuilder::native_name(pool_id2str(pool, bundle->names[i]));
+    }
+    return out + ")";
+  }
+  std::string name = pool_id2str(pool, s->name);
+  std::string eco(PoolBuilder::ecosystem_of(name));
+  std::string out = std::string(PoolBuilder::native_name(name)) + " " + b_.native_version(p);
+  out += s->repo == pool->installed ? " (" + eco + ", installed)" : " (" + eco + ")";
+  return out;
+}
+
+std::string Explainer::dep(Id d) const {
+  Pool* pool = b_.pool();
+  if (!ISRELDEP(d)) {
+    std::string n = pool_id2str(pool, d);
+    return std::string(PoolBuilder::native_name(n));
+  }
+  Reldep* rd = GETRELDEP(pool, d);
+  if (rd->flags == REL_OR) return dep(rd->name) + " | " + dep(rd->evr);
+  if (rd->flags == REL_WITH) return dep(rd->name) + ", " + dep(rd->evr);
+  if (rd->flags == REL_AND) return dep(rd->name) + " and " + dep(rd->evr);
+  std::string name = dep(rd->name);
+  std::string op;
+  switch (rd->flags) {
+    case REL_EQ: op = "="; break;
+    case REL_LT: op = "<<"; break;
+    case REL_GT: op = ">>"; break;
+    case REL_LT | REL_EQ: op = "<="; break;
+    case REL_GT | REL_EQ: op = ">="; break;
+    case REL_LT | REL_GT: op = "!="; break;
+    default: op = pool_id2rel(pool, d); break;
+  }
+  // The evr is in pool order; show the native text of a package that has exactly it.
+  std::string version = pool_id2str(pool, rd->evr);
+  Id p, pp;
+  FOR_PROVIDES(p, pp, rd->name) {
+    Solvable* s = pool_id2solvable(pool, p);
+    if (s->name == rd->name && s->evr == rd->evr) {
+      version = b_.native_version(p);
+      break;
+    }
+  }
+  return name + " (" + op + " " + version + ")";
+}
+
+std::string Explainer::rule(Solver* solv, Id r) const {
+  Id source = 0, target = 0, d = 0;
+  SolverRuleinfo type = solver_ruleinfo(solv, r, &source, &target, &d);
+  switch (type) {
+    case SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP:
+      return solvable(source) + " depends on " + dep(d) + ", which nothing here provides";
+    case SOLVER_RULE_PKG_REQUIRES:
+      return solvable(source) + " depends on " + dep(d);
+    case SOLVER_RULE_PKG_CONFLICTS:
+      return solvable(source) + " conflicts with " + solvable(target) + " (" + dep(d) + ")";
+    case SOLVER_RULE_PKG_SAME_NAME:
+      return "only one of " + solvable(source) + " and " + solvable(target) + " can be installed";
+    case SOLVER_RULE_PKG_OBSOLETES:
+    case SOLVER_RULE_PKG_IMPLICIT_OBSOLETES:
+    case SOLVER_RULE_PKG_INSTALLED_OBSOLETES:
+      return solvable(source) + " replaces " + solvable(target);
+    case SOLVER_RULE_PKG_SELF_CONFLICT:
+      return solvable(source) + " conflicts with itself (" + dep(d) + ")";
+    case SOLVER_RULE_PKG_NOT_INSTALLABLE:
+      return solvable(source) + " cannot be installed on this machine";
+    case SOLVER_RULE_JOB_NOTHING_PROVIDES_DEP:
+      return "nothing here provides " + dep(d);
+    case SOLVER_RULE_JOB_UNKNOWN_PACKAGE:
+      return "no package is named " + dep(d);
+    case SOLVER_RULE_JOB:
+      return "the request asks for " + dep(d);
+    case SOLVER_RULE_UPDATE:
+    case SOLVER_RULE_FEATURE:
+    case SOLVER_RULE_INFARCH:
+    case SOLVER_RULE_DISTUPGRADE:
+      return solvable(source) + " is installed and would have to be removed, which extdeps never plans";
+    default:
+      return solver_problemruleinfo2str(solv, type, source, target, d);
+  }
+}
+
+std::vector<std::string> Explainer::problem(Solver* solv, Id problem) const {
+  Queue rules;
+  queue_init(&rules);
+  solver_findallproblemrules(solv, problem, &rules);
+  std::vector<std::string> out;
+  for (int i = 0; i < rules.count; ++i) {
+    std::string line = rule(solv, rules.elements[i]);
+    if (std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+  }
+  queue_free(&rules);
+  return out;
+}
+
+std::vector<std::string> Explainer::why_not_installable(Id candidate) const {
+  SolverPtr solv(solver_create(b_.pool()));
+  SolvQueue job;
+  job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE, candidate);
+  std::vector<std::string> out;
+  int n = solver_solve(solv.get(), job.get());
+  for (int i = 1; i <= n; ++i) {
+    for (auto& line : problem(solv.get(), i))
+      if (std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+  }
+  return out;
+}
+
+}  // namespace extdeps::solve

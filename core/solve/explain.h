@@ -1,0 +1,32 @@
+// Words for libsolv's problems: rules become sentences about native packages and mappings, never
+// about solvable ids or namespaced names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/solve/bundles.h"
+#include "core/solve/pool_builder.h"
+
+namespace extdeps::solve {
+
+class Explainer {
+ public:
+  Explainer(PoolBuilder& builder, const BundleSet& bundles) : b_(builder), bundles_(bundles) {}
+
+  // "libfoo-dev 1.2-3 (apt)", "the debian mapping of dep:generic/foo (libfoo-dev)".
+  std::string solvable(Id p) const;
+  // "libc6 (>= 2.36)" with native versions where they can be recovered.
+  std::string dep(Id dep) const;
+  // One sentence per rule of a problem.
+  std::vector<std::string> problem(Solver* solv, Id problem) const;
+  // Tries one candidate alone against the installed set; empty when it is installable.
+  std::vector<std::string> why_not_installable(Id candidate) const;
+
+ private:
+  std::string rule(Solver* solv, Id rule) const;
+  PoolBuilder& b_;
+  const BundleSet& bundles_;
+};
+
+}  // namespace extdeps::solve

@@ -1,0 +1,250 @@
+#include "core/solve/pool_builder.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "core/version/version.h"
+
+namespace extdeps::solve {
+
+namespace {
+
+// Bump when the way records become solvables changes: old caches are then ignored.
+constexpr std::string_view kCacheFormat = "records-1";
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+int rel_flags(DepOp op) {
+  switch (op) {
+    case DepOp::eq: return REL_EQ;
+    case DepOp::lt: return REL_LT;
+    case DepOp::le: return REL_LT | REL_EQ;
+    case DepOp::gt: return REL_GT;
+    case DepOp::ge: return REL_GT | REL_EQ;
+    case DepOp::ne: return REL_LT | REL_GT;
+    case DepOp::any: break;
+  }
+  return 0;
+}
+
+// Turns records of one provider into solvables of one repo.
+class RecordAdder {
+ public:
+  RecordAdder(PoolBuilder& builder, const Context& ctx, Repo* repo, std::string ecosystem,
+              VersionScheme scheme)
+      : b_(builder), ctx_(ctx), pool_(builder.pool()), repo_(repo), eco_(std::move(ecosystem)),
+        scheme_(scheme) {
+    data_ = repo_add_repodata(repo_, 0);
+  }
+
+  void add(PackageRecord&& r) {
+    Id p = repo_add_solvable(repo_);
+    Solvable* s = pool_id2solvable(pool_, p);
+    s->name = b_.name_id(eco_, r.name);
+    s->evr = evr_id(r.version);
+    s->arch = pool_str2id(pool_, r.arch.empty() ? "noarch" : r.arch.c_str(), 1);
+    s->provides = repo_addid_dep(repo_, s->provides, pool_rel2id(pool_, s->name, s->evr, REL_EQ, 1), 0);
+    for (const auto& d : r.provides) s->provides = repo_addid_dep(repo_, s->provides, dep_id(d), 0);
+    for (const auto& alts : r.depends) {
+      if (alts.empty()) continue;
+      Id id = dep_id(alts[0]);
+      for (size_t i = 1; i < alts.size(); ++i) id = pool_rel2id(pool_, id, dep_id(alts[i]), REL_OR, 1);
+      s->requires_ = repo_addid_dep(repo_, s->requires_, id, 0);
+    }
+    for (const auto& d : r.conflicts) s->conflicts = repo_addid_dep(repo_, s->conflicts, dep_id(d), 0);
+    repodata_set_poolstr(data_, p, b_.native_version_key(), r.version.c_str());
+    if (!r.origin.empty()) repodata_set_poolstr(data_, p, b_.origin_key(), r.origin.c_str());
+  }
+
+  void finish() { repodata_internalize(data_); }
+
+ private:
+  Id evr_id(const std::string& native) {
+    auto it = evr_cache_.find(native);
+    if (it != evr_cache_.end()) return it->second;
+    auto norm = version::normalize(scheme_, native);
+    Id id;
+    if (norm.ok()) {
+      id = pool_str2id(pool_, norm->c_str(), 1);
+    } else {
+      ctx_.warn(eco_ + ": version '" + native + "' cannot be ordered (" + norm.error().message +
+                "); it is treated as the lowest version");
+      id = pool_str2id(pool_, "0", 1);
+    }
+    evr_cache_.emplace(native, id);
+    return id;
+  }
+
+  Id dep_id(const NativeDep& d) {
+    Id n = b_.name_id(eco_, d.name);
+    if (d.op == DepOp::any) return n;
+    return pool_rel2id(pool_, n, evr_id(d.version), rel_flags(d.op), 1);
+  }
+
+  PoolBuilder& b_;
+  const Context& ctx_;
+  Pool* pool_;
+  Repo* repo_;
+  Repodata* data_;
+  std::string eco_;
+  VersionScheme scheme_;
+  std::unordered_map<std::string, Id> evr_cache_;
+};
+
+bool read_solv(Repo* repo, const std::string& path) {
+  FILE* fp = std::fopen(path.c_str(), "rb");
+  if (!fp) return false;
+  int r = repo_add_solv(repo, fp, 0);
+  std::fclose(fp);
+  return r == 0;
+}
+
+}  // namespace
+
+PoolBuilder::PoolBuilder(const Context& ctx) : ctx_(ctx), pool_(pool_create()) {
+  pool_setdisttype(pool_.get(), DISTTYPE_RPM);
+  installed_ = repo_create(pool_.get(), "@installed");
+  pool_set_installed(pool_.get(), installed_);
+  key_native_ = pool_str2id(pool_.get(), "extdeps:native_version", 1);
+  key_origin_ = pool_str2id(pool_.get(), "extdeps:origin", 1);
+}
+
+Id PoolBuilder::name_id(std::string_view ecosystem, std::string_view name, bool create) {
+  std::string buf;
+  buf.reserve(ecosystem.size() + 1 + name.size());
+  buf.append(ecosystem).push_back(':');
+  buf.append(name);
+  return pool_strn2id(pool_.get(), buf.data(), static_cast<unsigned>(buf.size()), create ? 1 : 0);
+}
+
+std::string PoolBuilder::native_version(Id p) const {
+  const char* v = solvable_lookup_str(pool_id2solvable(pool_.get(), p), key_native_);
+  if (v) return v;
+  return pool_id2str(pool_.get(), pool_id2solvable(pool_.get(), p)->evr);
+}
+
+std::string PoolBuilder::origin(Id p) const {
+  const char* v = solvable_lookup_str(pool_id2solvable(pool_.get(), p), key_origin_);
+  return v ? v : "";
+}
+
+std::string_view PoolBuilder::native_name(std::string_view pooled) {
+  auto c = pooled.find(':');
+  return c == std::string_view::npos ? pooled : pooled.substr(c + 1);
+}
+
+std::string_view PoolBuilder::ecosystem_of(std::string_view pooled) {
+  auto c = pooled.find(':');
+  return c == std::string_view::npos ? std::string_view() : pooled.substr(0, c);
+}
+
+std::string PoolBuilder::cache_path(const Provider& provider, const SourceId& id,
+                                    std::string_view part) const {
+  std::string key = id.key;
+  key += '|';
+  key += EXTDEPS_VERSION;
+  key += '|';
+  key += LIBSOLV_VERSION_STRING;
+  key += '|';
+  key += kCacheFormat;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(key)));
+  return ctx_.cache_dir() + "/solv/" + std::string(provider.ecosystem()) + "-" + hex + "." +
+         std::string(part) + ".solv";
+}
+
+Result<void> PoolBuilder::load_records(Provider& provider, Repo* available, Repo* installed) {
+  std::string eco(provider.ecosystem());
+  std::optional<RecordAdder> avail;
+  if (available) avail.emplace(*this, ctx_, available, eco, provider.scheme());
+  RecordAdder inst(*this, ctx_, installed, eco, provider.scheme());
+  RecordSink avail_sink = [&](PackageRecord&& r) {
+    if (avail) avail->add(std::move(r));
+  };
+  RecordSink inst_sink = [&](PackageRecord&& r) { inst.add(std::move(r)); };
+  auto loaded = provider.load(ctx_, avail_sink, inst_sink);
+  if (avail) avail->finish();
+  inst.finish();
+  return loaded;
+}
+
+Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priority, bool use_cache) {
+  LoadedProvider lp;
+  lp.provider = &provider;
+  std::string eco(provider.ecosystem());
+  lp.available = repo_create(pool_.get(), eco.c_str());
+  lp.available->priority = priority;
+  lp.installed_start = installed_->end;
+
+  std::string avail_path, inst_path;
+  if (use_cache && ctx_.cache_enabled()) {
+    auto id = provider.identity(ctx_);
+    if (id.ok()) {
+      avail_path = cache_path(provider, *id, "available");
+      inst_path = cache_path(provider, *id, "installed");
+      struct stat st {};
+      if (::stat(avail_path.c_str(), &st) == 0 && ::stat(inst_path.c_str(), &st) == 0) {
+        int inst_before = installed_->end;
+        if (read_solv(lp.available, avail_path) && read_solv(installed_, inst_path)) {
+          lp.installed_start = inst_before;
+          lp.installed_end = installed_->end;
+          lp.from_cache = true;
+          return lp;
+        }
+        // A cache file that does not read is dropped and rebuilt from the sources.
+        repo_empty(lp.available, 0);
+        while (installed_->end > inst_before) repo_free_solvable(installed_, installed_->end - 1, 1);
+      }
+    }
+  }
+
+  auto loaded = load_records(provider, lp.available, installed_);
+  if (!loaded.ok()) return loaded.error();
+  lp.installed_end = installed_->end;
+  if (!avail_path.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(ctx_.cache_dir() + "/solv", ec);
+    if (!ec) {
+      write_solv_atomically(lp.available, lp.available->start, lp.available->end, avail_path);
+      write_solv_atomically(installed_, lp.installed_start, lp.installed_end, inst_path);
+    }
+  }
+  return lp;
+}
+
+bool write_solv_atomically(Repo* repo, int start, int end, const std::string& path) {
+  std::string tmp = path + ".XXXXXX";
+  int fd = mkstemp(tmp.data());
+  if (fd < 0) return false;
+  FILE* fp = fdopen(fd, "wb");
+  if (!fp) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  Repowriter* w = repowriter_create(repo);
+  repowriter_set_solvablerange(w, start, end);
+  int r = repowriter_write(w, fp);
+  repowriter_free(w);
+  bool ok = r == 0 && std::fflush(fp) == 0 && fsync(fileno(fp)) == 0;
+  ok = (std::fclose(fp) == 0) && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace extdeps::solve

@@ -1,0 +1,64 @@
+// Loading providers into one libsolv pool: records become solvables named "<ecosystem>:<name>"
+// with versions normalised into the pool's rpm order (DESIGN.md decisions 2, 3, 6). The native
+// version and the origin stay as attributes for display and commands. Loaded repos are cached as
+// .solv files keyed by the provider's source identity, the tool version and libsolv's version.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "core/context/context.h"
+#include "core/provider/provider.h"
+#include "core/solve/handles.h"
+#include "core/util/result.h"
+
+namespace extdeps::solve {
+
+// What the builder remembers of each loaded provider.
+struct LoadedProvider {
+  Provider* provider = nullptr;
+  Repo* available = nullptr;  // null for a detector with nothing to offer
+  int installed_start = 0;    // its solvables in the shared installed repo: [start, end)
+  int installed_end = 0;
+  bool from_cache = false;
+};
+
+class PoolBuilder {
+ public:
+  explicit PoolBuilder(const Context& ctx);
+
+  Pool* pool() const { return pool_.get(); }
+  Repo* installed() const { return installed_; }
+
+  // Loads one provider's records (or its cached .solv files). priority: higher is preferred.
+  Result<LoadedProvider> add_provider(Provider& provider, int priority, bool use_cache);
+
+  // Id of a name in an ecosystem's namespace: "debian" + "libc6" -> "debian:libc6".
+  Id name_id(std::string_view ecosystem, std::string_view name, bool create = true);
+
+  // The native version and origin kept for a solvable.
+  std::string native_version(Id solvable) const;
+  std::string origin(Id solvable) const;
+  // "libxml2-dev" from "debian:libxml2-dev"; the ecosystem part from the same.
+  static std::string_view native_name(std::string_view pooled);
+  static std::string_view ecosystem_of(std::string_view pooled);
+
+  Id native_version_key() const { return key_native_; }
+  Id origin_key() const { return key_origin_; }
+
+ private:
+  Result<void> load_records(Provider& provider, Repo* available, Repo* installed);
+  std::string cache_path(const Provider& provider, const SourceId& id, std::string_view part) const;
+
+  const Context& ctx_;
+  PoolPtr pool_;
+  Repo* installed_ = nullptr;
+  Id key_native_ = 0;
+  Id key_origin_ = 0;
+};
+
+// Writes a repo (or a range of its solvables) to `path` atomically: temporary file + rename.
+bool write_solv_atomically(Repo* repo, int start, int end, const std::string& path);
+
+}  // namespace extdeps::solve

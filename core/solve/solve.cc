@@ -1,0 +1,394 @@
+#include "core/solve/solve.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "core/solve/bundles.h"
+#include "core/solve/explain.h"
+#include "core/solve/pool_builder.h"
+#include "core/version/version.h"
+
+
+namespace extdeps::solve {
+
+namespace {
+
+// One requirement on its way through the solve.
+struct Need {
+  const Requirement* req = nullptr;
+  plan::RequirementOutcome outcome;
+  Id name = 0;  // host(dep:generic/x)
+  Id dep = 0;   // with its range
+  std::vector<std::pair<const LoadedProvider*, MappingView>> views;
+  bool in_job = false;
+  bool failed = false;
+  std::vector<std::string> conflict_lines;  // from the combined solve
+};
+
+Id evr_of(Pool* pool, const std::string& v) {
+  auto n = version::normalize(VersionScheme::pep440, v);
+  std::string evr = n.ok() ? *n : version::normalize_upstream(v);
+  return pool_str2id(pool, evr.c_str(), 1);
+}
+
+// The next release prefix for "==1.2.*": 1.3.
+std::string bump_last(const std::string& v) {
+  auto dot = v.find_last_of('.');
+  std::string head = dot == std::string::npos ? "" : v.substr(0, dot + 1);
+  std::string last = dot == std::string::npos ? v : v.substr(dot + 1);
+  long n = std::strtol(last.c_str(), nullptr, 10);
+  return head + std::to_string(n + 1);
+}
+
+Id range_dep(Pool* pool, Id name, const VersionRange& range) {
+  Id out = 0;
+  auto with = [&](Id d) { out = out ? pool_rel2id(pool, out, d, REL_WITH, 1) : d; };
+  for (const auto& c : range.constraints) {
+    if (c.op == DepOp::any) continue;
+    if (c.wildcard) {
+      Id lo = pool_rel2id(pool, name, evr_of(pool, c.version), REL_GT | REL_EQ, 1);
+      Id hi = pool_rel2id(pool, name, evr_of(pool, bump_last(c.version)), REL_LT, 1);
+      if (c.op == DepOp::ne) {
+        Id below = pool_rel2id(pool, name, evr_of(pool, c.version), REL_LT, 1);
+        Id above = pool_rel2id(pool, name, evr_of(pool, bump_last(c.version)), REL_GT | REL_EQ, 1);
+        with(pool_rel2id(pool, below, above, REL_OR, 1));
+      } else {
+        with(pool_rel2id(pool, lo, hi, REL_WITH, 1));
+      }
+      continue;
+    }
+    int flags = 0;
+    switch (c.op) {
+      case DepOp::eq: flags = REL_EQ; break;
+      case DepOp::lt: flags = REL_LT; break;
+      case DepOp::le: flags = REL_LT | REL_EQ; break;
+      case DepOp::gt: flags = REL_GT; break;
+      case DepOp::ge: flags = REL_GT | REL_EQ; break;
+      case DepOp::ne: flags = REL_LT | REL_GT; break;
+      case DepOp::any: break;
+    }
+    with(pool_rel2id(pool, name, evr_of(pool, c.version), flags, 1));
+  }
+  return out ? out : name;
+}
+
+bool provides_any(Pool* pool, Id dep) {
+  Id p, pp;
+  FOR_PROVIDES(p, pp, dep) return true;
+  return false;
+}
+
+std::string join(const std::vector<std::string>& v, std::string_view sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out += sep;
+    out += v[i];
+  }
+  return out;
+}
+
+class Resolver {
+ public:
+  Resolver(const Context& ctx, const mapping::Tables& tables)
+      : ctx_(ctx), tables_(tables), b_(ctx), bundles_(b_), explain_(b_, bundles_) {}
+
+  Result<plan::Outcome> run(const std::vector<Requirement>& reqs,
+                            std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
+
+ private:
+  Result<void> load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
+  void map_needs();
+  void solve();
+  void explain_failure(Need& n);
+  plan::Package package_of(Id p, const Bundle& bundle) const;
+  void record_result(Solver* solv);
+
+  const Context& ctx_;
+  const mapping::Tables& tables_;
+  PoolBuilder b_;
+  BundleSet bundles_;
+  Explainer explain_;
+  std::vector<LoadedProvider> loaded_;
+  std::vector<int> priority_;
+  std::vector<Need> needs_;
+  plan::Outcome out_;
+};
+
+Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt) {
+  // Installers in the user's order of preference, then every detector.
+  std::vector<Provider*> order;
+  std::set<std::string> known;
+  for (auto& p : providers)
+    if (!p->manager().empty()) known.insert(std::string(p->manager()));
+  for (const auto& m : opt.managers) {
+    if (!known.count(m)) {
+      std::vector<std::string> k(known.begin(), known.end());
+      return bad_input("unknown package manager '" + m + "' (known here: " + join(k, ", ") + ")");
+    }
+    for (auto& p : providers)
+      if (p->manager() == m) order.push_back(p.get());
+  }
+  if (opt.managers.empty())
+    for (auto& p : providers)
+      if (!p->manager().empty()) order.push_back(p.get());
+  for (auto& p : providers)
+    if (p->manager().empty()) order.push_back(p.get());
+
+  int rank = 0;
+  for (Provider* p : order) {
+    if (!p->available(ctx_)) continue;
+    int priority = p->manager().empty() ? 0 : 100 - 10 * rank++;
+    auto lp = b_.add_provider(*p, priority, opt.use_cache);
+    if (!lp.ok()) return lp.error();
+    loaded_.push_back(*lp);
+    priority_.push_back(priority);
+  }
+  return {};
+}
+
+void Resolver::map_needs() {
+  std::vector<Id> names;
+  for (auto& n : needs_) {
+    const std::string id = n.req->url.id();
+    for (const auto& lp : loaded_) {
+      const mapping::Table* t = tables_.find_ecosystem(lp.provider->ecosystem());
+      const mapping::Entry* e = t ? t->find(id) : nullptr;
+      if (!e) continue;
+      for (const auto& alt : alternatives_for(*e, n.req->category)) {
+        for (const auto& pkg : alt.packages)
+          if (Id x = b_.name_id(lp.provider->ecosystem(), pkg, false)) names.push_back(x);
+        if (!alt.version.from.empty())
+          if (Id x = b_.name_id(lp.provider->ecosystem(), alt.version.from, false)) names.push_back(x);
+      }
+    }
+  }
+  bundles_.index_names(names);
+
+  for (auto& n : needs_) {
+    const std::string id = n.req->url.id();
+    n.name = bundles_.need_name(n.req->category, id);
+    for (size_t i = 0; i < loaded_.size(); ++i) {
+      const auto& lp = loaded_[i];
+      const mapping::Table* t = tables_.find_ecosystem(lp.provider->ecosystem());
+      const mapping::Entry* e = t ? t->find(id) : nullptr;
+      if (e) n.views.emplace_back(&lp, bundles_.add(lp, *e, n.req->category, priority_[i]));
+    }
+  }
+}
+
+plan::Package Resolver::package_of(Id p, const Bundle& bundle) const {
+  Pool* pool = b_.pool();
+  Solvable* s = pool_id2solvable(pool, p);
+  plan::Package pkg;
+  pkg.ecosystem = bundle.ecosystem;
+  pkg.manager = bundle.manager.empty() ? bundle.ecosystem : bundle.manager;
+  pkg.name = PoolBuilder::native_name(pool_id2str(pool, s->name));
+  pkg.version = b_.native_version(p);
+  pkg.installed = s->repo == pool->installed;
+  if (pkg.installed) pkg.where = b_.origin(p);
+  return pkg;
+}
+
+void Resolver::explain_failure(Need& n) {
+  Pool* pool = b_.pool();
+  auto& o = n.outcome;
+  o.status = plan::Status::unsatisfiable;
+  std::vector<std::string> details;
+  std::string spec = n.req->url.id() + (n.req->range.any() ? "" : " " + n.req->range.str());
+  // What each mapping said, and what this machine's indexes lack.
+  for (const auto& [lp, view] : n.views) {
+    std::string m(lp->provider->manager().empty() ? lp->provider->ecosystem() : lp->provider->manager());
+    if (view.alternatives.empty()) {
+      std::string note = view.entry && !view.entry->note.empty() ? ": " + view.entry->note : "";
+      details.push_back(m + ": the " + std::string(lp->provider->ecosystem()) +
+                        " mapping has no package for " + std::string(category_name(n.req->category)) + note);
+    }
+    for (const auto& pkg : view.missing) details.push_back(m + ": " + pkg + " is not in the index");
+  }
+  // Candidates that exist: too old or too new, or not installable, and why.
+  Id p, pp;
+  std::set<std::string> seen;
+  FOR_PROVIDES(p, pp, n.name) {
+    const Bundle* bundle = bundles_.find(p);
+    if (!bundle) continue;
+    std::string who = explain_.solvable(bundle->from);
+    bool in_range = false;
+    Id q, qq;
+    FOR_PROVIDES(q, qq, n.dep) if (q == p) in_range = true;
+    if (!in_range) {
+      std::string line = who + " gives version " + bundle->upstream + ", which is not " + n.req->range.str();
+      if (seen.insert(line).second) details.push_back(line);
+      continue;
+    }
+    if (!seen.insert(who).second) continue;
+    auto why = explain_.why_not_installable(p);
+    if (why.empty()) continue;
+    details.push_back(who + " cannot be installed: " + join(why, "; "));
+  }
+  for (const auto& line : n.conflict_lines) details.push_back(line);
+  if (details.empty()) details.push_back("no package manager here offers it");
+  o.message = "no package manager here provides " + spec + " (" + details.front() + ")";
+  out_.problems.push_back({n.req->spec, o.message, details});
+}
+
+void Resolver::record_result(Solver* solv) {
+  Pool* pool = b_.pool();
+  std::map<std::string, std::vector<PlannedPackage>> planned;  // by manager
+  std::set<Id> planned_ids;
+  for (auto& n : needs_) {
+    if (!n.in_job || n.failed) continue;
+    // Of the bundles in the result, show the installed one, of the preferred manager, of the
+    // first alternative (gcc before clang when both are there).
+    Id chosen = 0;
+    auto rank = [&](Id p) {
+      const Bundle* b = bundles_.find(p);
+      return std::make_tuple(pool_id2solvable(pool, p)->repo != pool->installed, -b->priority, b->alternative);
+    };
+    Id p, pp;
+    FOR_PROVIDES(p, pp, n.dep) {
+      if (!bundles_.find(p) || solver_get_decisionlevel(solv, p) <= 0) continue;
+      if (!chosen || rank(p) < rank(chosen)) chosen = p;
+    }
+    if (!chosen) continue;
+    const Bundle& bundle = *bundles_.find(chosen);
+    n.outcome.status = pool_id2solvable(pool, chosen)->repo == pool->installed ? plan::Status::satisfied
+                                                                              : plan::Status::planned;
+    for (Id name : bundle.names) {
+      Id q, qq, pick = 0;
+      FOR_PROVIDES(q, qq, name) {
+        Solvable* s = pool_id2solvable(pool, q);
+        if (s->name == name && solver_get_decisionlevel(solv, q) > 0) {
+          pick = q;
+          if (s->repo == pool->installed) break;
+        }
+      }
+      if (!pick) continue;
+      auto pkg = package_of(pick, bundle);
+      if (!pkg.installed && planned_ids.insert(pick).second)
+        planned[pkg.manager].push_back({pkg.name, pkg.version, pool_id2str(pool, pool_id2solvable(pool, pick)->arch)});
+      n.outcome.packages.push_back(std::move(pkg));
+    }
+  }
+  for (const auto& lp : loaded_) {
+    std::string m(lp.provider->manager());
+    auto it = planned.find(m);
+    if (m.empty() || it == planned.end()) continue;
+    for (auto& cmd : lp.provider->install_commands(it->second))
+      out_.steps.push_back({m, it->second, cmd.argv, cmd.requires_elevation});
+  }
+}
+
+void Resolver::solve() {
+  Pool* pool = b_.pool();
+  for (auto& n : needs_) {
+    if (n.outcome.status == plan::Status::unmapped || n.views.empty()) continue;
+    n.dep = range_dep(pool, n.name, n.req->range);
+    n.in_job = true;
+  }
+  pool_createwhatprovides(pool);
+  for (auto& n : needs_) {
+    if (!n.in_job) continue;
+    if (!provides_any(pool, n.dep)) n.failed = true;
+    Id p, pp;
+    FOR_PROVIDES(p, pp, n.name) {
+      const Bundle* bundle = bundles_.find(p);
+      if (!bundle) continue;
+      std::string line = explain_.solvable(bundle->from) + " gives " + bundle->upstream;
+      if (std::find(n.outcome.candidates.begin(), n.outcome.candidates.end(), line) == n.outcome.candidates.end())
+        n.outcome.candidates.push_back(line);
+    }
+  }
+
+  SolverPtr solv;
+  for (int round = 0; round < 32; ++round) {
+    solv.reset(solver_create(pool));
+    SolvQueue job;
+    std::vector<Need*> of_job;
+    for (auto& n : needs_) {
+      if (!n.in_job || n.failed) continue;
+      job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE_PROVIDES, n.dep);
+      of_job.push_back(&n);
+    }
+    // Installed mapping bundles may go when a package they pin is upgraded for another need.
+    SolvQueue inst;
+    for (Id p = b_.installed()->start; p < b_.installed()->end; ++p)
+      if (bundles_.find(p)) inst.push(p);
+    if (inst.size()) {
+      Id sel = pool_queuetowhatprovides(pool, inst.get());
+      job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, sel);
+    }
+    int problems = solver_solve(solv.get(), job.get());
+    if (problems == 0) break;
+    bool marked = false;
+    for (int i = 1; i <= problems; ++i) {
+      auto lines = explain_.problem(solv.get(), i);
+      SolvQueue rules;
+      solver_findallproblemrules(solv.get(), i, rules.get());
+      for (int r = 0; r < rules.size(); ++r) {
+        if (solver_ruleclass(solv.get(), rules[r]) != SOLVER_RULE_JOB) continue;
+        int idx = solver_rule2jobidx(solv.get(), rules[r]);
+        if (idx < 0 || idx / 2 >= static_cast<int>(of_job.size())) continue;
+        Need* n = of_job[idx / 2];
+        if (!n->failed) marked = true;
+        n->failed = true;
+        for (auto& l : lines) n->conflict_lines.push_back(l);
+      }
+    }
+    if (!marked) {
+      out_.problems.push_back({"", "the solver found a problem it could not tie to one requirement", {}});
+      break;
+    }
+  }
+  if (solv) record_result(solv.get());
+  for (auto& n : needs_)
+    if (n.in_job && n.failed) explain_failure(n);
+}
+
+Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
+                                    std::vector<std::unique_ptr<Provider>>& providers,
+                                    const Options& opt) {
+  if (auto r = load(providers, opt); !r.ok()) return r.error();
+  needs_.resize(reqs.size());
+  auto known = tables_.known_ids();
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    needs_[i].req = &reqs[i];
+    needs_[i].outcome.requirement = reqs[i];
+  }
+  map_needs();
+  for (auto& n : needs_) {
+    if (!n.views.empty()) continue;
+    const std::string id = n.req->url.id();
+    std::vector<std::string> elsewhere;
+    for (const auto& t : tables_.tables)
+      if (t.find(id)) elsewhere.push_back(t.ecosystem);
+    if (elsewhere.empty()) {
+      n.outcome.status = plan::Status::unmapped;
+      n.outcome.suggestions = mapping::did_you_mean(id, known);
+      n.outcome.message = "no mapping table knows " + id;
+      if (!n.outcome.suggestions.empty())
+        n.outcome.message += " (did you mean " + join(n.outcome.suggestions, ", ") + "?)";
+    } else {
+      n.outcome.status = plan::Status::unsatisfiable;
+      n.outcome.message = "no package manager here maps " + id + " (it is mapped for " +
+                          join(elsewhere, ", ") + ", which is not in use here)";
+    }
+    out_.problems.push_back({n.req->spec, n.outcome.message, {}});
+  }
+  solve();
+  for (auto& n : needs_) out_.requirements.push_back(std::move(n.outcome));
+  return std::move(out_);
+}
+
+}  // namespace
+
+Result<plan::Outcome> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
+                              const mapping::Tables& tables,
+                              std::vector<std::unique_ptr<Provider>>& providers,
+                              const Options& options) {
+  Resolver r(ctx, tables);
+  return r.run(requirements, providers, options);
+}
+
+}  // namespace extdeps::solve

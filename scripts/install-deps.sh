@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs everything extdeps needs to build and test on Debian bookworm (or a derivative), from
+# Debian's own packages. Runs as root, or through sudo for a user who has it.
+set -euo pipefail
+if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -q
+"${SUDO[@]}" apt-get install -y -q --no-install-recommends \
+  g++ cmake ninja-build pkgconf git ca-certificates \
+  libsolv-dev libsolvext-dev libtomlplusplus-dev libpkgconf-dev libcurl4-openssl-dev \
+  nlohmann-json3-dev libcli11-dev liblz4-dev libzstd-dev liblzma-dev zlib1g-dev libgtest-dev \
+  python3 python3-packaging lz4 xz-utils zstd gzip dpkg-dev

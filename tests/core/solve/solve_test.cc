@@ -1,0 +1,281 @@
+// The solver on records shaped like bookworm's (names, versions and relations taken from the real
+// index), served by an in-memory provider so each case shows one behaviour.
+#include "core/solve/solve.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/plan/render.h"
+#include "tests/test_support.h"
+
+namespace extdeps {
+namespace {
+
+NativeDep dep(std::string name, DepOp op = DepOp::any, std::string v = "") {
+  return {std::move(name), op, std::move(v)};
+}
+
+PackageRecord rec(std::string name, std::string version, std::vector<DepAlternatives> depends = {},
+                  std::vector<NativeDep> conflicts = {}, std::vector<NativeDep> provides = {}) {
+  PackageRecord r;
+  r.name = std::move(name);
+  r.version = std::move(version);
+  r.arch = "amd64";
+  r.depends = std::move(depends);
+  r.conflicts = std::move(conflicts);
+  r.provides = std::move(provides);
+  r.origin = "fixture";
+  return r;
+}
+
+class MemoryProvider : public Provider {
+ public:
+  MemoryProvider(std::string eco, std::string manager, VersionScheme scheme)
+      : eco_(std::move(eco)), manager_(std::move(manager)), scheme_(scheme) {}
+  std::string_view ecosystem() const override { return eco_; }
+  std::string_view manager() const override { return manager_; }
+  VersionScheme scheme() const override { return scheme_; }
+  bool available(const Context&) const override { return true; }
+  Result<SourceId> identity(const Context&) const override { return SourceId{eco_ + "-" + std::to_string(generation)}; }
+  Result<void> load(const Context&, const RecordSink& available, const RecordSink& installed) override {
+    ++loads;
+    for (auto r : offered) available(std::move(r));
+    for (auto r : present) {
+      r.installed = true;
+      installed(std::move(r));
+    }
+    return {};
+  }
+  std::vector<Command> install_commands(const std::vector<PlannedPackage>& pkgs) const override {
+    Command c{{"apt-get", "install", "-y"}, true};
+    for (const auto& p : pkgs) c.argv.push_back(p.name + "=" + p.version);
+    return {c};
+  }
+  std::vector<PackageRecord> offered, present;
+  int loads = 0;
+  int generation = 0;
+
+ private:
+  std::string eco_, manager_;
+  VersionScheme scheme_;
+};
+
+mapping::Entry entry(std::string id, std::vector<std::vector<std::string>> host_alts,
+                     std::vector<std::string> run = {}) {
+  mapping::Entry e;
+  e.id = std::move(id);
+  auto& host = e.by_category[Category::host];
+  for (auto& pkgs : host_alts) {
+    mapping::Alternative a;
+    a.packages = pkgs;
+    a.version.kind = "deb-upstream";
+    host.push_back(a);
+  }
+  e.by_category[Category::build] = host;
+  if (!run.empty()) {
+    mapping::Alternative a;
+    a.packages = run;
+    a.version.kind = "deb-upstream";
+    e.by_category[Category::run] = {a};
+  }
+  return e;
+}
+
+Requirement req(std::string id, Category c = Category::host, VersionRange range = {}) {
+  Requirement r;
+  auto slash = id.find('/');
+  r.url.type = id.substr(4, slash - 4);
+  r.url.name = id.substr(slash + 1);
+  r.category = c;
+  r.range = std::move(range);
+  r.spec = id;
+  return r;
+}
+
+VersionRange at_least(std::string v) { return VersionRange{{{DepOp::ge, std::move(v), false}}}; }
+
+class SolveTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto apt = std::make_unique<MemoryProvider>("debian", "apt", VersionScheme::deb);
+    apt_ = apt.get();
+    providers_.push_back(std::move(apt));
+    // Real bookworm relations, trimmed.
+    apt_->offered = {
+        rec("libc6", "2.36-9+deb12u9"),
+        rec("zlib1g", "1:1.2.13.dfsg-1", {{dep("libc6", DepOp::ge, "2.14")}}),
+        rec("zlib1g-dev", "1:1.2.13.dfsg-1",
+            {{dep("zlib1g", DepOp::eq, "1:1.2.13.dfsg-1")}, {dep("libc6-dev"), dep("libc-dev")}}),
+        rec("libc6-dev", "2.36-9+deb12u9", {{dep("libc6", DepOp::eq, "2.36-9+deb12u9")}}, {},
+            {dep("libc-dev")}),
+        rec("libxml2", "2.9.14+dfsg-1.3~deb12u1", {{dep("libc6", DepOp::ge, "2.34")}}),
+        rec("libxml2-dev", "2.9.14+dfsg-1.3~deb12u1",
+            {{dep("libxml2", DepOp::eq, "2.9.14+dfsg-1.3~deb12u1")}, {dep("libicu-dev")}}),
+        rec("libopenblas-dev", "0.3.21+ds-4", {{dep("libopenblas0-missing")}}),
+        rec("libblas-dev", "3.11.0-2", {{dep("libblas3", DepOp::eq, "3.11.0-2")}}),
+        rec("libblas3", "3.11.0-2"),
+        rec("libssl-dev", "3.0.15-1~deb12u1", {}, {dep("libssl1.0-dev")}),
+        rec("libssl1.0-dev", "1.0.2u-1~deb9u7", {}, {dep("libssl-dev")}),
+    };
+    apt_->present = {rec("libc6", "2.36-9+deb12u9")};
+    mapping::Table debian;
+    debian.ecosystem = "debian";
+    debian.manager = "apt";
+    debian.entries = {
+        entry("dep:generic/libxml2", {{"libxml2-dev"}}, {"libxml2"}),
+        entry("dep:generic/openssl", {{"libssl-dev"}}),
+        entry("dep:generic/openssl-legacy", {{"libssl1.0-dev"}}),
+        entry("dep:generic/zlib", {{"zlib1g-dev"}}, {"zlib1g"}),
+        entry("dep:virtual/interface/blas", {{"libopenblas-dev"}, {"libblas-dev"}}),
+    };
+    tables_.tables.push_back(debian);
+  }
+
+  plan::Outcome resolve(std::vector<Requirement> reqs, solve::Options opt = {}) {
+    opt.use_cache = !ctx_.cache_dir().empty();
+    auto r = solve::resolve(ctx_, reqs, tables_, providers_, opt);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? *r : plan::Outcome{};
+  }
+
+  Context ctx_ = Context::for_test("/");
+  MemoryProvider* apt_ = nullptr;
+  std::vector<std::unique_ptr<Provider>> providers_;
+  mapping::Tables tables_;
+};
+
+TEST_F(SolveTest, PlansTheMappedPackageWithItsExactVersion) {
+  auto o = resolve({req("dep:generic/libxml2")});
+  ASSERT_EQ(o.requirements.size(), 1u);
+  // libxml2-dev depends on libicu-dev, which this index lacks: the closure is checked.
+  EXPECT_FALSE(o.ok());
+  EXPECT_EQ(o.requirements[0].status, plan::Status::unsatisfiable);
+  EXPECT_NE(o.requirements[0].message.find("libicu-dev"), std::string::npos) << o.requirements[0].message;
+
+  apt_->offered.push_back(rec("libicu-dev", "72.1-3"));
+  o = resolve({req("dep:generic/libxml2", Category::host, at_least("2.9"))});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o.requirements[0].status, plan::Status::planned);
+  ASSERT_EQ(o.steps.size(), 1u);
+  EXPECT_EQ(o.steps[0].manager, "apt");
+  EXPECT_EQ(o.steps[0].command, (std::vector<std::string>{"apt-get", "install", "-y",
+                                                          "libxml2-dev=2.9.14+dfsg-1.3~deb12u1"}));
+}
+
+TEST_F(SolveTest, AnInstalledPackageMeetsTheNeedWithoutAStep) {
+  apt_->present.push_back(rec("zlib1g", "1:1.2.13.dfsg-1"));
+  apt_->present.push_back(rec("zlib1g-dev", "1:1.2.13.dfsg-1",
+                              {{dep("zlib1g", DepOp::eq, "1:1.2.13.dfsg-1")}}));
+  auto o = resolve({req("dep:generic/zlib", Category::host, at_least("1.2.11"))});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o.requirements[0].status, plan::Status::satisfied);
+  ASSERT_EQ(o.requirements[0].packages.size(), 1u);
+  EXPECT_EQ(o.requirements[0].packages[0].name, "zlib1g-dev");
+  EXPECT_EQ(o.requirements[0].packages[0].version, "1:1.2.13.dfsg-1");
+  EXPECT_TRUE(o.requirements[0].packages[0].installed);
+  EXPECT_TRUE(o.steps.empty());
+}
+
+TEST_F(SolveTest, AVersionOutsideTheRangeIsExplained) {
+  auto o = resolve({req("dep:generic/zlib", Category::host, at_least("1.3"))});
+  EXPECT_FALSE(o.ok());
+  ASSERT_EQ(o.problems.size(), 1u);
+  EXPECT_EQ(o.requirements[0].status, plan::Status::unsatisfiable);
+  EXPECT_EQ(o.problems[0].message,
+            "no package manager here provides dep:generic/zlib >=1.3 (zlib1g-dev 1:1.2.13.dfsg-1 "
+            "(debian) gives version 1.2.13, which is not >=1.3)");
+}
+
+TEST_F(SolveTest, OrderedAlternativesFallBackWhenTheFirstCannotBeInstalled) {
+  auto o = resolve({req("dep:virtual/interface/blas")});
+  ASSERT_TRUE(o.ok()) << (o.problems.empty() ? "" : o.problems[0].message);
+  ASSERT_EQ(o.requirements[0].packages.size(), 1u);
+  EXPECT_EQ(o.requirements[0].packages[0].name, "libblas-dev");
+
+  // When the first alternative is installable, it is the one planned.
+  apt_->offered.push_back(rec("libopenblas0-missing", "0.3.21+ds-4"));
+  o = resolve({req("dep:virtual/interface/blas")});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o.requirements[0].packages[0].name, "libopenblas-dev");
+}
+
+TEST_F(SolveTest, AnInstalledAlternativeIsKeptOverAPreferredOne) {
+  apt_->offered.push_back(rec("libopenblas0-missing", "0.3.21+ds-4"));
+  apt_->present.push_back(rec("libblas3", "3.11.0-2"));
+  apt_->present.push_back(rec("libblas-dev", "3.11.0-2", {{dep("libblas3", DepOp::eq, "3.11.0-2")}}));
+  auto o = resolve({req("dep:virtual/interface/blas")});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o.requirements[0].status, plan::Status::satisfied);
+  EXPECT_EQ(o.requirements[0].packages[0].name, "libblas-dev");
+  EXPECT_TRUE(o.steps.empty());
+}
+
+TEST_F(SolveTest, ConflictingNeedsAreBothNamed) {
+  auto o = resolve({req("dep:generic/openssl"), req("dep:generic/openssl-legacy")});
+  EXPECT_FALSE(o.ok());
+  int failed = 0;
+  for (const auto& r : o.requirements)
+    if (r.status == plan::Status::unsatisfiable) ++failed;
+  EXPECT_GE(failed, 1);
+  std::string all;
+  for (const auto& p : o.problems)
+    for (const auto& d : p.details) all += d + "\n";
+  EXPECT_NE(all.find("conflicts with"), std::string::npos) << all;
+}
+
+TEST_F(SolveTest, AnUnknownIdIsUnmappedWithASuggestion) {
+  auto o = resolve({req("dep:generic/libxml")});
+  EXPECT_FALSE(o.ok());
+  EXPECT_EQ(o.requirements[0].status, plan::Status::unmapped);
+  ASSERT_FALSE(o.requirements[0].suggestions.empty());
+  EXPECT_EQ(o.requirements[0].suggestions[0], "dep:generic/libxml2");
+}
+
+TEST_F(SolveTest, APkgConfigModuleMeetsAHostNeed) {
+  auto pc = std::make_unique<MemoryProvider>("pkgconfig", "", VersionScheme::rpm);
+  PackageRecord m;
+  m.name = "zlib";
+  m.version = "1.3.1";
+  m.origin = "/opt/zlib/lib/pkgconfig/zlib.pc";
+  pc->present.push_back(m);
+  providers_.push_back(std::move(pc));
+  mapping::Table t;
+  t.ecosystem = "pkgconfig";
+  mapping::Entry e;
+  e.id = "dep:generic/zlib";
+  e.pkgconfig = {"zlib"};
+  t.entries.push_back(e);
+  tables_.tables.push_back(t);
+  auto o = resolve({req("dep:generic/zlib", Category::host, at_least("1.3"))});
+  ASSERT_TRUE(o.ok()) << (o.problems.empty() ? "" : o.problems[0].message);
+  EXPECT_EQ(o.requirements[0].status, plan::Status::satisfied);
+  EXPECT_EQ(o.requirements[0].packages[0].where, "/opt/zlib/lib/pkgconfig/zlib.pc");
+  EXPECT_TRUE(o.steps.empty());
+}
+
+TEST_F(SolveTest, TheSolvCacheGivesTheSameOutcome) {
+  std::string dir = test::temp_dir();
+  ctx_.set_cache_dir(dir);
+  apt_->offered.push_back(rec("libicu-dev", "72.1-3"));
+  auto first = plan::to_json(resolve({req("dep:generic/libxml2"), req("dep:generic/zlib")}));
+  EXPECT_EQ(apt_->loads, 1);
+  auto second = plan::to_json(resolve({req("dep:generic/libxml2"), req("dep:generic/zlib")}));
+  EXPECT_EQ(apt_->loads, 1) << "the second run should read the .solv cache";
+  EXPECT_EQ(first.dump(), second.dump());
+  apt_->generation = 2;  // the sources changed: the cache is not used
+  resolve({req("dep:generic/zlib")});
+  EXPECT_EQ(apt_->loads, 2);
+}
+
+TEST_F(SolveTest, AnUnknownManagerIsBadInput) {
+  solve::Options opt;
+  opt.managers = {"yum"};
+  auto r = solve::resolve(ctx_, {req("dep:generic/zlib")}, tables_, providers_, opt);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::bad_input);
+  EXPECT_EQ(r.error().message, "unknown package manager 'yum' (known here: apt)");
+}
+
+}  // namespace
+}  // namespace extdeps
