@@ -1,6 +1,7 @@
 #include "core/cli/pipeline.h"
 
 #include <algorithm>
+#include <optional>
 #include <ostream>
 
 #include "core/config/config.h"
@@ -74,7 +75,9 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     }
   }
 
-  auto env = declare::host_marker_env(ctx);
+  // The marker environment may have to ask the python3 on PATH for its version: only when a
+  // marker is there to evaluate.
+  std::optional<declare::MarkerEnv> env;
   std::vector<Requirement> selected;
   for (const auto& r : decl->requirements) {
     if (std::find(cats->begin(), cats->end(), r.category) == cats->end()) continue;
@@ -82,7 +85,8 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
         std::find(o.optional.begin(), o.optional.end(), *r.group) == o.optional.end())
       continue;
     if (!r.marker.empty()) {
-      auto menv = env;
+      if (!env) env = declare::host_marker_env(ctx);
+      auto menv = *env;
       menv["extra"] = r.group.value_or("");
       auto m = declare::evaluate_marker(r.marker, menv);
       if (!m.ok()) return bad_input(r.where.str() + ": " + m.error().message);

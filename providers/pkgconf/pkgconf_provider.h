@@ -11,8 +11,14 @@
 
 namespace extdeps::pkgconf {
 
+// libpkgconf's compiled-in search path (its `pc_path`, what `pkg-config --variable pc_path
+// pkg-config` prints), as machine paths, not under any root. Dirs that do not exist are kept.
+std::vector<std::string> default_search_path();
+
 // The directories searched, in order: PKG_CONFIG_PATH, then PKG_CONFIG_LIBDIR or the personality's
-// default (both under ctx.root() when it is not "/").
+// default (both under ctx.root() when it is not "/"). Entries lose repeated and trailing
+// slashes ("a//b/" -> "a/b") and are listed once; dirs that do not exist are kept (load skips
+// them, identity notes them).
 std::vector<std::string> search_path(const Context& ctx);
 
 std::unique_ptr<Provider> make_provider(const Context& ctx);
