@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -151,8 +152,10 @@ std::string_view PoolBuilder::ecosystem_of(std::string_view pooled) {
 }
 
 std::string PoolBuilder::cache_path(const Provider& provider, const SourceId& id,
-                                    std::string_view part) const {
+                                    std::string_view roots, std::string_view part) const {
   std::string key = id.key;
+  key += '|';
+  key += roots;
   key += '|';
   key += EXTDEPS_VERSION;
   key += '|';
@@ -180,7 +183,43 @@ Result<void> PoolBuilder::load_records(Provider& provider, Repo* available, Repo
   return loaded;
 }
 
-Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priority, bool use_cache) {
+void PoolBuilder::prune_to_closure(Repo* available, int installed_start, const std::string& eco,
+                                   const std::vector<std::string>& roots) {
+  Pool* pool = pool_.get();
+  pool_createwhatprovides(pool);
+  std::vector<char> keep(pool->nsolvables, 0);
+  std::vector<Id> todo;
+  auto visit = [&](Id dep) {
+    Id p, pp;
+    FOR_PROVIDES(p, pp, dep) {
+      if (keep[p]) continue;
+      keep[p] = 1;
+      todo.push_back(p);
+    }
+  };
+  for (const auto& r : roots)
+    if (Id n = name_id(eco, r, false)) visit(n);
+  // Newer versions of what is installed stay too: upgrading one package for a need can require
+  // upgrading an installed package that depends on it exactly (libxml2 and libxml2-dev).
+  for (Id p = installed_start; p < installed_->end; ++p) {
+    Solvable* s = pool_id2solvable(pool, p);
+    if (s->repo == installed_) visit(s->name);
+  }
+  while (!todo.empty()) {
+    Solvable* s = pool_id2solvable(pool, todo.back());
+    todo.pop_back();
+    if (!s->requires_) continue;
+    for (Id* d = s->repo->idarraydata + s->requires_; *d; ++d) visit(*d);
+  }
+  for (Id p = available->end - 1; p >= available->start; --p) {
+    Solvable* s = pool_id2solvable(pool, p);
+    if (s->repo == available && !keep[p]) repo_free_solvable(available, p, 0);
+  }
+  pool_freewhatprovides(pool);
+}
+
+Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priority, bool use_cache,
+                                                 const std::vector<std::string>& roots) {
   LoadedProvider lp;
   lp.provider = &provider;
   std::string eco(provider.ecosystem());
@@ -192,8 +231,17 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
   if (use_cache && ctx_.cache_enabled()) {
     auto id = provider.identity(ctx_);
     if (id.ok()) {
-      avail_path = cache_path(provider, *id, "available");
-      inst_path = cache_path(provider, *id, "installed");
+      std::string root_key;
+      if (!roots.empty()) {
+        std::vector<std::string> sorted = roots;
+        std::sort(sorted.begin(), sorted.end());
+        for (const auto& r : sorted) root_key += r + ",";
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(root_key)));
+        root_key = hex;
+      }
+      avail_path = cache_path(provider, *id, root_key, "available");
+      inst_path = cache_path(provider, *id, root_key, "installed");
       struct stat st {};
       if (::stat(avail_path.c_str(), &st) == 0 && ::stat(inst_path.c_str(), &st) == 0) {
         int inst_before = installed_->end;
@@ -213,6 +261,7 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
   auto loaded = load_records(provider, lp.available, installed_);
   if (!loaded.ok()) return loaded.error();
   lp.installed_end = installed_->end;
+  if (!roots.empty()) prune_to_closure(lp.available, lp.installed_start, eco, roots);
   if (!avail_path.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(ctx_.cache_dir() + "/solv", ec);

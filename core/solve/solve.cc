@@ -140,7 +140,11 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
   for (Provider* p : order) {
     if (!p->available(ctx_)) continue;
     int priority = p->manager().empty() ? 0 : 100 - 10 * rank++;
-    auto lp = b_.add_provider(*p, priority, opt.use_cache);
+    std::vector<std::string> roots;
+    if (const mapping::Table* t = tables_.find_ecosystem(p->ecosystem()))
+      for (const auto& e : t->entries)
+        for (const auto& name : e.all_packages()) roots.push_back(name);
+    auto lp = b_.add_provider(*p, priority, opt.use_cache, roots);
     if (!lp.ok()) return lp.error();
     loaded_.push_back(*lp);
     priority_.push_back(priority);
