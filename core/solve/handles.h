@@ -13,6 +13,7 @@
 
 #define requires requires_
 extern "C" {
+#include <solv/evr.h>
 #include <solv/pool.h>
 #include <solv/problems.h>
 #include <solv/rules.h>

@@ -211,23 +211,38 @@ void Resolver::explain_failure(Need& n) {
     }
     for (const auto& pkg : view.missing) details.push_back(m + ": " + pkg + " is not in the index");
   }
-  // Candidates that exist: too old or too new, or not installable, and why.
+  // Candidates that exist: outside the range (the newest of each package is named first), or
+  // not installable, and why.
   Id p, pp;
   std::set<std::string> seen;
+  std::map<Id, Id> newest_outside;  // package name -> its newest bundle outside the range
+  std::vector<Id> inside;
   FOR_PROVIDES(p, pp, n.name) {
     const Bundle* bundle = bundles_.find(p);
     if (!bundle) continue;
-    std::string who = explain_.solvable(bundle->from);
     bool in_range = false;
     Id q, qq;
     FOR_PROVIDES(q, qq, n.dep) if (q == p) in_range = true;
-    if (!in_range) {
-      std::string line = who + " gives version " + bundle->upstream + ", which is not " + n.req->range.str();
-      if (seen.insert(line).second) details.push_back(line);
+    if (in_range) {
+      inside.push_back(p);
       continue;
     }
+    Id name = pool_id2solvable(pool, bundle->from)->name;
+    auto it = newest_outside.find(name);
+    if (it == newest_outside.end() ||
+        pool_evrcmp(pool, pool_id2solvable(pool, bundle->from)->evr,
+                    pool_id2solvable(pool, bundles_.find(it->second)->from)->evr, EVRCMP_COMPARE) > 0)
+      newest_outside[name] = p;
+  }
+  for (const auto& [name, b] : newest_outside) {
+    const Bundle* bundle = bundles_.find(b);
+    details.push_back(explain_.solvable(bundle->from) + " gives version " + bundle->upstream +
+                      ", which is not " + n.req->range.str());
+  }
+  for (Id c : inside) {
+    std::string who = explain_.solvable(bundles_.find(c)->from);
     if (!seen.insert(who).second) continue;
-    auto why = explain_.why_not_installable(p);
+    auto why = explain_.why_not_installable(c);
     if (why.empty()) continue;
     details.push_back(who + " cannot be installed: " + join(why, "; "));
   }

@@ -1,0 +1,226 @@
+// The command line, run in-process over a fixture machine: a copy of tests/data/apt/bookworm (real
+// bookworm lists and dpkg status, trimmed) with libxml2-dev taken out of the status file.
+#include "core/cli/cli.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "tests/test_support.h"
+
+namespace fs = std::filesystem;
+
+namespace extdeps {
+namespace {
+
+struct CliRun {
+  int rc;
+  std::string out, err;
+};
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = test::temp_dir() + "/root";
+    fs::copy(test::data_path("apt/bookworm"), root_, fs::copy_options::recursive);
+    // Take libxml2-dev out of the installed set, so that it has to be planned.
+    std::string status = test::read_file(root_ + "/var/lib/dpkg/status");
+    auto start = status.find("Package: libxml2-dev\n");
+    ASSERT_NE(start, std::string::npos);
+    auto end = status.find("\n\n", start);
+    status.erase(start, end == std::string::npos ? std::string::npos : end + 2 - start);
+    std::ofstream(root_ + "/var/lib/dpkg/status") << status;
+    project_ = test::temp_dir();
+    cache_ = test::temp_dir();
+  }
+
+  void write_project(const std::string& name, const std::string& text) {
+    std::ofstream(project_ + "/" + name) << text;
+  }
+
+  CliRun run(std::vector<std::string> args, std::map<std::string, std::string> env = {},
+          std::string input = "") {
+    env.emplace("EXTDEPS_MAPPINGS_DIR", std::string(EXTDEPS_SOURCE_MAPPINGS_DIR));
+    env.emplace("PKG_CONFIG_LIBDIR", "");
+    auto ctx = Context::for_test(root_, env);
+    ctx.set_cache_dir(cache_);
+    ctx.set_command_runner([this](const std::vector<std::string>& argv) {
+      commands_.push_back(argv);
+      return exit_status_;
+    });
+    std::istringstream in(input);
+    ctx.set_input(&in);
+    std::ostringstream out, err;
+    int rc = cli::run(ctx, args, out, err);
+    return {rc, out.str(), err.str()};
+  }
+
+  std::string root_, project_, cache_;
+  std::vector<std::vector<std::string>> commands_;
+  int exit_status_ = 0;
+};
+
+const char* kProject = R"([external]
+build-requires = ["dep:virtual/compiler/c", "dep:generic/make"]
+host-requires = ["dep:generic/libxml2@>=2.9", "dep:generic/zlib"]
+)";
+
+TEST_F(CliTest, ResolvePlansWhatIsMissingAndNamesWhatIsThere) {
+  write_project("extdeps.toml", kProject);
+  auto r = run({"resolve", project_, "--json"});
+  ASSERT_EQ(r.rc, 0) << r.err << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  ASSERT_EQ(j["requirements"].size(), 4u);
+  std::map<std::string, std::string> status;
+  for (const auto& x : j["requirements"]) status[x["id"]] = x["status"];
+  EXPECT_EQ(status["dep:virtual/compiler/c"], "satisfied");
+  EXPECT_EQ(status["dep:generic/make"], "satisfied");
+  EXPECT_EQ(status["dep:generic/zlib"], "satisfied");
+  EXPECT_EQ(status["dep:generic/libxml2"], "planned");
+  ASSERT_EQ(j["steps"].size(), 1u);
+  const auto& step = j["steps"][0];
+  EXPECT_EQ(step["manager"], "apt");
+  EXPECT_EQ(step["requires_elevation"], true);
+  ASSERT_EQ(step["packages"].size(), 1u);
+  EXPECT_EQ(step["packages"][0]["name"], "libxml2-dev");
+  // The newest libxml2-dev of the three lists is the one from bookworm main (deb12u6)
+  EXPECT_EQ(step["packages"][0]["version"], "2.9.14+dfsg-1.3~deb12u6");
+  auto cmd = step["command"].get<std::vector<std::string>>();
+  EXPECT_EQ(cmd.front(), "apt-get");
+  EXPECT_EQ(cmd.back(), "libxml2-dev=2.9.14+dfsg-1.3~deb12u6");
+  EXPECT_TRUE(j["problems"].empty());
+}
+
+TEST_F(CliTest, CheckSaysWhatIsMissingAndHowToInstallIt) {
+  write_project("extdeps.toml", kProject);
+  auto r = run({"check", project_});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.out.find("missing: 1 of 4 needs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sudo apt-get install"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("libxml2-dev=2.9.14+dfsg-1.3~deb12u6"), std::string::npos) << r.out;
+  // Only the build category: everything is there.
+  r = run({"check", project_, "--category", "build"});
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("ok: every need"), std::string::npos);
+}
+
+TEST_F(CliTest, InstallAsksRunsThroughSudoAndStopsAtAFailure) {
+  write_project("extdeps.toml", kProject);
+  auto r = run({"install", project_}, {}, "n\n");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(commands_.empty());
+  EXPECT_NE(r.out.find("nothing was run"), std::string::npos);
+
+  r = run({"install", project_, "--dry-run"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_TRUE(commands_.empty());
+  EXPECT_NE(r.out.find("1. sudo apt-get install"), std::string::npos) << r.out;
+
+  r = run({"install", project_}, {}, "y\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(commands_.size(), 1u);
+  EXPECT_EQ(commands_[0][0], "sudo");
+  EXPECT_EQ(commands_[0][1], "apt-get");
+
+  exit_status_ = 100;
+  commands_.clear();
+  r = run({"install", project_, "--yes"});
+  EXPECT_EQ(r.rc, 3);
+  ASSERT_EQ(commands_.size(), 1u);
+  EXPECT_NE(r.err.find("error: step 1 (apt) failed with exit code 100: sudo apt-get install"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(CliTest, AnUnsatisfiableNeedExitsOneWithItsReason) {
+  write_project("extdeps.toml", R"([external]
+host-requires = ["dep:generic/libxml2@>=3", "dep:github/apache/arrow"]
+)");
+  auto r = run({"resolve", project_, "--explain"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.out.find("error: no package manager here provides dep:generic/libxml2 >=3 (libxml2-dev "
+                       "2.9.14+dfsg-1.3~deb12u6 (debian) gives version 2.9.14, which is not >=3)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("not packaged"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, AnUnknownIdIsUnmappedWithADidYouMean) {
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/libxml\"]\n");
+  auto r = run({"resolve", project_, "--json"});
+  EXPECT_EQ(r.rc, 1);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["requirements"][0]["status"], "unmapped");
+  EXPECT_EQ(j["requirements"][0]["suggestions"][0], "dep:generic/libxml2");
+}
+
+TEST_F(CliTest, BadInputNamesThePlaceAndExitsTwo) {
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:gneric/zlib\"]\n");
+  auto r = run({"resolve", project_});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("extdeps.toml:2:18: unknown DepURL type 'gneric' (did you mean 'generic'?)"),
+            std::string::npos)
+      << r.err;
+
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/zlib\"\n");
+  r = run({"resolve", project_});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("extdeps.toml:2:37: error while parsing array: encountered end-of-file"), std::string::npos) << r.err;
+
+  write_project("extdeps.toml", kProject);
+  r = run({"resolve", project_, "--category", "bulid"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: unknown category 'bulid' (expected build, host or run)\n");
+
+  r = run({"resolve", project_, "--optional", "gpu"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: no optional group 'gpu' in " + project_ + "/extdeps.toml (it has none)\n");
+
+  r = run({"resolve", project_, "--no-such-flag"});
+  EXPECT_EQ(r.rc, 2);
+}
+
+TEST_F(CliTest, ConfigurationPrecedenceIsCliThenEnvThenProject) {
+  write_project("pyproject.toml", std::string(kProject) + "\n[tool.extdeps]\nmanagers = [\"yum\"]\n");
+  auto r = run({"resolve", project_});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: unknown package manager 'yum' (known here: apt)\n");
+  r = run({"resolve", project_}, {{"EXTDEPS_MANAGERS", "apt"}});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  r = run({"resolve", project_, "--manager", "apt"}, {{"EXTDEPS_MANAGERS", "dnf"}});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  r = run({"resolve", project_}, {{"EXTDEPS_MANAGERS", "dnf"}});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: unknown package manager 'dnf' (known here: apt)\n");
+}
+
+TEST_F(CliTest, VersionCompareFollowsEachScheme) {
+  EXPECT_EQ(run({"version", "compare", "--scheme", "deb", "1:1.0", "2.0"}).out, ">\n");
+  EXPECT_EQ(run({"version", "compare", "--scheme", "deb", "1.0~rc1", "1.0"}).out, "<\n");
+  EXPECT_EQ(run({"version", "compare", "--scheme", "rpm", "1.0", "1.0"}).out, "=\n");
+  EXPECT_EQ(run({"version", "compare", "--scheme", "pep440", "1.0a1", "1.0.dev0"}).out, ">\n");
+  EXPECT_EQ(run({"version", "compare", "--scheme", "pep440", "1.0", "1.0.0"}).out, "=\n");
+  auto bad = run({"version", "compare", "--scheme", "conda", "1", "2"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_EQ(bad.err, "error: unknown version scheme 'conda' (known: deb, rpm, pkgconfig, pep440)\n");
+}
+
+TEST_F(CliTest, ShowListsTheMappingsAndTheCandidatesHere) {
+  auto r = run({"show", "dep:generic/libxml2"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("debian"), std::string::npos);
+  EXPECT_NE(r.out.find("libxml2-dev"), std::string::npos);
+  EXPECT_NE(r.out.find("libxml-2.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host: planned"), std::string::npos) << r.out;
+  r = run({"show", "dep:generic/libxml"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("did you mean dep:generic/libxml2"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace extdeps
