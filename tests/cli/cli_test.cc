@@ -224,3 +224,31 @@ TEST_F(CliTest, ShowListsTheMappingsAndTheCandidatesHere) {
 
 }  // namespace
 }  // namespace extdeps
+
+namespace extdeps {
+namespace {
+
+// The --json output of resolve and check validates against schema/plan.schema.json (checked by
+// Python's jsonschema, which CI installs; skipped, saying why, where it is missing).
+TEST_F(CliTest, JsonOutputFollowsThePlanSchema) {
+  if (std::system("/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 with jsonschema is missing (Debian: python3-jsonschema)";
+  write_project("extdeps.toml", R"([external]
+build-requires = ["dep:virtual/compiler/c"]
+host-requires = ["dep:generic/libxml2@>=2.9", "dep:github/apache/arrow", "dep:generic/libxml"]
+)");
+  std::string schema = std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/../schema/plan.schema.json";
+  for (const char* cmd : {"resolve", "check"}) {
+    auto r = run({cmd, project_, "--json"});
+    EXPECT_EQ(r.rc, 1);
+    std::string doc = test::temp_dir() + "/out.json";
+    std::ofstream(doc) << r.out;
+    std::string check = "/usr/bin/python3 -c 'import json,sys,jsonschema; "
+                        "jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' " +
+                        schema + " " + doc;
+    EXPECT_EQ(std::system(check.c_str()), 0) << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace extdeps
