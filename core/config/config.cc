@@ -1,4 +1,5 @@
 #include "core/config/config.h"
+#include "core/util/text.h"
 
 #include <sys/stat.h>
 
@@ -51,7 +52,7 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
     return bad_input(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +
-                     std::string(e.description()));
+                     lower_first(e.description()));
   }
   const toml::table* t = &doc;
   if (under_tool_table) {

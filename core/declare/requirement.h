@@ -33,11 +33,12 @@ struct DepUrl {
   std::string str() const;                   // the full DepURL, re-encoded
 };
 
-// One comparison of a range, in PEP 440 terms.
+// One comparison of a range, in PEP 440 terms. "~=" is expanded by parse_range into ge + a
+// wildcard eq; "!=1.2.*" is op ne with wildcard.
 struct VersionConstraint {
   DepOp op = DepOp::any;
-  std::string version;  // as written
-  bool wildcard = false;  // "==1.2.*"
+  std::string version;  // as written, without the ".*"
+  bool wildcard = false;  // "==1.2.*", "!=1.2.*"
 };
 
 // A conjunction ("comma = and"). Empty means any version.

@@ -1,0 +1,359 @@
+// DepURLs (PEP 725): dep:type/namespace/name@version?qualifiers#subpath, parsed the way the PURL
+// specification splits a purl (subpath, then qualifiers, then scheme, type, version, name), with
+// the PEP's two changes: the `virtual` type and version ranges after '@'.
+//
+// Only the type is case-normalised. Namespace and name keep the case they were written in: the
+// PEP 804 registry itself uses "dep:github/Reference-LAPACK/lapack", and mapping tables are keyed
+// on that exact text.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "core/declare/declare.h"
+
+namespace extdeps {
+
+namespace {
+
+// `virtual` (PEP 725) and the types of the PURL specification's type registry.
+constexpr std::array<std::string_view, 41> kKnownTypes = {
+    "virtual",  "generic",   "alpm",      "apk",     "bitbucket", "bitnami", "cargo",
+    "cocoapods", "composer", "conan",     "conda",   "cpan",      "cran",    "deb",
+    "docker",   "gem",       "github",    "gitlab",  "golang",    "hackage", "hex",
+    "huggingface", "julia",  "luarocks",  "maven",   "mlflow",    "nix",     "npm",
+    "nuget",    "oci",       "opam",      "otp",     "pub",       "pypi",    "qpm",
+    "rpm",      "swid",      "swift",     "vscode-extension", "yocto", "chrome-extension",
+};
+
+constexpr std::array<std::string_view, 2> kVirtualNamespaces = {"compiler", "interface"};
+
+bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Decodes %XX escapes; `whole` is the DepURL, for the message.
+Result<std::string> percent_decode(std::string_view s, std::string_view whole) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      out += s[i];
+      continue;
+    }
+    int hi = i + 1 < s.size() ? hex_value(s[i + 1]) : -1;
+    int lo = i + 2 < s.size() ? hex_value(s[i + 2]) : -1;
+    if (hi < 0 || lo < 0) {
+      return bad_input("bad percent-escape '" + std::string(s.substr(i, 3)) + "' in '" +
+                       std::string(whole) + "' (expected '%' and two hex digits)");
+    }
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return out;
+}
+
+// Percent-encodes every byte that is not alphanumeric or in `safe`.
+std::string percent_encode(std::string_view s, std::string_view safe) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x80 && (is_alnum(c) || safe.find(c) != std::string_view::npos)) {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
+
+// What may stand unencoded in a namespace segment or a name. Anything else (a range operator, a
+// space, a parenthesis) is a typo or a range that lacks its '@', and is reported as such.
+constexpr std::string_view kSegmentSafe = "-._~+:";
+constexpr std::string_view kVersionSafe = "-._~+!*<>=,";
+constexpr std::string_view kQualifierSafe = "-._~+:/,=*";
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t at = s.find(sep, start);
+    out.push_back(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) break;
+    start = at + 1;
+  }
+  return out;
+}
+
+Result<std::string> decode_segment(std::string_view raw, std::string_view what,
+                                   std::string_view whole) {
+  for (char c : raw) {
+    if (is_alnum(c) || c == '%' || kSegmentSafe.find(c) != std::string_view::npos) continue;
+    std::string msg = "unexpected character '" + std::string(1, c) + "' in the " +
+                      std::string(what) + " of '" + std::string(whole) + "'";
+    if (std::string_view("<>=!~").find(c) != std::string_view::npos) {
+      msg += " (a version range goes after '@', like dep:generic/gdal@>=3.4)";
+    }
+    return bad_input(msg);
+  }
+  return percent_decode(raw, whole);
+}
+
+Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view text,
+                                                            std::string_view whole) {
+  std::map<std::string, std::string> out;
+  for (std::string_view pair : split(text, '&')) {
+    if (pair.empty()) continue;
+    std::size_t eq = pair.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      return bad_input("qualifier '" + std::string(pair) + "' in '" + std::string(whole) +
+                       "' is not key=value");
+    }
+    std::string key = lower(pair.substr(0, eq));
+    bool key_ok = std::isalpha(static_cast<unsigned char>(key[0])) != 0 &&
+                  std::all_of(key.begin(), key.end(), [](char c) {
+                    return is_alnum(c) || c == '.' || c == '-' || c == '_';
+                  });
+    if (!key_ok) {
+      return bad_input("bad qualifier key '" + key + "' in '" + std::string(whole) +
+                       "' (expected letters, digits, '.', '-' or '_', starting with a letter)");
+    }
+    auto value = percent_decode(pair.substr(eq + 1), whole);
+    if (!value) return value.error();
+    if (value->empty()) continue;  // PURL: a key with an empty value is dropped
+    if (out.count(key)) {
+      return bad_input("qualifier '" + key + "' appears twice in '" + std::string(whole) + "'");
+    }
+    out.emplace(std::move(key), std::move(*value));
+  }
+  return out;
+}
+
+Result<std::string> parse_subpath(std::string_view text, std::string_view whole) {
+  std::string out;
+  for (std::string_view seg : split(text, '/')) {
+    if (seg.empty() || seg == "." || seg == "..") continue;
+    auto decoded = percent_decode(seg, whole);
+    if (!decoded) return decoded.error();
+    if (!out.empty()) out += '/';
+    out += *decoded;
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace declare {
+
+std::optional<std::string> did_you_mean(std::string_view word,
+                                        std::span<const std::string_view> candidates) {
+  // Optimal string alignment distance: insertions, deletions, substitutions and transpositions
+  // of neighbours each cost one.
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.size()][b.size()];
+  };
+  std::string w = lower(word);
+  std::size_t limit = w.size() <= 3 ? 1 : (w.size() <= 6 ? 2 : 3);
+  std::optional<std::string> best;
+  std::size_t best_distance = limit + 1;
+  for (std::string_view c : candidates) {
+    std::size_t dist = distance(w, lower(c));
+    if (dist < best_distance) {
+      best_distance = dist;
+      best = std::string(c);
+    }
+  }
+  return best;
+}
+
+Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
+  if (legacy_spelling) *legacy_spelling = false;
+  std::string_view whole = text;
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  if (text.empty()) return bad_input("expected a DepURL like 'dep:generic/zlib', got an empty string");
+
+  DepUrl url;
+  // Subpath and qualifiers come off the right end first, as the PURL specification does it.
+  std::string_view rest = text;
+  if (std::size_t hash = rest.rfind('#'); hash != std::string_view::npos) {
+    auto sub = parse_subpath(rest.substr(hash + 1), whole);
+    if (!sub) return sub.error();
+    url.subpath = std::move(*sub);
+    rest = rest.substr(0, hash);
+  }
+  if (std::size_t q = rest.rfind('?'); q != std::string_view::npos) {
+    auto quals = parse_qualifiers(rest.substr(q + 1), whole);
+    if (!quals) return quals.error();
+    url.qualifiers = std::move(*quals);
+    rest = rest.substr(0, q);
+  }
+
+  std::size_t colon = rest.find(':');
+  std::size_t slash = rest.find('/');
+  if (colon == std::string_view::npos || (slash != std::string_view::npos && slash < colon)) {
+    return bad_input("expected a DepURL like 'dep:generic/zlib', got '" + std::string(text) + "'");
+  }
+  std::string scheme = lower(rest.substr(0, colon));
+  rest = rest.substr(colon + 1);
+  std::string legacy_type;
+  if (scheme == "pkg") {
+    if (legacy_spelling) *legacy_spelling = true;
+  } else if (scheme == "virtual") {
+    if (legacy_spelling) *legacy_spelling = true;
+    legacy_type = "virtual";
+  } else if (scheme != "dep") {
+    return bad_input("unknown DepURL scheme '" + scheme + ":' in '" + std::string(text) +
+                     "' (expected 'dep:')");
+  }
+  while (!rest.empty() && rest.front() == '/') rest.remove_prefix(1);
+  while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+
+  if (legacy_type.empty()) {
+    slash = rest.find('/');
+    if (slash == std::string_view::npos) {
+      std::string only = lower(rest);
+      if (std::find(kKnownTypes.begin(), kKnownTypes.end(), only) != kKnownTypes.end()) {
+        return bad_input("DepURL '" + std::string(text) + "' has no name (expected dep:" + only +
+                         "/name)");
+      }
+      return bad_input("DepURL '" + std::string(text) + "' has no type (expected dep:type/name)");
+    }
+    url.type = lower(rest.substr(0, slash));
+    rest = rest.substr(slash + 1);
+  } else {
+    url.type = legacy_type;
+  }
+  if (url.type.empty()) {
+    return bad_input("DepURL '" + std::string(text) + "' has no type (expected dep:type/name)");
+  }
+  if (std::find(kKnownTypes.begin(), kKnownTypes.end(), url.type) == kKnownTypes.end()) {
+    std::string msg = "unknown DepURL type '" + url.type + "'";
+    if (auto near = did_you_mean(url.type, kKnownTypes)) {
+      msg += " (did you mean '" + *near + "'?)";
+    } else {
+      msg += " (expected 'virtual', 'generic' or a PURL type such as 'github', 'pypi' or 'conda')";
+    }
+    return bad_input(msg);
+  }
+
+  if (std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
+    std::string_view raw = rest.substr(at + 1);
+    if (raw.empty()) {
+      return bad_input("DepURL '" + std::string(text) + "' has an empty version after '@'");
+    }
+    for (char c : raw) {
+      if (std::isspace(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) < 0x20) {
+        return bad_input("unexpected whitespace in the version of '" + std::string(text) +
+                         "' (write the range without spaces, or after the DepURL)");
+      }
+    }
+    auto version = percent_decode(raw, whole);
+    if (!version) return version.error();
+    url.version = std::move(*version);
+    rest = rest.substr(0, at);
+  }
+
+  std::vector<std::string_view> segments;
+  for (std::string_view seg : split(rest, '/')) {
+    if (!seg.empty()) segments.push_back(seg);
+  }
+  if (segments.empty()) {
+    return bad_input("DepURL '" + std::string(text) + "' has no name (expected dep:" + url.type +
+                     "/name)");
+  }
+  auto name = decode_segment(segments.back(), "name", text);
+  if (!name) return name.error();
+  url.name = std::move(*name);
+  for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
+    auto seg = decode_segment(segments[i], "namespace", text);
+    if (!seg) return seg.error();
+    if (seg->find('/') != std::string::npos) {
+      return bad_input("namespace segment '" + std::string(segments[i]) + "' of '" +
+                       std::string(text) + "' decodes to a '/'");
+    }
+    if (!url.ns.empty()) url.ns += '/';
+    url.ns += *seg;
+  }
+
+  if (url.type == "virtual" &&
+      std::find(kVirtualNamespaces.begin(), kVirtualNamespaces.end(), url.ns) ==
+          kVirtualNamespaces.end()) {
+    std::string got = url.ns.empty() ? "none" : "'" + url.ns + "'";
+    return bad_input("virtual DepURL '" + std::string(text) +
+                     "' must have the namespace 'compiler' or 'interface', got " + got);
+  }
+  return url;
+}
+
+}  // namespace declare
+
+std::string DepUrl::id() const {
+  std::string out = "dep:" + type + "/";
+  if (!ns.empty()) out += ns + "/";
+  return out + name;
+}
+
+std::string DepUrl::str() const {
+  std::string out = "dep:" + type + "/";
+  if (!ns.empty()) {
+    for (std::string_view seg : split(ns, '/')) out += percent_encode(seg, kSegmentSafe) + "/";
+  }
+  out += percent_encode(name, kSegmentSafe);
+  if (!version.empty()) out += "@" + percent_encode(version, kVersionSafe);
+  if (!qualifiers.empty()) {
+    char sep = '?';
+    for (const auto& [key, value] : qualifiers) {
+      out += sep + key + "=" + percent_encode(value, kQualifierSafe);
+      sep = '&';
+    }
+  }
+  if (!subpath.empty()) {
+    out += '#';
+    bool first = true;
+    for (std::string_view seg : split(subpath, '/')) {
+      if (!first) out += '/';
+      out += percent_encode(seg, kSegmentSafe);
+      first = false;
+    }
+  }
+  return out;
+}
+
+std::string SourceSpan::str() const {
+  std::string out = file;
+  if (line > 0) {
+    out += ":" + std::to_string(line);
+    if (column > 0) out += ":" + std::to_string(column);
+  }
+  return out;
+}
+
+}  // namespace extdeps

@@ -1,0 +1,172 @@
+// The marker environment of this machine: uname() for the platform values, and the python3 on
+// the context's PATH for python_version / python_full_version.
+//
+// python_full_version needs the interpreter itself, which is run once, briefly (5 s at most), and
+// only when the context's root is the real "/". Where it is not run, or fails, python_version comes
+// from the interpreter's name (python3 -> python3.11 is how Debian, Fedora, Homebrew and venvs lay
+// it out) and python_full_version stays unset.
+// EXTDEPS_PYTHON_VERSION ("3.11" or "3.11.4") overrides both.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <regex>
+#include <string>
+
+#include "core/declare/declare.h"
+
+extern char** environ;
+
+namespace extdeps::declare {
+
+namespace {
+
+// "3.11" from a name like "python3.11" (or a path ending in it).
+std::optional<std::string> version_from_name(const std::string& path) {
+  static const std::regex re(R"(python(\d+\.\d+))");
+  std::string base = path.substr(path.rfind('/') + 1);
+  std::smatch m;
+  if (std::regex_match(base, m, re)) return m[1].str();
+  return std::nullopt;
+}
+
+// Follows python3's chain of symlinks (as seen under the context's root) until a name carries
+// the version.
+std::optional<std::string> version_from_links(const Context& ctx, std::string path) {
+  for (int hops = 0; hops < 16; ++hops) {
+    if (auto v = version_from_name(path)) return v;
+    char buf[PATH_MAX];
+    ssize_t n = ::readlink(ctx.host_path(path).c_str(), buf, sizeof buf - 1);
+    if (n <= 0) return std::nullopt;
+    std::string target(buf, static_cast<std::size_t>(n));
+    if (target.front() != '/') target = path.substr(0, path.rfind('/') + 1) + target;
+    path = target;
+  }
+  return std::nullopt;
+}
+
+// Runs `python -I -S -c ...` with a 5 second limit and returns what it printed, trimmed.
+std::optional<std::string> run_python(const std::string& python) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return std::nullopt;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  std::string code = "import platform;print(platform.python_version())";
+  char* argv[] = {const_cast<char*>(python.c_str()), const_cast<char*>("-I"),
+                  const_cast<char*>("-S"), const_cast<char*>("-c"), code.data(), nullptr};
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, python.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  if (rc != 0) {
+    ::close(fds[0]);
+    return std::nullopt;
+  }
+  std::string out;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  bool timed_out = false;
+  while (true) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      timed_out = ready == 0;
+      break;
+    }
+    char buf[256];
+    ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+    if (out.size() > 4096) break;
+  }
+  ::close(fds[0]);
+  if (timed_out) ::kill(pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+  while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
+  static const std::regex re(R"(\d+\.\d+(\.\d+)?\S*)");
+  if (!std::regex_match(out, re)) return std::nullopt;
+  return out;
+}
+
+// The first python3 on PATH, as a machine path (the context's root is applied when looking).
+std::optional<std::string> find_python(const Context& ctx) {
+  auto path = ctx.env("PATH");
+  if (!path) return std::nullopt;
+  std::size_t start = 0;
+  while (start <= path->size()) {
+    std::size_t colon = path->find(':', start);
+    std::string dir = path->substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    start = colon == std::string::npos ? path->size() + 1 : colon + 1;
+    if (dir.empty() || dir.front() != '/') continue;
+    std::string candidate = dir + (dir.back() == '/' ? "" : "/") + "python3";
+    struct stat st;
+    if (::lstat(ctx.host_path(candidate).c_str(), &st) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+std::string major_minor(const std::string& full) {
+  std::size_t first = full.find('.');
+  if (first == std::string::npos) return full;
+  std::size_t second = full.find_first_not_of("0123456789", first + 1);
+  return full.substr(0, second);
+}
+
+}  // namespace
+
+MarkerEnv host_marker_env(const Context& ctx) {
+  MarkerEnv env;
+  env["os_name"] = "posix";
+  env["implementation_name"] = "cpython";
+  env["platform_python_implementation"] = "CPython";
+  struct utsname u;
+  if (::uname(&u) == 0) {
+    std::string sysname = u.sysname;
+    env["platform_system"] = sysname;
+    env["platform_machine"] = u.machine;
+    env["platform_release"] = u.release;
+    env["platform_version"] = u.version;
+    std::string lowered;
+    for (char c : sysname) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    env["sys_platform"] = lowered;  // "linux", "darwin", "freebsd" as Python spells them
+  }
+
+  std::optional<std::string> full, short_version;
+  if (auto forced = ctx.env("EXTDEPS_PYTHON_VERSION"); forced && !forced->empty()) {
+    short_version = major_minor(*forced);
+    if (std::count(forced->begin(), forced->end(), '.') >= 2) full = *forced;
+  } else if (auto python = find_python(ctx)) {
+    if (ctx.root() == "/") full = run_python(*python);
+    short_version = full ? major_minor(*full) : version_from_links(ctx, *python);
+  }
+  if (short_version) env["python_version"] = *short_version;
+  if (full) {
+    env["python_full_version"] = *full;
+    env["implementation_version"] = *full;
+  }
+  return env;
+}
+
+}  // namespace extdeps::declare

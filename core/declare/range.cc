@@ -1,0 +1,279 @@
+// Version ranges in PEP 440 terms: ">=3.4,<4", "==1.2.*", "~=2.2", "!=1.5". Ordering is
+// core/version's PEP 440 comparator; this file only parses specifiers and applies them.
+//
+// PEP 440's exclusive-comparison rules are applied (">1.0" does not match 1.0.post1 or 1.0+local,
+// "<20" does not match 20.0rc1). Its default pre-release exclusion (">=1" not matching "2.0rc1"
+// unless asked) is not: native package versions reach us already chosen by their managers, and a
+// range here filters what exists rather than picking what to download.
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "core/declare/declare.h"
+#include "core/version/pep440.h"
+#include "core/version/version.h"
+
+namespace extdeps {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// A valid PEP 440 version, with the spellings its normalisation rules accept ("v1.0",
+// "1.0-rc.1", "1.0.post-2", "1.0_dev3", upper case).
+bool is_pep440(std::string_view v) {
+  static const std::regex re(
+      R"(v?(\d+!)?\d+(\.\d+)*)"
+      R"(([-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?\d*)?)"
+      R"((-\d+|[-_.]?(post|rev|r)[-_.]?\d*)?)"
+      R"(([-_.]?dev[-_.]?\d*)?)"
+      R"((\+[a-z0-9]+([-_.][a-z0-9]+)*)?)",
+      std::regex::icase | std::regex::optimize);
+  return std::regex_match(v.begin(), v.end(), re);
+}
+
+// The epoch and release numbers at the front of a version ("1!2.3rc1" -> 1, [2, 3]).
+struct Release {
+  long epoch = 0;
+  std::vector<long> numbers;
+};
+
+std::optional<Release> leading_release(std::string_view v) {
+  Release r;
+  if (!v.empty() && (v.front() == 'v' || v.front() == 'V')) v.remove_prefix(1);
+  auto read_number = [&v]() -> std::optional<long> {
+    std::size_t n = 0;
+    while (n < v.size() && std::isdigit(static_cast<unsigned char>(v[n]))) ++n;
+    if (n == 0 || n > 15) return std::nullopt;
+    long value = std::stol(std::string(v.substr(0, n)));
+    v.remove_prefix(n);
+    return value;
+  };
+  auto first = read_number();
+  if (!first) return std::nullopt;
+  if (!v.empty() && v.front() == '!') {
+    v.remove_prefix(1);
+    r.epoch = *first;
+    first = read_number();
+    if (!first) return std::nullopt;
+  }
+  r.numbers.push_back(*first);
+  while (v.size() >= 2 && v.front() == '.' && std::isdigit(static_cast<unsigned char>(v[1]))) {
+    v.remove_prefix(1);
+    r.numbers.push_back(*read_number());
+  }
+  return r;
+}
+
+bool is_release_prefix(std::string_view v) {
+  static const std::regex re(R"((\d+!)?\d+(\.\d+)*)");
+  return std::regex_match(v.begin(), v.end(), re);
+}
+
+// "==1.2.*": the candidate's release, zero-padded, starts with the prefix's numbers.
+bool prefix_matches(std::string_view prefix, std::string_view candidate) {
+  auto p = leading_release(prefix);
+  auto c = leading_release(candidate);
+  if (!p || !c || p->epoch != c->epoch) return false;
+  for (std::size_t i = 0; i < p->numbers.size(); ++i) {
+    long have = i < c->numbers.size() ? c->numbers[i] : 0;
+    if (have != p->numbers[i]) return false;
+  }
+  return true;
+}
+
+std::string_view op_text(const VersionConstraint& c) {
+  switch (c.op) {
+    case DepOp::eq: return "==";
+    case DepOp::ne: return "!=";
+    case DepOp::lt: return "<";
+    case DepOp::le: return "<=";
+    case DepOp::gt: return ">";
+    case DepOp::ge: return ">=";
+    case DepOp::any: break;
+  }
+  return "";
+}
+
+Result<void> parse_one(std::string_view piece, std::string_view whole,
+                       std::vector<VersionConstraint>& out) {
+  struct OpSpelling {
+    std::string_view text;
+    DepOp op;
+  };
+  static constexpr OpSpelling kOps[] = {
+      {"===", DepOp::eq}, {"~=", DepOp::ge}, {"==", DepOp::eq}, {"!=", DepOp::ne},
+      {"<=", DepOp::le},  {">=", DepOp::ge}, {"<", DepOp::lt},  {">", DepOp::gt},
+  };
+  std::string_view op_written;
+  VersionConstraint c{DepOp::eq, "", false};
+  for (const auto& o : kOps) {
+    if (piece.substr(0, o.text.size()) == o.text) {
+      op_written = o.text;
+      c.op = o.op;
+      break;
+    }
+  }
+  if (op_written == "===") {
+    return bad_input("'===' (arbitrary equality) is not supported in version ranges, in '" +
+                     std::string(whole) + "' (use '==')");
+  }
+  std::string_view version = trim(piece.substr(op_written.size()));
+  std::string after = op_written.empty() ? "" : " after '" + std::string(op_written) + "'";
+  if (version.empty()) {
+    return bad_input("expected a version" + after + " in '" + std::string(whole) + "'");
+  }
+  if (version.size() >= 2 && version.substr(version.size() - 2) == ".*") {
+    std::string_view prefix = version.substr(0, version.size() - 2);
+    if ((c.op != DepOp::eq && c.op != DepOp::ne) || op_written.empty()) {
+      return bad_input("'.*' is only allowed after '==' or '!=', in '" + std::string(whole) + "'");
+    }
+    if (!is_release_prefix(prefix)) {
+      return bad_input("expected release numbers before '.*' (like ==1.2.*), got '" +
+                       std::string(version) + "' in '" + std::string(whole) + "'");
+    }
+    c.version = std::string(prefix);
+    c.wildcard = true;
+    out.push_back(std::move(c));
+    return {};
+  }
+  if (!is_pep440(version)) {
+    return bad_input("expected a PEP 440 version" + after + ", got '" + std::string(version) +
+                     "' in '" + std::string(whole) + "'");
+  }
+  c.version = std::string(version);
+  if (op_written == "~=") {
+    // ~=2.2.1 is >=2.2.1 together with ==2.2.*: the last release number may grow.
+    auto release = leading_release(version);
+    if (!release || release->numbers.size() < 2) {
+      return bad_input("'~=' needs at least two release numbers (like ~=2.2), got '~=" +
+                       std::string(version) + "' in '" + std::string(whole) + "'");
+    }
+    out.push_back(c);
+    std::string prefix = release->epoch ? std::to_string(release->epoch) + "!" : "";
+    for (std::size_t i = 0; i + 1 < release->numbers.size(); ++i) {
+      if (i) prefix += '.';
+      prefix += std::to_string(release->numbers[i]);
+    }
+    out.push_back(VersionConstraint{DepOp::eq, prefix, true});
+    return {};
+  }
+  out.push_back(std::move(c));
+  return {};
+}
+
+// Same epoch and release numbers, trailing zeros aside (packaging's base_version equality).
+bool same_base(const version::Pep440& a, const version::Pep440& b) {
+  if (a.epoch != b.epoch) return false;
+  std::size_t n = std::max(a.release.size(), b.release.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string_view x = i < a.release.size() ? std::string_view(a.release[i]) : "0";
+    std::string_view y = i < b.release.size() ? std::string_view(b.release[i]) : "0";
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// PEP 440: ">V" must not match a post-release or local version of V (unless V is itself a
+// post-release), and "<V" must not match a pre-release of V (unless V is itself one).
+bool excluded_by_exclusive(DepOp op, std::string_view candidate, std::string_view bound) {
+  auto cand = version::parse_pep440(candidate);
+  auto spec = version::parse_pep440(bound);
+  if (!cand || !spec || !same_base(*cand, *spec)) return false;
+  if (op == DepOp::gt) {
+    if (cand->post && !spec->post) return true;
+    return !cand->local.empty();
+  }
+  bool cand_pre = cand->pre != version::Pep440::Pre::none || cand->dev.has_value();
+  bool spec_pre = spec->pre != version::Pep440::Pre::none || spec->dev.has_value();
+  return cand_pre && !spec_pre;
+}
+
+bool satisfies(const VersionConstraint& c, std::string_view version) {
+  if (c.op == DepOp::any) return true;
+  bool negated = c.op == DepOp::ne;
+  if (c.wildcard) return prefix_matches(c.version, version) != negated;
+  if (c.op == DepOp::eq || c.op == DepOp::ne) {
+    // A public version in the specifier ignores the candidate's local label (PEP 440).
+    std::string_view candidate = version;
+    if (c.version.find('+') == std::string::npos) {
+      candidate = candidate.substr(0, candidate.find('+'));
+    }
+    bool equal = version::compare(VersionScheme::pep440, candidate, c.version) == 0;
+    return equal != negated;
+  }
+  int cmp = version::compare(VersionScheme::pep440, version, c.version);
+  if ((c.op == DepOp::gt && cmp > 0) || (c.op == DepOp::lt && cmp < 0)) {
+    if (excluded_by_exclusive(c.op, version, c.version)) return false;
+  }
+  switch (c.op) {
+    case DepOp::lt: return cmp < 0;
+    case DepOp::le: return cmp <= 0;
+    case DepOp::gt: return cmp > 0;
+    case DepOp::ge: return cmp >= 0;
+    default: return true;
+  }
+}
+
+}  // namespace
+
+namespace declare {
+
+Result<VersionRange> parse_range(std::string_view text) {
+  VersionRange range;
+  std::string_view whole = trim(text);
+  if (whole.empty()) return range;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t comma = whole.find(',', start);
+    std::string_view piece =
+        trim(whole.substr(start, comma == std::string_view::npos ? std::string_view::npos
+                                                                  : comma - start));
+    if (piece.empty()) {
+      return bad_input("expected a version constraint " +
+                       std::string(comma == std::string_view::npos ? "after" : "before") +
+                       " ',' in '" + std::string(whole) + "'");
+    }
+    for (std::size_t i = 0; i < piece.size(); ++i) {
+      if (std::isspace(static_cast<unsigned char>(piece[i])) &&
+          !trim(piece.substr(0, i)).empty() &&
+          trim(piece.substr(0, i)).find_first_not_of("<>=!~") != std::string_view::npos) {
+        return bad_input("expected ',' between version constraints in '" + std::string(whole) +
+                         "'");
+      }
+    }
+    if (auto r = parse_one(piece, whole, range.constraints); !r) return r.error();
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return range;
+}
+
+bool range_contains(const VersionRange& range, std::string_view version) {
+  for (const auto& c : range.constraints) {
+    if (!satisfies(c, version)) return false;
+  }
+  return true;
+}
+
+}  // namespace declare
+
+std::string VersionRange::str() const {
+  std::string out;
+  for (const auto& c : constraints) {
+    if (c.op == DepOp::any) continue;
+    if (!out.empty()) out += ',';
+    out += op_text(c);
+    out += c.version;
+    if (c.wildcard) out += ".*";
+  }
+  return out;
+}
+
+}  // namespace extdeps

@@ -1,0 +1,376 @@
+// Reading the [external] table (PEP 725) of a pyproject.toml or an extdeps.toml into Requirements,
+// with file:line:col on every error a user can cause.
+//
+// Categories: build-requires -> build, host-requires -> host, dependencies -> run, and the same
+// for their optional-* tables. dependency-groups are run: PEP 725 defines them as PEP 735 groups
+// of external dependency specifiers, i.e. what a development environment needs installed next to
+// the project (test tools, debuggers), not what its build links against.
+//
+// A file with no [external] table is an error, except a file with no content at all (an empty
+// extdeps.toml stub), which declares nothing.
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <system_error>
+#include <tuple>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "core/declare/declare.h"
+#include "core/util/text.h"
+
+namespace extdeps::declare {
+
+namespace {
+
+constexpr std::array<std::string_view, 7> kKeys = {
+    "build-requires",          "host-requires",          "dependencies",
+    "optional-build-requires", "optional-host-requires", "optional-dependencies",
+    "dependency-groups",
+};
+
+struct Legacy {
+  std::string_view old_name, new_name;
+};
+constexpr std::array<Legacy, 2> kLegacyKeys = {{
+    {"build-host-requires", "host-requires"},
+    {"optional-build-host-requires", "optional-host-requires"},
+}};
+
+std::string_view type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a float";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::date: return "a date";
+    case toml::node_type::time: return "a time";
+    case toml::node_type::date_time: return "a date-time";
+    case toml::node_type::none: break;
+  }
+  return "nothing";
+}
+
+// PEP 503 / PEP 735 name normalisation, for comparing dependency group names.
+std::string normalize_group(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '-' || c == '_' || c == '.') {
+      if (out.empty() || out.back() != '-') out += '-';
+    } else {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  return out;
+}
+
+bool valid_group_name(std::string_view s) {
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  if (s.empty() || !alnum(s.front()) || !alnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [&](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+bool before(const toml::source_region& a, const toml::source_region& b) {
+  return std::tie(a.begin.line, a.begin.column) < std::tie(b.begin.line, b.begin.column);
+}
+
+class Reader {
+ public:
+  Reader(const Context& ctx, std::string path) : ctx_(ctx) { decl_.path = std::move(path); }
+
+  Result<Declaration> read(const toml::table& doc) {
+    const toml::node* external = doc.get("external");
+    if (!external) {
+      if (doc.empty()) return std::move(decl_);
+      return bad_input("no [external] table in " + decl_.path);
+    }
+    if (!external->is_table()) {
+      return at(external->source(), "expected [external] to be a table, got " +
+                                        std::string(type_name(*external)));
+    }
+    const toml::table& table = *external->as_table();
+    if (auto r = check_keys(table); !r) return r.error();
+
+    for (std::string_view key : kKeys) {
+      auto found = lookup(table, key);
+      if (!found) return found.error();
+      const toml::node* node = *found;
+      if (!node) continue;
+      Result<void> r;
+      if (key == "build-requires") r = read_list(*node, key, Category::build, std::nullopt);
+      if (key == "host-requires") r = read_list(*node, key, Category::host, std::nullopt);
+      if (key == "dependencies") r = read_list(*node, key, Category::run, std::nullopt);
+      if (key == "optional-build-requires") r = read_optional(*node, key, Category::build);
+      if (key == "optional-host-requires") r = read_optional(*node, key, Category::host);
+      if (key == "optional-dependencies") r = read_optional(*node, key, Category::run);
+      if (key == "dependency-groups") r = read_dependency_groups(*node);
+      if (!r) return r.error();
+    }
+    return std::move(decl_);
+  }
+
+ private:
+  Error at(const toml::source_region& where, const std::string& message) const {
+    return bad_input(place(where) + ": " + message);
+  }
+  std::string place(const toml::source_region& where) const {
+    return SourceSpan{decl_.path, static_cast<int>(where.begin.line),
+                      static_cast<int>(where.begin.column)}
+        .str();
+  }
+
+  // Every key of [external] is known; the first unknown one (in file order) is the error.
+  Result<void> check_keys(const toml::table& table) const {
+    const toml::key* unknown = nullptr;
+    for (auto&& [key, node] : table) {
+      bool known = std::find(kKeys.begin(), kKeys.end(), key.str()) != kKeys.end() ||
+                   std::any_of(kLegacyKeys.begin(), kLegacyKeys.end(),
+                               [&](const Legacy& l) { return l.old_name == key.str(); });
+      if (!known && (!unknown || before(key.source(), unknown->source()))) unknown = &key;
+    }
+    if (!unknown) return {};
+    std::string msg = "unknown key '" + std::string(unknown->str()) + "' in [external]";
+    if (auto near = did_you_mean(unknown->str(), kKeys)) msg += " (did you mean '" + *near + "'?)";
+    return at(unknown->source(), msg);
+  }
+
+  // The node for `key`, under its name or its older one (with a warning, once per file).
+  Result<const toml::node*> lookup(const toml::table& table, std::string_view key) const {
+    const toml::node* node = table.get(key);
+    for (const Legacy& l : kLegacyKeys) {
+      if (l.new_name != key) continue;
+      auto it = table.find(l.old_name);
+      if (it == table.end()) continue;
+      if (node) {
+        return at(it->first.source(), "'" + std::string(l.old_name) + "' repeats '" +
+                                          std::string(key) + "' under its older name (keep '" +
+                                          std::string(key) + "')");
+      }
+      ctx_.warn(place(it->first.source()) + ": '" + std::string(l.old_name) +
+                "' is the older name of '" + std::string(key) + "'; rename it to '" +
+                std::string(key) + "'");
+      node = &it->second;
+    }
+    return node;
+  }
+
+  Result<void> add(const toml::node& item, std::string_view context, Category category,
+                   const std::optional<std::string>& group) {
+    const auto* text = item.as_string();
+    if (!text) {
+      return at(item.source(), "expected a string in " + std::string(context) + ", got " +
+                                   std::string(type_name(item)));
+    }
+    bool legacy = false;
+    auto req = parse_requirement(text->get(), &legacy);
+    if (!req) return at(item.source(), req.error().message);
+    req->category = category;
+    req->group = group;
+    req->where = SourceSpan{decl_.path, static_cast<int>(item.source().begin.line),
+                            static_cast<int>(item.source().begin.column)};
+    if (legacy) {
+      ctx_.warn(req->where.str() + ": '" + text->get() + "' uses an older DepURL spelling; write '" +
+                req->url.str() + "'");
+    }
+    decl_.requirements.push_back(std::move(*req));
+    return {};
+  }
+
+  Result<void> read_list(const toml::node& node, std::string_view key, Category category,
+                         const std::optional<std::string>& group) {
+    const toml::array* array = node.as_array();
+    std::string context = "'" + std::string(key) + "'";
+    if (group) context += " group '" + *group + "'";
+    if (!array) {
+      return at(node.source(), "expected an array of strings for " + context + ", got " +
+                                   std::string(type_name(node)));
+    }
+    for (const toml::node& item : *array) {
+      if (auto r = add(item, context, category, group); !r) return r;
+    }
+    return {};
+  }
+
+  // Table entries in file order (toml::table iterates by key).
+  static std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(
+      const toml::table& table) {
+    std::vector<std::pair<const toml::key*, const toml::node*>> out;
+    for (auto&& [key, node] : table) out.emplace_back(&key, &node);
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+      return before(a.first->source(), b.first->source());
+    });
+    return out;
+  }
+
+  Result<void> check_group_name(const toml::key& key) const {
+    if (valid_group_name(key.str())) return {};
+    return at(key.source(), "invalid group name '" + std::string(key.str()) +
+                                "' (expected letters, digits, '-', '_' or '.', starting and "
+                                "ending with a letter or digit)");
+  }
+
+  Result<void> read_optional(const toml::node& node, std::string_view key, Category category) {
+    const toml::table* table = node.as_table();
+    if (!table) {
+      return at(node.source(), "expected a table of groups for '" + std::string(key) +
+                                   "' (like [external." + std::string(key) +
+                                   "] name = [...]), got " + std::string(type_name(node)));
+    }
+    for (auto [name, list] : in_file_order(*table)) {
+      if (auto r = check_group_name(*name); !r) return r;
+      std::string group(name->str());
+      if (std::find(decl_.optional_groups.begin(), decl_.optional_groups.end(), group) ==
+          decl_.optional_groups.end()) {
+        decl_.optional_groups.push_back(group);
+      }
+      if (auto r = read_list(*list, key, category, group); !r) return r;
+    }
+    return {};
+  }
+
+  struct Group {
+    std::string name;  // as written
+    const toml::key* key = nullptr;
+    const toml::array* items = nullptr;
+  };
+
+  Result<void> read_dependency_groups(const toml::node& node) {
+    const toml::table* table = node.as_table();
+    if (!table) {
+      return at(node.source(), "expected a table of groups for 'dependency-groups', got " +
+                                   std::string(type_name(node)));
+    }
+    std::map<std::string, Group> groups;  // by normalised name
+    std::vector<std::string> order;
+    for (auto [key, value] : in_file_order(*table)) {
+      if (auto r = check_group_name(*key); !r) return r;
+      std::string norm = normalize_group(key->str());
+      if (auto it = groups.find(norm); it != groups.end()) {
+        return at(key->source(), "dependency group '" + std::string(key->str()) + "' repeats '" +
+                                     it->second.name + "' (group names are compared normalised)");
+      }
+      if (!value->is_array()) {
+        return at(value->source(), "expected an array for dependency group '" +
+                                       std::string(key->str()) + "', got " +
+                                       std::string(type_name(*value)));
+      }
+      groups[norm] = Group{std::string(key->str()), key, value->as_array()};
+      order.push_back(norm);
+      decl_.dependency_groups.push_back(std::string(key->str()));
+    }
+    for (const std::string& norm : order) {
+      std::vector<std::string> chain;
+      if (auto r = expand(groups, norm, groups[norm].name, chain); !r) return r;
+    }
+    return {};
+  }
+
+  // Adds the requirements of group `norm` (and of the groups it includes) under the name `owner`.
+  Result<void> expand(const std::map<std::string, Group>& groups, const std::string& norm,
+                      const std::string& owner, std::vector<std::string>& chain) {
+    const Group& group = groups.at(norm);
+    chain.push_back(group.name);
+    std::string context = "dependency group '" + group.name + "'";
+    for (const toml::node& item : *group.items) {
+      if (item.is_string()) {
+        if (auto r = add(item, context, Category::run, owner); !r) return r;
+        continue;
+      }
+      const toml::table* include = item.as_table();
+      if (!include) {
+        return at(item.source(), "expected a string or {include-group = \"name\"} in " + context +
+                                     ", got " + std::string(type_name(item)));
+      }
+      const toml::node* target = nullptr;
+      for (auto&& [key, value] : *include) {
+        if (key.str() != "include-group") {
+          return at(key.source(), "unknown key '" + std::string(key.str()) + "' in an include of " +
+                                      context + " (expected 'include-group')");
+        }
+        target = &value;
+      }
+      if (!target || !target->is_string()) {
+        return at(target ? target->source() : item.source(),
+                  "expected include-group = \"name\" in " + context);
+      }
+      std::string wanted = target->as_string()->get();
+      std::string wanted_norm = normalize_group(wanted);
+      auto it = groups.find(wanted_norm);
+      if (it == groups.end()) {
+        std::vector<std::string_view> names;
+        for (const auto& [n, g] : groups) names.push_back(g.name);
+        std::string msg = context + " includes unknown group '" + wanted + "'";
+        if (auto near = did_you_mean(wanted, names)) msg += " (did you mean '" + *near + "'?)";
+        return at(target->source(), msg);
+      }
+      if (std::find(chain.begin(), chain.end(), it->second.name) != chain.end()) {
+        std::string cycle;
+        auto from = std::find(chain.begin(), chain.end(), it->second.name);
+        for (auto c = from; c != chain.end(); ++c) cycle += *c + " -> ";
+        return at(target->source(), "dependency groups include each other in a cycle: " + cycle +
+                                        it->second.name);
+      }
+      if (auto r = expand(groups, wanted_norm, owner, chain); !r) return r;
+    }
+    chain.pop_back();
+    return {};
+  }
+
+  const Context& ctx_;
+  Declaration decl_;
+};
+
+// Parses a TOML file; errors carry file:line:col.
+Result<toml::table> parse_toml(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    if (std::filesystem::exists(path, ec)) return bad_input(path + " is not a file");
+    return bad_input("no such file: " + path);
+  }
+  try {
+    return toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    const auto& where = e.source().begin;
+    if (where.line == 0) return environment_error("cannot read " + path + ": " + std::string(e.description()));
+    return bad_input(SourceSpan{path, static_cast<int>(where.line), static_cast<int>(where.column)}.str() +
+                     ": " + lower_first(e.description()));
+  } catch (const std::exception& e) {
+    return environment_error("cannot read " + path + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+Result<Declaration> read_declaration(const Context& ctx, const std::string& path) {
+  auto doc = parse_toml(path);
+  if (!doc) return doc.error();
+  return Reader(ctx, path).read(*doc);
+}
+
+Result<std::string> find_declaration(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return bad_input("no such file or directory: " + path);
+  if (!fs::is_directory(path, ec)) return path;
+  std::string dir = path;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  std::string pyproject = dir + "/pyproject.toml";
+  std::string extdeps = dir + "/extdeps.toml";
+  bool has_pyproject = fs::is_regular_file(pyproject, ec);
+  if (has_pyproject) {
+    auto doc = parse_toml(pyproject);
+    if (!doc) return doc.error();
+    if (doc->contains("external")) return pyproject;
+  }
+  if (fs::is_regular_file(extdeps, ec)) return extdeps;
+  if (has_pyproject) return bad_input("no [external] table in " + pyproject + " and no " + extdeps);
+  return bad_input("no pyproject.toml or extdeps.toml in " + dir);
+}
+
+}  // namespace extdeps::declare
