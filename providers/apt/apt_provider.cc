@@ -1,5 +1,183 @@
-// placeholder until the apt provider lands (being written in this session)
+// The apt provider: finding apt's lists and dpkg's database under the context's root, keying a
+// cache on them, loading records, and rendering the apt-get command.
 #include "providers/apt/apt_provider.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string_view>
+
 namespace extdeps::apt {
-std::unique_ptr<Provider> make_provider(const Context&) { return nullptr; }
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kListsDir = "/var/lib/apt/lists";
+constexpr std::string_view kStatusFile = "/var/lib/dpkg/status";
+
+bool contains(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
 }
+
+bool arch_wanted(const Architectures& archs, std::string_view arch) {
+  return arch == "all" || arch == archs.native || contains(archs.foreign, arch);
+}
+
+// "…_Packages" with one of the extensions read_index_file knows; the stem is everything up to
+// and including "_Packages". Other compressions apt may keep (bz2, lzma) are reported.
+enum class ListKind { none, supported, unsupported };
+
+ListKind classify(std::string_view name, std::string_view& stem) {
+  constexpr std::string_view kTag = "_Packages";
+  size_t at = name.rfind(kTag);
+  if (at == std::string_view::npos) return ListKind::none;
+  stem = name.substr(0, at + kTag.size());
+  std::string_view ext = name.substr(at + kTag.size());
+  if (ext.empty() || ext == ".lz4" || ext == ".gz" || ext == ".xz" || ext == ".zst") return ListKind::supported;
+  if (ext == ".bz2" || ext == ".lzma") return ListKind::unsupported;
+  return ListKind::none;  // Packages.diff_Index and the like
+}
+
+class AptProvider final : public Provider {
+ public:
+  AptProvider(std::string ecosystem, Architectures archs)
+      : ecosystem_(std::move(ecosystem)), archs_(std::move(archs)) {}
+
+  std::string_view ecosystem() const override { return ecosystem_; }
+  std::string_view manager() const override { return "apt"; }
+  VersionScheme scheme() const override { return VersionScheme::deb; }
+
+  bool available(const Context& ctx) const override {
+    std::error_code ec;
+    return fs::is_regular_file(ctx.host_path(kStatusFile), ec);
+  }
+
+  Result<SourceId> identity(const Context& ctx) const override {
+    Architectures archs = architectures(ctx);
+    std::string key = "apt archs=" + archs.native;
+    for (const auto& a : archs.foreign) key += "," + a;
+    key += '\n';
+    std::vector<std::string> files = list_index_files(ctx, archs);
+    files.push_back(ctx.host_path(kStatusFile));
+    for (const auto& f : files) {
+      struct stat st {};
+      if (::stat(f.c_str(), &st) != 0)
+        return environment_error(f + ": cannot stat: " + std::strerror(errno));
+      long long mtime_ns = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+      key += f + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns) + '\n';
+    }
+    return SourceId{std::move(key)};
+  }
+
+  Result<void> load(const Context& ctx, const RecordSink& available,
+                    const RecordSink& installed) override {
+    Architectures archs = architectures(ctx);
+    std::string status = ctx.host_path(kStatusFile);
+    std::vector<std::string> files = list_index_files(ctx, archs);
+    if (files.empty())
+      ctx.warn("no apt package lists under " + ctx.host_path(kListsDir) +
+               " (only installed packages are known; run 'apt-get update' to fetch them)");
+    for (const auto& f : files)
+      if (auto r = parse_index_file(f, archs, false, available); !r) return r;
+    return parse_index_file(status, archs, true, installed);
+  }
+
+  std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const override {
+    return apt::install_commands(packages, archs_);
+  }
+
+ private:
+  std::string ecosystem_;
+  Architectures archs_;
+};
+
+}  // namespace
+
+Architectures architectures(const Context& ctx) {
+  Architectures archs;
+  archs.native = detect::dpkg_architecture(ctx);
+  std::ifstream in(ctx.host_path("/var/lib/dpkg/arch"));
+  std::string line;
+  while (std::getline(in, line)) {
+    auto b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos) continue;
+    auto e = line.find_last_not_of(" \t\r");
+    std::string a = line.substr(b, e - b + 1);
+    if (a != archs.native && !contains(archs.foreign, a)) archs.foreign.push_back(a);
+  }
+  return archs;
+}
+
+std::vector<std::string> list_index_files(const Context& ctx, const Architectures& archs) {
+  std::string dir = ctx.host_path(kListsDir);
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  struct Pick {
+    std::string path;
+    fs::file_time_type mtime;
+  };
+  std::map<std::string, Pick, std::less<>> by_stem;  // apt keeps one file per list; be safe
+  for (; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    std::string name = it->path().filename().string();
+    std::string_view stem;
+    ListKind kind = classify(name, stem);
+    if (kind == ListKind::none) continue;
+    constexpr std::string_view kBinary = "_binary-";
+    if (size_t b = stem.rfind(kBinary); b != std::string_view::npos) {
+      size_t from = b + kBinary.size();
+      std::string_view arch = stem.substr(from, stem.size() - from - std::string_view("_Packages").size());
+      if (!arch_wanted(archs, arch)) continue;
+    }
+    if (kind == ListKind::unsupported) {
+      ctx.warn("skipping " + it->path().string() +
+               ": bz2 and lzma lists are not read (configure apt to keep lz4, gz, xz or zst lists)");
+      continue;
+    }
+    auto mtime = it->last_write_time(ec);
+    auto [pos, inserted] = by_stem.try_emplace(std::string(stem), Pick{it->path().string(), mtime});
+    if (!inserted && mtime > pos->second.mtime) pos->second = Pick{it->path().string(), mtime};
+  }
+  std::vector<std::string> out;
+  out.reserve(by_stem.size());
+  for (auto& [stem, pick] : by_stem) out.push_back(std::move(pick.path));
+  return out;
+}
+
+std::string ecosystem_for(const detect::OsRelease& os) {
+  auto debian_like = [](std::string_view id) { return id == "debian" || id == "ubuntu"; };
+  if (debian_like(os.id)) return "debian";
+  for (const auto& l : os.id_like)
+    if (debian_like(l)) return "debian";
+  return os.id.empty() ? "debian" : os.id;
+}
+
+std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages,
+                                      const Architectures& archs) {
+  if (packages.empty()) return {};
+  // -y: extdeps shows the plan and asks before it runs anything, so apt must not ask again
+  // (and cannot, when extdeps runs it without a terminal).
+  Command c;
+  c.argv = {"apt-get", "install", "-y", "--no-install-recommends"};
+  for (const auto& p : packages) {
+    std::string arg = p.name;
+    if (arg.find(':') == std::string::npos && !p.arch.empty() && p.arch != "all" && p.arch != archs.native)
+      arg += ":" + p.arch;
+    if (!p.version.empty()) arg += "=" + p.version;
+    c.argv.push_back(std::move(arg));
+  }
+  c.requires_elevation = true;
+  return {std::move(c)};
+}
+
+std::unique_ptr<Provider> make_provider(const Context& ctx) {
+  return std::make_unique<AptProvider>(ecosystem_for(detect::read_os_release(ctx)), architectures(ctx));
+}
+
+}  // namespace extdeps::apt
