@@ -27,31 +27,58 @@ struct VersionRule {
 struct Alternative {
   std::vector<std::string> packages;
   VersionRule version;
+  // The archive component the packages come from ("main" unless the table says otherwise).
+  // Packages outside main (contrib, non-free) are absent from a default apt index; verification
+  // skips them and a plan can say which component has to be enabled.
+  std::string component = "main";
+  std::string note{};   // why this alternative exists or what to know about it; may be empty
+  SourceSpan where{};   // the [[id]] or [[id.alternative]] table it came from
 };
 
 struct Entry {
   std::string id;                    // dep:generic/libxml2
   std::vector<std::string> aliases;  // other spellings that mean the same id
   std::string description;
+  // Why the entry is as it is; always set when the ecosystem has no package ("not packaged in
+  // Debian bookworm"), so a plan can say so.
+  std::string note;
   // Ordered alternatives per category (first preferred). Empty: the ecosystem has no package.
+  // After loading, every category is present for package-manager tables (the defaults of
+  // schema/mapping.md, "category fallback", are already applied); empty for pkgconfig tables.
   std::map<Category, std::vector<Alternative>> by_category;
   // For the pkgconfig ecosystem: module names (any of them, first preferred).
   std::vector<std::string> pkgconfig;
   SourceSpan where;
+
+  // The alternatives for one category; an empty list when there is none.
+  const std::vector<Alternative>& alternatives(Category category) const;
+  // True when the table says explicitly that the ecosystem has nothing for this id.
+  bool unavailable() const;
+  // Every native package name the entry mentions, each once, in first-seen order.
+  std::vector<std::string> all_packages() const;
 };
 
 struct Table {
   std::string ecosystem;   // debian, pkgconfig
   std::string manager;     // apt; empty for detectors
+  std::string description;
+  std::string release;     // bookworm; empty when the table is not tied to one release
   std::string path;
+  std::vector<std::string> overlays;  // later files merged into this table by load_tables
   std::vector<Entry> entries;  // sorted by id
-  const Entry* find(std::string_view id) const;  // id or alias
+  // The entry for an id or alias. Tries the exact string, then the id without version,
+  // qualifiers and subpath ("dep:generic/cmake?repository_url=..." -> "dep:generic/cmake"), and
+  // compares dep:github/ ids case-insensitively, as GitHub does.
+  const Entry* find(std::string_view id) const;
 };
 
+// Reads and checks one table. Errors name file:line:col.
 Result<Table> load_table(const std::string& path);
 
 // The tables for this machine: the shipped mappings dir plus extra dirs (later ones override
-// entries of earlier ones with the same id).
+// entries of earlier ones with the same id; a dir named twice is read once). Each dir's *.toml
+// files are read in name order; files of the same ecosystem merge (merge_table). Aliases are
+// shared: an alias one table gives to an id applies to that id in every table.
 struct Tables {
   std::vector<Table> tables;
   const Table* find_ecosystem(std::string_view ecosystem) const;
@@ -60,14 +87,25 @@ struct Tables {
 };
 Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs);
 
+// Merges `overlay` into `base` (same ecosystem): entries with the same id are replaced, new ones
+// added; an id or alias of the overlay is taken away from older entries that had it as an alias.
+void merge_table(Table& base, Table overlay);
+
 // The shipped mappings folder: $EXTDEPS_MAPPINGS_DIR, else the installed share/ folder, else the
 // source tree's mappings/.
 std::string default_mappings_dir(const Context& ctx);
 
-// Upstream version from a native one by a rule ("1:3.6.2+dfsg-1+b2" -> "3.6.2").
+// Upstream version from a native one by a rule ("1:3.6.2+dfsg-1+b2" -> "3.6.2"). A regex that
+// does not match gives "" (the version is unknown).
 std::string upstream_version(const VersionRule& rule, std::string_view native);
 
-// Close matches for an unknown id (edit distance on the name part).
-std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std::string>& known);
+// Close matches for an unknown id (edit distance on the whole id and on the name part), best
+// first, at most `limit`.
+std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std::string>& known,
+                                      std::size_t limit = 3);
+
+// Levenshtein distance, a swap of two neighbours counting as one edit; for "did you mean" on
+// ids and on keys.
+std::size_t edit_distance(std::string_view a, std::string_view b);
 
 }  // namespace extdeps::mapping

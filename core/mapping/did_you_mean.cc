@@ -1,0 +1,89 @@
+// "Did you mean": close known ids for an unknown one, by edit distance on the whole id and on
+// its name part, so both "dep:generic/libxml" and "dep:generic/blas" (for
+// dep:virtual/interface/blas) find what was meant.
+#include <algorithm>
+#include <cctype>
+#include <tuple>
+
+#include "core/mapping/mapping.h"
+
+namespace extdeps::mapping {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The last path segment without version, qualifiers or subpath: "dep:github/Kitware/CMake" ->
+// "cmake" (lower-cased).
+std::string name_part(std::string_view id) {
+  id = id.substr(0, std::min(id.size(), id.find_first_of("@?#")));
+  const auto slash = id.rfind('/');
+  if (slash != std::string_view::npos) id.remove_prefix(slash + 1);
+  return lower(id);
+}
+
+// "libxml2" and "xml2", "libjpeg" and "jpeg" are the same library to people.
+std::string_view without_lib(std::string_view name) {
+  return name.size() > 3 && name.rfind("lib", 0) == 0 ? name.substr(3) : name;
+}
+
+// How far off a candidate may be: about a third of the length, at least 1, at most 3.
+std::size_t allowed(std::size_t length) { return std::clamp<std::size_t>(length / 3, 1, 3); }
+
+}  // namespace
+
+// Levenshtein distance where swapping two neighbours also counts as one edit (the "optimal
+// string alignment" variant): "hots" is one typo away from "host", not two.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> before(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t subst = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        cur[j] = std::min(cur[j], before[j - 2] + 1);
+      }
+    }
+    std::swap(before, prev);
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std::string>& known,
+                                      std::size_t limit) {
+  const std::string whole = lower(id);
+  const std::string name = name_part(id);
+  // Typos in "dep:generic/" weigh like typos in the rest: the allowance follows what comes after.
+  const auto slash = whole.find('/');
+  const std::string_view after_type =
+      slash == std::string::npos ? std::string_view(whole) : std::string_view(whole).substr(slash + 1);
+  // (score, id): the smaller of the two distances, ties broken by the whole-id distance.
+  std::vector<std::tuple<std::size_t, std::size_t, std::string>> scored;
+  for (const auto& k : known) {
+    if (k == id) continue;
+    const std::size_t dw = edit_distance(whole, lower(k));
+    const std::string kn = name_part(k);
+    const std::size_t dn =
+        std::min(edit_distance(name, kn), edit_distance(without_lib(name), without_lib(kn)));
+    const bool close_whole = dw <= allowed(after_type.size());
+    const bool close_name = !name.empty() && dn <= allowed(std::max(name.size(), kn.size()));
+    if (!close_whole && !close_name) continue;
+    scored.emplace_back(std::min(dw, dn), dw, k);
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  for (const auto& s : scored) {
+    if (out.size() == limit) break;
+    out.push_back(std::get<2>(s));
+  }
+  return out;
+}
+
+}  // namespace extdeps::mapping

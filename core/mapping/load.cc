@@ -1,0 +1,518 @@
+// load_table: reads one mapping table (schema/mapping.md) with toml++, checks every key and type,
+// applies the category fallback, and reports the first problem as "file:line:col: message".
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <unordered_map>
+
+#include <toml++/toml.h>
+
+#include "core/mapping/mapping.h"
+
+namespace extdeps::mapping {
+
+namespace {
+
+constexpr int kSchema = 1;
+constexpr std::array<Category, 3> kCategories = {Category::build, Category::host, Category::run};
+
+const char* category_key(Category c) {
+  switch (c) {
+    case Category::build: return "build";
+    case Category::host: return "host";
+    case Category::run: return "run";
+  }
+  return "host";
+}
+
+const char* type_name(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string: return "string";
+    case toml::node_type::integer: return "integer";
+    case toml::node_type::floating_point: return "float";
+    case toml::node_type::boolean: return "boolean";
+    case toml::node_type::table: return "table";
+    case toml::node_type::array: return "array";
+    case toml::node_type::date: return "date";
+    case toml::node_type::time: return "time";
+    case toml::node_type::date_time: return "date-time";
+    default: return "nothing";
+  }
+}
+
+// The first problem found; every check returns one or nothing, and the first one ends the load.
+struct Failure {
+  std::string message;
+};
+
+// One set of build/host/run lists as written, before the fallback.
+struct Lists {
+  std::array<std::optional<std::vector<std::string>>, 3> by;  // build, host, run
+  bool any() const { return by[0] || by[1] || by[2]; }
+};
+
+class Loader {
+ public:
+  explicit Loader(std::string path) : path_(std::move(path)) {}
+
+  std::optional<Failure> run(const toml::table& root, Table& out);
+
+ private:
+  SourceSpan span(const toml::source_region& r) const {
+    return SourceSpan{path_, static_cast<int>(r.begin.line), static_cast<int>(r.begin.column)};
+  }
+  std::string at(const toml::source_region& r) const {
+    return path_ + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column);
+  }
+  Failure fail(const toml::source_region& r, const std::string& message) const {
+    return Failure{at(r) + ": " + message};
+  }
+
+  std::optional<Failure> check_keys(const toml::table& t, const std::vector<std::string>& allowed,
+                                    const std::string& where) const;
+  std::optional<Failure> read_string(const toml::table& t, const char* key, std::string& out) const;
+  std::optional<Failure> read_strings(const toml::table& t, const char* key,
+                                      std::optional<std::vector<std::string>>& out) const;
+  std::optional<Failure> read_rule(const toml::node& n, VersionRule& out) const;
+  std::optional<Failure> read_component(const toml::table& t, std::string& out) const;
+  std::optional<Failure> check_package_names(const toml::table& t, const char* key,
+                                             const std::vector<std::string>& names) const;
+  std::optional<Failure> read_entry(const toml::table& t, Entry& e) const;
+
+  std::optional<Failure> read_lists(const toml::table& t, Lists& out) const;
+  std::optional<Failure> check_from(const toml::table& t, const VersionRule& rule,
+                                    const Lists& lists, const std::string& id) const;
+
+  std::string path_;
+  bool pkgconfig_ = false;
+  bool apt_ = false;
+  VersionRule default_rule_;
+};
+
+std::optional<Failure> Loader::check_keys(const toml::table& t,
+                                          const std::vector<std::string>& allowed,
+                                          const std::string& where) const {
+  const toml::key* first = nullptr;
+  for (auto&& [k, v] : t) {
+    (void)v;
+    if (std::find(allowed.begin(), allowed.end(), k.str()) != allowed.end()) continue;
+    const auto& b = k.source().begin;
+    if (!first || b.line < first->source().begin.line ||
+        (b.line == first->source().begin.line && b.column < first->source().begin.column)) {
+      first = &k;
+    }
+  }
+  if (!first) return std::nullopt;
+  const std::string name(first->str());
+  std::string message = "unknown key '" + name + "'" + where;
+  if (!pkgconfig_ && name == "modules") {
+    message += " ('modules' belongs in the pkgconfig table)";
+  } else if (pkgconfig_ && (name == "build" || name == "host" || name == "run" ||
+                            name == "alternative")) {
+    message += " (the pkgconfig table lists 'modules' for every category)";
+  } else {
+    std::string best;
+    std::size_t best_d = 3;
+    for (const auto& a : allowed) {
+      const std::size_t d = edit_distance(name, a);
+      if (d < best_d && d <= std::max<std::size_t>(1, a.size() / 2)) {
+        best_d = d;
+        best = a;
+      }
+    }
+    if (!best.empty()) message += " (did you mean '" + best + "'?)";
+  }
+  return fail(first->source(), message);
+}
+
+std::optional<Failure> Loader::read_string(const toml::table& t, const char* key,
+                                           std::string& out) const {
+  const toml::node* n = t.get(key);
+  if (!n) return std::nullopt;
+  if (!n->is_string()) {
+    return fail(n->source(), std::string("'") + key + "' must be a string, got " + type_name(*n));
+  }
+  out = n->as_string()->get();
+  return std::nullopt;
+}
+
+std::optional<Failure> Loader::read_strings(const toml::table& t, const char* key,
+                                            std::optional<std::vector<std::string>>& out) const {
+  const toml::node* n = t.get(key);
+  if (!n) return std::nullopt;
+  const toml::array* arr = n->as_array();
+  if (!arr) {
+    return fail(n->source(),
+                std::string("'") + key + "' must be an array of strings, got " + type_name(*n));
+  }
+  std::vector<std::string> values;
+  for (const toml::node& item : *arr) {
+    if (!item.is_string()) {
+      return fail(item.source(), std::string("'") + key + "' must be an array of strings, got " +
+                                     type_name(item) + " in it");
+    }
+    const std::string& s = item.as_string()->get();
+    if (s.empty()) return fail(item.source(), std::string("empty string in '") + key + "'");
+    if (std::find(values.begin(), values.end(), s) != values.end()) {
+      return fail(item.source(), "'" + s + "' is listed twice in '" + key + "'");
+    }
+    values.push_back(s);
+  }
+  out = std::move(values);
+  return std::nullopt;
+}
+
+std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) const {
+  static const char* kExpected =
+      "expected \"native\", \"deb-upstream\" or { regex = '...', from = \"package\" }";
+  if (const auto* s = n.as_string()) {
+    const std::string& kind = s->get();
+    if (kind == "native" || kind == "deb-upstream") {
+      out = VersionRule{kind, "", ""};
+      return std::nullopt;
+    }
+    if (kind == "regex") {
+      return fail(n.source(), "a regex version rule needs its pattern: { regex = '...' }");
+    }
+    return fail(n.source(), "unknown version rule '" + kind + "' (" + kExpected + ")");
+  }
+  const toml::table* t = n.as_table();
+  if (!t) return fail(n.source(), std::string("'version' must be a string or a table, got ") +
+                                      type_name(n) + " (" + kExpected + ")");
+  if (auto f = check_keys(*t, {"rule", "regex", "from"}, " in a version rule")) return f;
+  VersionRule rule;
+  if (auto f = read_string(*t, "rule", rule.kind)) return f;
+  if (auto f = read_string(*t, "regex", rule.pattern)) return f;
+  if (auto f = read_string(*t, "from", rule.from)) return f;
+  if (!t->get("rule")) rule.kind = t->get("regex") ? "regex" : default_rule_.kind;
+  if (rule.kind != "native" && rule.kind != "deb-upstream" && rule.kind != "regex") {
+    return fail(t->get("rule")->source(),
+                "unknown version rule '" + rule.kind + "' (" + kExpected + ")");
+  }
+  if (rule.kind == "regex") {
+    if (rule.pattern.empty()) return fail(n.source(), "a regex version rule needs 'regex'");
+    try {
+      std::regex re(rule.pattern, std::regex::ECMAScript);
+      if (re.mark_count() != 1) {
+        return fail(t->get("regex")->source(),
+                    "version regex '" + rule.pattern + "' must have exactly one group, it has " +
+                        std::to_string(re.mark_count()));
+      }
+    } catch (const std::regex_error& e) {
+      return fail(t->get("regex")->source(),
+                  "version regex '" + rule.pattern + "' does not compile: " + e.what());
+    }
+  } else if (!rule.pattern.empty()) {
+    return fail(t->get("regex")->source(), "'regex' is only read by the regex rule");
+  }
+  out = rule;
+  return std::nullopt;
+}
+
+std::optional<Failure> Loader::read_component(const toml::table& t, std::string& out) const {
+  const toml::node* n = t.get("component");
+  if (!n) return std::nullopt;
+  std::string value;
+  if (auto f = read_string(t, "component", value)) return f;
+  if (apt_) {
+    static const std::vector<std::string> kKnown = {"main", "contrib", "non-free",
+                                                    "non-free-firmware"};
+    if (std::find(kKnown.begin(), kKnown.end(), value) == kKnown.end()) {
+      return fail(n->source(), "unknown component '" + value +
+                                   "' (expected main, contrib, non-free or non-free-firmware)");
+    }
+  } else if (value.empty()) {
+    return fail(n->source(), "'component' must not be empty");
+  }
+  out = value;
+  return std::nullopt;
+}
+
+// Debian policy 5.6.1: lower case letters, digits, + - . ; at least two characters, starting
+// with an alphanumeric.
+bool is_debian_name(const std::string& s) {
+  if (s.size() < 2 || !(std::islower(static_cast<unsigned char>(s[0])) ||
+                        std::isdigit(static_cast<unsigned char>(s[0])))) {
+    return false;
+  }
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) ||
+           std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+  });
+}
+
+std::optional<Failure> Loader::check_package_names(const toml::table& t, const char* key,
+                                                   const std::vector<std::string>& names) const {
+  const toml::array* arr = t.get(key) ? t.get(key)->as_array() : nullptr;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto& s = names[i];
+    const bool ok = apt_ ? is_debian_name(s)
+                         : std::none_of(s.begin(), s.end(), [](char c) {
+                             return std::isspace(static_cast<unsigned char>(c));
+                           });
+    if (ok) continue;
+    const auto& where = arr && i < arr->size() ? (*arr)[i].source() : t.source();
+    return fail(where, "'" + s + "' is not a valid " +
+                           std::string(apt_ ? "Debian package name" : "name (it has a space)"));
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> Loader::read_lists(const toml::table& t, Lists& out) const {
+  for (std::size_t i = 0; i < kCategories.size(); ++i) {
+    const char* key = category_key(kCategories[i]);
+    if (auto f = read_strings(t, key, out.by[i])) return f;
+    if (out.by[i]) {
+      if (auto f = check_package_names(t, key, *out.by[i])) return f;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> Loader::check_from(const toml::table& t, const VersionRule& rule,
+                                          const Lists& lists, const std::string& id) const {
+  if (rule.from.empty()) return std::nullopt;
+  for (const auto& l : lists.by) {
+    if (l && std::find(l->begin(), l->end(), rule.from) != l->end()) return std::nullopt;
+  }
+  const toml::node* v = t.get("version");
+  return fail(v ? v->source() : t.source(),
+              "version rule reads '" + rule.from + "', which " + id + " does not list");
+}
+
+// The category fallback of schema/mapping.md: build <- host, host <- build, run <- host, build.
+std::array<std::vector<std::string>, 3> with_fallback(const Lists& l) {
+  const auto& b = l.by[0];
+  const auto& h = l.by[1];
+  const auto& r = l.by[2];
+  return {b ? *b : (h ? *h : std::vector<std::string>{}),
+          h ? *h : (b ? *b : std::vector<std::string>{}),
+          r ? *r : (h ? *h : (b ? *b : std::vector<std::string>{}))};
+}
+
+std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const {
+  const toml::node* idn = t.get("id");
+  if (!idn) return fail(t.source(), "[[id]] table without 'id'");
+  if (auto f = read_string(t, "id", e.id)) return f;
+  if (e.id.rfind("dep:", 0) != 0 || e.id.find('/') == std::string::npos || e.id.back() == '/') {
+    return fail(idn->source(), "id '" + e.id + "' is not a DepURL (expected dep:TYPE/NAME)");
+  }
+  e.where = span(t.source());
+  const std::string in = " in [[id]] " + e.id;
+  if (pkgconfig_) {
+    if (auto f = check_keys(t, {"id", "aliases", "description", "note", "modules"}, in)) return f;
+  } else {
+    if (auto f = check_keys(t, {"id", "aliases", "description", "note", "build", "host", "run",
+                                "version", "component", "alternative"},
+                            in)) {
+      return f;
+    }
+  }
+  std::optional<std::vector<std::string>> aliases;
+  if (auto f = read_strings(t, "aliases", aliases)) return f;
+  if (aliases) e.aliases = *aliases;
+  if (auto f = read_string(t, "description", e.description)) return f;
+  if (auto f = read_string(t, "note", e.note)) return f;
+
+  if (pkgconfig_) {
+    std::optional<std::vector<std::string>> modules;
+    if (auto f = read_strings(t, "modules", modules)) return f;
+    if (!modules) return fail(t.source(), e.id + " lists no 'modules' (an empty list says none)");
+    if (auto f = check_package_names(t, "modules", *modules)) return f;
+    e.pkgconfig = *modules;
+    if (e.pkgconfig.empty() && e.note.empty()) {
+      return fail(t.source(), e.id + " has no module: add a note saying why");
+    }
+    return std::nullopt;
+  }
+
+  VersionRule rule = default_rule_;
+  if (const toml::node* v = t.get("version")) {
+    if (auto f = read_rule(*v, rule)) return f;
+  }
+  std::string component = "main";
+  if (auto f = read_component(t, component)) return f;
+
+  Lists top;
+  if (auto f = read_lists(t, top)) return f;
+  for (Category c : kCategories) e.by_category[c] = {};
+
+  const toml::node* alts = t.get("alternative");
+  if (!alts) {
+    if (!top.any()) {
+      return fail(t.source(), e.id + " gives no packages: set build, host or run "
+                                     "(an empty list says the ecosystem has none)");
+    }
+    if (auto f = check_from(t, rule, top, e.id)) return f;
+    const auto lists = with_fallback(top);
+    for (std::size_t i = 0; i < kCategories.size(); ++i) {
+      if (lists[i].empty()) continue;
+      e.by_category[kCategories[i]].push_back(Alternative{lists[i], rule, component, "", e.where});
+    }
+    if (e.unavailable() && e.note.empty()) {
+      return fail(t.source(), e.id + " maps to no package: add a note saying why "
+                                     "(note = \"not packaged in ...\")");
+    }
+    return std::nullopt;
+  }
+
+  if (top.any()) {
+    return fail(t.source(), e.id + " mixes build/host/run with [[id.alternative]]: "
+                                   "put every package list in an alternative");
+  }
+  const toml::array* arr = alts->as_array();
+  if (!arr || !arr->is_array_of_tables()) {
+    return fail(alts->source(), "'alternative' must be an array of tables ([[id.alternative]])");
+  }
+  if (arr->empty()) return fail(alts->source(), e.id + " has an empty 'alternative' list");
+  const std::string in_alt = " in [[id.alternative]] of " + e.id;
+  for (const toml::node& an : *arr) {
+    const toml::table& at = *an.as_table();
+    if (auto f = check_keys(at, {"build", "host", "run", "version", "component", "note"}, in_alt)) {
+      return f;
+    }
+    VersionRule alt_rule = rule;
+    if (const toml::node* v = at.get("version")) {
+      if (auto f = read_rule(*v, alt_rule)) return f;
+    }
+    std::string alt_component = component;
+    if (auto f = read_component(at, alt_component)) return f;
+    std::string note;
+    if (auto f = read_string(at, "note", note)) return f;
+    Lists lists;
+    if (auto f = read_lists(at, lists)) return f;
+    if (!lists.any()) return fail(at.source(), "an alternative of " + e.id + " lists no packages");
+    for (std::size_t i = 0; i < lists.by.size(); ++i) {
+      if (lists.by[i] && lists.by[i]->empty()) {
+        return fail(at.get(category_key(kCategories[i]))->source(),
+                    "an alternative of " + e.id + " has an empty '" +
+                        category_key(kCategories[i]) +
+                        "' list (say 'none' in the [[id]] itself, with a note)");
+      }
+    }
+    if (auto f = check_from(at.get("version") ? at : t, alt_rule, lists, e.id)) return f;
+    const auto resolved = with_fallback(lists);
+    for (std::size_t i = 0; i < kCategories.size(); ++i) {
+      e.by_category[kCategories[i]].push_back(
+          Alternative{resolved[i], alt_rule, alt_component, note, span(at.source())});
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
+  if (auto f = check_keys(root, {"schema", "ecosystem", "manager", "description", "release",
+                                 "version", "id"},
+                          "")) {
+    return f;
+  }
+  const toml::node* schema = root.get("schema");
+  if (!schema) return Failure{path_ + ":1:1: missing 'schema = 1'"};
+  if (!schema->is_integer()) {
+    return fail(schema->source(), std::string("'schema' must be an integer, got ") +
+                                      type_name(*schema));
+  }
+  if (schema->as_integer()->get() != kSchema) {
+    return fail(schema->source(), "unsupported schema " +
+                                      std::to_string(schema->as_integer()->get()) +
+                                      " (this extdeps reads schema 1)");
+  }
+  if (!root.get("ecosystem")) return Failure{path_ + ":1:1: missing 'ecosystem'"};
+  if (auto f = read_string(root, "ecosystem", out.ecosystem)) return f;
+  static const std::regex kEcosystem(R"([a-z0-9\-_.]+(\+[a-z0-9\-_.]+)?)");
+  if (!std::regex_match(out.ecosystem, kEcosystem)) {
+    return fail(root.get("ecosystem")->source(),
+                "ecosystem '" + out.ecosystem + "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)?");
+  }
+  if (auto f = read_string(root, "manager", out.manager)) return f;
+  if (auto f = read_string(root, "description", out.description)) return f;
+  if (auto f = read_string(root, "release", out.release)) return f;
+  pkgconfig_ = out.ecosystem == "pkgconfig";
+  apt_ = out.manager == "apt" || out.manager == "apt-get";
+  if (const toml::node* v = root.get("version")) {
+    if (pkgconfig_) return fail(v->source(), "the pkgconfig table has no version rule");
+    if (auto f = read_rule(*v, default_rule_)) return f;
+    if (!default_rule_.from.empty()) {
+      return fail(v->source(), "the table's default version rule cannot name a package in 'from'");
+    }
+  }
+
+  const toml::node* ids = root.get("id");
+  if (!ids) return std::nullopt;
+  const toml::array* arr = ids->as_array();
+  if (!arr || !arr->is_array_of_tables()) {
+    return fail(ids->source(), "'id' must be an array of tables ([[id]])");
+  }
+  // Every id and alias seen so far: where, and which entry owns it as an alias.
+  struct Seen {
+    toml::source_position at;
+    std::string alias_of;  // empty for an id
+  };
+  std::unordered_map<std::string, Seen> seen;
+  for (const toml::node& n : *arr) {
+    Entry e;
+    if (auto f = read_entry(*n.as_table(), e)) return f;
+    const toml::table& t = *n.as_table();
+    const toml::node* idn = t.get("id");
+    if (auto it = seen.find(e.id); it != seen.end()) {
+      const std::string first = std::to_string(it->second.at.line);
+      return fail(idn->source(), it->second.alias_of.empty()
+                                     ? "duplicate id '" + e.id + "' (first at line " + first + ")"
+                                     : "id '" + e.id + "' is already an alias of " +
+                                           it->second.alias_of + " (line " + first + ")");
+    }
+    seen[e.id] = Seen{idn->source().begin, ""};
+    const toml::array* aliases = t.get("aliases") ? t.get("aliases")->as_array() : nullptr;
+    for (std::size_t i = 0; i < e.aliases.size(); ++i) {
+      const std::string& a = e.aliases[i];
+      const auto& where = (*aliases)[i].source();
+      if (a.rfind("dep:", 0) != 0 || a.find('/') == std::string::npos) {
+        return fail(where, "alias '" + a + "' is not a DepURL (expected dep:TYPE/NAME)");
+      }
+      if (auto it = seen.find(a); it != seen.end()) {
+        const std::string first = std::to_string(it->second.at.line);
+        return fail(where, "alias '" + a + "' of " + e.id + " is already " +
+                               (it->second.alias_of.empty()
+                                    ? "an id"
+                                    : "an alias of " + it->second.alias_of) +
+                               " (line " + first + ")");
+      }
+      seen[a] = Seen{where.begin, e.id};
+    }
+    out.entries.push_back(std::move(e));
+  }
+  std::stable_sort(out.entries.begin(), out.entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.id < b.id; });
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<Table> load_table(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return bad_input(path + ": cannot read the mapping table");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    std::string what(e.description());  // "Error while parsing ...": our messages start lower-case
+    if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
+    return bad_input(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
+                     ": invalid TOML: " + what);
+  }
+  Table table;
+  table.path = path;
+  Loader loader(path);
+  if (auto f = loader.run(root, table)) return bad_input(f->message);
+  return table;
+}
+
+}  // namespace extdeps::mapping

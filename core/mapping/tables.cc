@@ -1,0 +1,212 @@
+// Looking ids up in loaded tables, and putting the tables of several folders together: the
+// shipped folder first, then the extra folders, later entries replacing earlier ones by id.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/mapping/mapping.h"
+
+namespace fs = std::filesystem;
+
+namespace extdeps::mapping {
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// "dep:generic/cmake@3.25?repository_url=...#sub" -> "dep:generic/cmake"
+std::string_view base_id(std::string_view id) {
+  const auto cut = id.find_first_of("@?#");
+  return cut == std::string_view::npos ? id : id.substr(0, cut);
+}
+
+const Entry* find_exact(const std::vector<Entry>& entries, std::string_view id) {
+  auto it = std::lower_bound(entries.begin(), entries.end(), id,
+                             [](const Entry& e, std::string_view v) { return e.id < v; });
+  if (it != entries.end() && it->id == id) return &*it;
+  for (const auto& e : entries) {
+    if (std::find(e.aliases.begin(), e.aliases.end(), id) != e.aliases.end()) return &e;
+  }
+  return nullptr;
+}
+
+const Entry* find_folded(const std::vector<Entry>& entries, std::string_view id) {
+  for (const auto& e : entries) {
+    if (iequals(e.id, id)) return &e;
+  }
+  for (const auto& e : entries) {
+    for (const auto& a : e.aliases) {
+      if (iequals(a, id)) return &e;
+    }
+  }
+  return nullptr;
+}
+
+const std::vector<Alternative>& no_alternatives() {
+  static const std::vector<Alternative> none;
+  return none;
+}
+
+// Aliases are shared: an alias one table gives to an id applies to that id in every table, so
+// pkgconfig.toml need not repeat what debian.toml says. A table's own ids and aliases win.
+void share_aliases(std::vector<Table>& tables) {
+  std::map<std::string, std::string> alias_to_id;
+  for (const auto& t : tables) {
+    for (const auto& e : t.entries) {
+      for (const auto& a : e.aliases) alias_to_id.emplace(a, e.id);
+    }
+  }
+  for (auto& t : tables) {
+    std::set<std::string> taken;
+    for (const auto& e : t.entries) {
+      taken.insert(e.id);
+      taken.insert(e.aliases.begin(), e.aliases.end());
+    }
+    for (const auto& [alias, id] : alias_to_id) {
+      if (taken.count(alias)) continue;
+      auto it = std::lower_bound(t.entries.begin(), t.entries.end(), id,
+                                 [](const Entry& x, const std::string& v) { return x.id < v; });
+      if (it == t.entries.end() || it->id != id) continue;
+      it->aliases.push_back(alias);
+      taken.insert(alias);
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<Alternative>& Entry::alternatives(Category category) const {
+  auto it = by_category.find(category);
+  return it == by_category.end() ? no_alternatives() : it->second;
+}
+
+bool Entry::unavailable() const {
+  if (!pkgconfig.empty()) return false;
+  return std::all_of(by_category.begin(), by_category.end(),
+                     [](const auto& kv) { return kv.second.empty(); });
+}
+
+std::vector<std::string> Entry::all_packages() const {
+  std::vector<std::string> out;
+  auto add = [&out](const std::string& p) {
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  };
+  for (const auto& [category, alternatives] : by_category) {
+    (void)category;
+    for (const auto& a : alternatives) {
+      for (const auto& p : a.packages) add(p);
+    }
+  }
+  for (const auto& m : pkgconfig) add(m);
+  return out;
+}
+
+const Entry* Table::find(std::string_view id) const {
+  if (const Entry* e = find_exact(entries, id)) return e;
+  const std::string_view base = base_id(id);
+  if (base != id) {
+    if (const Entry* e = find_exact(entries, base)) return e;
+  }
+  if (base.rfind("dep:github/", 0) == 0) return find_folded(entries, base);
+  return nullptr;
+}
+
+const Table* Tables::find_ecosystem(std::string_view ecosystem) const {
+  for (const auto& t : tables) {
+    if (t.ecosystem == ecosystem) return &t;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Tables::known_ids() const {
+  std::set<std::string> ids;
+  for (const auto& t : tables) {
+    for (const auto& e : t.entries) {
+      ids.insert(e.id);
+      ids.insert(e.aliases.begin(), e.aliases.end());
+    }
+  }
+  return {ids.begin(), ids.end()};
+}
+
+void merge_table(Table& base, Table overlay) {
+  for (auto& e : overlay.entries) {
+    // The overlay owns its id and aliases from now on: older entries lose them as aliases.
+    for (auto& old : base.entries) {
+      if (old.id == e.id) continue;
+      std::erase_if(old.aliases, [&e](const std::string& a) {
+        return a == e.id || std::find(e.aliases.begin(), e.aliases.end(), a) != e.aliases.end();
+      });
+    }
+    auto it = std::lower_bound(base.entries.begin(), base.entries.end(), e.id,
+                               [](const Entry& x, const std::string& v) { return x.id < v; });
+    if (it != base.entries.end() && it->id == e.id) {
+      *it = std::move(e);
+    } else {
+      base.entries.insert(it, std::move(e));
+    }
+  }
+  if (!overlay.manager.empty()) base.manager = overlay.manager;
+  if (!overlay.description.empty()) base.description = overlay.description;
+  if (!overlay.release.empty()) base.release = overlay.release;
+  base.overlays.push_back(overlay.path);
+  base.overlays.insert(base.overlays.end(), overlay.overlays.begin(), overlay.overlays.end());
+}
+
+Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs) {
+  std::vector<std::string> all{default_mappings_dir(ctx)};
+  all.insert(all.end(), dirs.begin(), dirs.end());
+  Tables out;
+  std::set<std::string> done;  // a folder named twice (callers may pass the default) reads once
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::string& dir = all[i];
+    std::error_code ec;
+    if (!done.insert(fs::weakly_canonical(dir, ec).string()).second) continue;
+    if (!fs::is_directory(dir, ec)) {
+      if (i == 0) {
+        return environment_error("the mappings folder " + dir +
+                                 " does not exist (set EXTDEPS_MAPPINGS_DIR to the folder that "
+                                 "holds debian.toml and the other tables)");
+      }
+      return bad_input("mappings folder " + dir + " does not exist");
+    }
+    std::vector<std::string> files;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->path().extension() == ".toml" && it->is_regular_file(ec)) {
+        files.push_back(it->path().string());
+      }
+    }
+    if (ec) return environment_error("cannot list the mappings folder " + dir + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      auto table = load_table(file);
+      if (!table) return table.error();
+      auto same = std::find_if(out.tables.begin(), out.tables.end(),
+                               [&](const Table& t) { return t.ecosystem == table->ecosystem; });
+      if (same == out.tables.end()) {
+        out.tables.push_back(std::move(*table));
+      } else {
+        merge_table(*same, std::move(*table));
+      }
+    }
+  }
+  share_aliases(out.tables);
+  return out;
+}
+
+std::string default_mappings_dir(const Context& ctx) {
+  if (auto v = ctx.env("EXTDEPS_MAPPINGS_DIR"); v && !v->empty()) return *v;
+  std::error_code ec;
+  if (fs::is_directory(EXTDEPS_INSTALLED_MAPPINGS_DIR, ec)) return EXTDEPS_INSTALLED_MAPPINGS_DIR;
+  return EXTDEPS_SOURCE_MAPPINGS_DIR;
+}
+
+}  // namespace extdeps::mapping

@@ -1,0 +1,206 @@
+// load_table: the format of schema/mapping.md, read from fixtures in tests/data/mapping/, and
+// the exact messages for the mistakes a maintainer makes.
+#include <gtest/gtest.h>
+
+#include "core/mapping/mapping.h"
+#include "tests/test_support.h"
+
+namespace extdeps::mapping {
+namespace {
+
+std::string fixture(const std::string& name) { return test::data_path("mapping/" + name); }
+
+// The message load_table gives for a fixture under errors/, with the fixture's path replaced
+// by "F" so expectations read like the file.
+std::string error_of(const std::string& name) {
+  const std::string path = fixture("errors/" + name);
+  auto t = load_table(path);
+  if (t) return "(loaded)";
+  EXPECT_EQ(t.error().code, ExitCode::bad_input);
+  std::string m = t.error().message;
+  if (m.rfind(path, 0) == 0) m = "F" + m.substr(path.size());
+  return m;
+}
+
+std::vector<std::string> packages(const Entry& e, Category c, std::size_t alternative = 0) {
+  const auto& alts = e.alternatives(c);
+  return alternative < alts.size() ? alts[alternative].packages : std::vector<std::string>{};
+}
+
+using Strings = std::vector<std::string>;
+
+TEST(MappingLoad, ReadsTheHeader) {
+  auto t = load_table(fixture("valid.toml"));
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->ecosystem, "debian");
+  EXPECT_EQ(t->manager, "apt");
+  EXPECT_EQ(t->release, "bookworm");
+  EXPECT_EQ(t->description, "test table");
+  EXPECT_EQ(t->path, fixture("valid.toml"));
+  ASSERT_EQ(t->entries.size(), 6u);
+}
+
+TEST(MappingLoad, SortsEntriesById) {
+  auto t = load_table(fixture("valid.toml"));
+  ASSERT_TRUE(t) << t.error().message;
+  for (std::size_t i = 1; i < t->entries.size(); ++i) {
+    EXPECT_LT(t->entries[i - 1].id, t->entries[i].id);
+  }
+}
+
+TEST(MappingLoad, HostOnlyLibraryServesBuildToo) {
+  auto t = load_table(fixture("valid.toml"));
+  ASSERT_TRUE(t) << t.error().message;
+  const Entry* zlib = t->find("dep:generic/zlib");
+  ASSERT_NE(zlib, nullptr);
+  EXPECT_EQ(packages(*zlib, Category::build), Strings{"zlib1g-dev"});
+  EXPECT_EQ(packages(*zlib, Category::host), Strings{"zlib1g-dev"});
+  EXPECT_EQ(packages(*zlib, Category::run), Strings{"zlib1g"});
+  EXPECT_EQ(zlib->where.line, 8);
+  EXPECT_EQ(zlib->where.file, fixture("valid.toml"));
+}
+
+TEST(MappingLoad, BuildOnlyToolServesHostAndRun) {
+  auto t = load_table(fixture("valid.toml"));
+  ASSERT_TRUE(t) << t.error().message;
+  const Entry* cmake = t->find("dep:generic/cmake");
+  ASSERT_NE(cmake, nullptr);
+  for (Category c : {Category::build, Category::host, Category::run}) {
+    EXPECT_EQ(packages(*cmake, c), Strings{"cmake"});
+  }
+  EXPECT_FALSE(cmake->unavailable());
+}
+
+TEST(MappingLoad, EmptyListSaysNotPackaged) {
+  auto t = load_table(fixture("valid.toml"));
+  ASSERT_TRUE(t) << t.error().message;
+  const Entry* arrow = t->find("dep:generic/arrow");
+  ASSERT_NE(arrow, nullptr);
+  EXPECT_TRUE(arrow->unavailable());
+  EXPECT_EQ(arrow->note, "not packaged in Debian bookworm");
+  for (Category c : {Category::build, Category::host, Category::run}) {
+    EXPECT_TRUE(arrow->alternatives(c).empty());
+    EXPECT_EQ(arrow->by_category.count(c), 1u) << "every category is present, empty";
+  }
+}
+
+TEST(MappingLoad, AlternativesKeepTheirOrderAndComponents) {
+  auto t = load_table(fixture("valid.toml"));
+  ASSERT_TRUE(t) << t.error().message;
+  const Entry* blas = t->find("dep:virtual/interface/blas");
+  ASSERT_NE(blas, nullptr);
+  const auto& host = blas->alternatives(Category::host);
+  ASSERT_EQ(host.size(), 3u);
+  EXPECT_EQ(host[0].packages, Strings{"libopenblas-dev"});
+  EXPECT_EQ(host[1].packages, Strings{"libblas-dev"});
+  EXPECT_EQ(host[2].packages, Strings{"libmkl-dev"});
+  EXPECT_EQ(host[0].component, "main");
+  EXPECT_EQ(host[2].component, "non-free");
+  EXPECT_EQ(host[2].note, "Intel MKL");
+  EXPECT_EQ(host[0].where.line, 26);
+  // The third alternative gives no run list: it falls back to its own host list.
+  const auto& run = blas->alternatives(Category::run);
+  ASSERT_EQ(run.size(), 3u);
+  EXPECT_EQ(run[0].packages, Strings{"libopenblas0"});
+  EXPECT_EQ(run[2].packages, Strings{"libmkl-dev"});
+  EXPECT_EQ(blas->all_packages(),
+            (Strings{"libopenblas-dev", "libblas-dev", "libmkl-dev", "libopenblas0", "libblas3"}));
+}
+
+TEST(MappingLoad, VersionRulesInheritFromTheTable) {
+  auto t = load_table(fixture("valid.toml"));
+  ASSERT_TRUE(t) << t.error().message;
+  const auto& zlib = t->find("dep:generic/zlib")->alternatives(Category::host)[0];
+  EXPECT_EQ(zlib.version.kind, "deb-upstream");
+  const auto& blas = t->find("dep:virtual/interface/blas")->alternatives(Category::host);
+  EXPECT_EQ(blas[0].version.kind, "deb-upstream");
+  EXPECT_EQ(blas[2].version.kind, "native");
+  const auto& go = t->find("dep:generic/go")->alternatives(Category::build)[0];
+  EXPECT_EQ(go.version.kind, "regex");
+  EXPECT_EQ(go.version.pattern, R"(^(?:\d+:)?(\d+(?:\.\d+)+))");
+  const auto& rust = t->find("dep:virtual/compiler/rust")->alternatives(Category::build)[0];
+  EXPECT_EQ(rust.version.kind, "deb-upstream");
+  EXPECT_EQ(rust.version.from, "rustc");
+}
+
+TEST(MappingLoad, UnknownKeySuggestsTheKnownOne) {
+  EXPECT_EQ(error_of("unknown_key.toml"),
+            "F:7:1: unknown key 'hots' in [[id]] dep:generic/zlib (did you mean 'host'?)");
+}
+
+TEST(MappingLoad, UnknownHeaderKey) {
+  EXPECT_EQ(error_of("bad_header.toml"),
+            "F:2:1: unknown key 'ecosytem' (did you mean 'ecosystem'?)");
+}
+
+TEST(MappingLoad, DuplicateIdNamesBothLines) {
+  EXPECT_EQ(error_of("duplicate_id.toml"),
+            "F:14:6: duplicate id 'dep:generic/zlib' (first at line 6)");
+}
+
+TEST(MappingLoad, AliasThatIsAnotherId) {
+  EXPECT_EQ(error_of("alias_taken.toml"),
+            "F:11:12: alias 'dep:generic/cmake' of dep:generic/kitware-cmake is already an id "
+            "(line 6)");
+}
+
+TEST(MappingLoad, InvalidTomlIsAnErrorNotAnException) {
+  EXPECT_EQ(error_of("bad_toml.toml"),
+            "F:6:22: invalid TOML: error while parsing array: encountered end-of-file");
+}
+
+TEST(MappingLoad, WrongType) {
+  EXPECT_EQ(error_of("wrong_type.toml"),
+            "F:7:8: 'host' must be an array of strings, got string");
+}
+
+TEST(MappingLoad, NothingWithoutANote) {
+  EXPECT_EQ(error_of("no_note.toml"),
+            "F:5:1: dep:generic/arrow maps to no package: add a note saying why "
+            "(note = \"not packaged in ...\")");
+}
+
+TEST(MappingLoad, RegexNeedsOneGroup) {
+  EXPECT_EQ(error_of("regex_groups.toml"),
+            "F:8:21: version regex '^(\\d+):(\\d+)' must have exactly one group, it has 2");
+}
+
+TEST(MappingLoad, CategoriesAndAlternativesDoNotMix) {
+  EXPECT_EQ(error_of("mixed.toml"),
+            "F:5:1: dep:virtual/interface/blas mixes build/host/run with [[id.alternative]]: "
+            "put every package list in an alternative");
+}
+
+TEST(MappingLoad, VersionFromMustBeListed) {
+  EXPECT_EQ(error_of("bad_from.toml"),
+            "F:8:11: version rule reads 'rust', which dep:virtual/compiler/rust does not list");
+}
+
+TEST(MappingLoad, DebianPackageNamesAreChecked) {
+  EXPECT_EQ(error_of("bad_package.toml"),
+            "F:7:9: 'Zlib1g-dev' is not a valid Debian package name");
+}
+
+TEST(MappingLoad, SchemaVersion) {
+  EXPECT_EQ(error_of("schema2.toml"), "F:1:10: unsupported schema 2 (this extdeps reads schema 1)");
+}
+
+TEST(MappingLoad, PkgconfigTablesListModules) {
+  EXPECT_EQ(error_of("pkgconfig_build.toml"),
+            "F:6:1: unknown key 'build' in [[id]] dep:generic/zlib (the pkgconfig table lists "
+            "'modules' for every category)");
+}
+
+TEST(MappingLoad, IdMustBeADepUrl) {
+  EXPECT_EQ(error_of("not_depurl.toml"),
+            "F:5:6: id 'generic/zlib' is not a DepURL (expected dep:TYPE/NAME)");
+}
+
+TEST(MappingLoad, MissingFile) {
+  auto t = load_table(fixture("errors/absent.toml"));
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().message, fixture("errors/absent.toml") + ": cannot read the mapping table");
+}
+
+}  // namespace
+}  // namespace extdeps::mapping
