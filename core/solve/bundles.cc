@@ -112,11 +112,13 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
       return false;
     };
     for (Id p : solvables_named(from_name)) {
-      Solvable* fs = pool_id2solvable(pool, p);
+      // repo_add_solvable below may move pool->solvables: keep values, not pointers.
+      const Id from_evr = pool_id2solvable(pool, p)->evr;
+      const bool from_installed = pool_id2solvable(pool, p)->repo == installed;
       std::string native = b_.native_version(p);
       std::string upstream = mapping::upstream_version(alt.version, native);
       std::string evr = version::normalize_upstream(upstream);
-      bool inst = fs->repo == installed;
+      bool inst = from_installed;
       for (size_t i = 0; inst && i < names.size(); ++i)
         if (names[i] != from_name && !any_installed(names[i])) inst = false;
 
@@ -132,7 +134,7 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
       bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, need, bs->evr, REL_EQ, 1), 0);
       Bundle b{eco, std::string(lp.provider->manager()), category, entry.id, static_cast<int>(k), names, p, upstream, inst, priority};
       for (Id n : names) {
-        Id dep = n == from_name ? pool_rel2id(pool, n, fs->evr, REL_EQ, 1) : n;
+        Id dep = n == from_name ? pool_rel2id(pool, n, from_evr, REL_EQ, 1) : n;
         bs->requires_ = repo_addid_dep(repo, bs->requires_, dep, 0);
       }
       bundles_.emplace(bp, std::move(b));
