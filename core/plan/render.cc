@@ -118,15 +118,22 @@ std::string packages_text(const RequirementOutcome& r) {
 }  // namespace
 
 void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
-  size_t width = 0;
-  for (const auto& r : o.requirements) width = std::max(width, requirement_text(r).size());
+  auto tag = [](const RequirementOutcome& r) {
+    return "[" + std::string(category_text(r.requirement.category)) +
+           (r.requirement.group ? ", " + *r.requirement.group : "") + "]";
+  };
+  size_t width = 0, tag_width = 0;
+  for (const auto& r : o.requirements) {
+    width = std::max(width, requirement_text(r).size());
+    tag_width = std::max(tag_width, tag(r).size());
+  }
   for (const auto& r : o.requirements) {
     if (!opt.show_satisfied && r.status == Status::satisfied) continue;
     std::string label(status_name(r.status));
     std::string req = requirement_text(r);
+    std::string t = tag(r);
     out << "  " << label << std::string(14 - std::min<size_t>(13, label.size()), ' ') << req
-        << std::string(width + 2 - req.size(), ' ') << "[" << category_text(r.requirement.category)
-        << (r.requirement.group ? ", " + *r.requirement.group : "") << "]  ";
+        << std::string(width + 2 - req.size(), ' ') << t << std::string(tag_width + 2 - t.size(), ' ');
     if (r.status == Status::satisfied || r.status == Status::planned) out << packages_text(r);
     else out << r.message;
     out << '\n';

@@ -310,13 +310,22 @@ void Resolver::solve() {
   for (auto& n : needs_) {
     if (!n.in_job) continue;
     if (!provides_any(pool, n.dep)) n.failed = true;
+    // One line per package version: the installed one when the index has it too.
+    std::map<std::string, size_t> line_of;
     Id p, pp;
     FOR_PROVIDES(p, pp, n.name) {
       const Bundle* bundle = bundles_.find(p);
       if (!bundle) continue;
       std::string line = explain_.solvable(bundle->from) + " gives " + bundle->upstream;
-      if (std::find(n.outcome.candidates.begin(), n.outcome.candidates.end(), line) == n.outcome.candidates.end())
+      Solvable* from = pool_id2solvable(pool, bundle->from);
+      std::string key = std::string(pool_id2str(pool, from->name)) + " " + pool_id2str(pool, from->evr);
+      auto it = line_of.find(key);
+      if (it == line_of.end()) {
+        line_of.emplace(key, n.outcome.candidates.size());
         n.outcome.candidates.push_back(line);
+      } else if (from->repo == pool->installed) {
+        n.outcome.candidates[it->second] = line;
+      }
     }
   }
 
