@@ -141,8 +141,8 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
         for (const auto& p : a.packages) pk += (pk.empty() ? "" : " + ") + p;
         line += (line.empty() ? "" : " | ") + pk;
       }
-      m[std::string(plan::category_text(c))] = alts;
-      if (!o.json) out << "    " << plan::category_text(c) << ": " << (line.empty() ? "(none)" : line) << '\n';
+      m[std::string(category_name(c))] = alts;
+      if (!o.json) out << "    " << category_name(c) << ": " << (line.empty() ? "(none)" : line) << '\n';
     }
     if (!e->pkgconfig.empty()) {
       m["modules"] = e->pkgconfig;
@@ -190,7 +190,7 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     j["here"].push_back(rj["requirements"][0]);
     if (o.json) continue;
     const auto& ro = outcome->requirements[0];
-    out << "    " << plan::category_text(r.category) << ": " << plan::status_name(ro.status);
+    out << "    " << category_name(r.category) << ": " << plan::status_name(ro.status);
     for (const auto& p : ro.packages)
       out << "  " << p.name << " " << p.version << (p.installed ? " (installed)" : " (" + p.manager + ")");
     if (!ro.message.empty()) out << "  " << ro.message;

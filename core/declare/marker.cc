@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/declare/declare.h"
+#include "core/util/text.h"
 
 namespace extdeps::declare {
 
@@ -218,19 +219,6 @@ Result<std::unique_ptr<Node>> parse_marker(std::string_view marker) {
   if (!tokens) return tokens.error();
   if (tokens->size() == 1) return bad_input("empty marker");
   return Parser(marker, std::move(*tokens)).parse();
-}
-
-// PEP 685: lower case, runs of '-', '_' and '.' become one '-'.
-std::string normalize_name(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '-' || c == '_' || c == '.') {
-      if (out.empty() || out.back() != '-') out += '-';
-    } else {
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  return out;
 }
 
 Result<bool> compare_strings(const std::string& op, const std::string& a, const std::string& b) {

@@ -56,19 +56,6 @@ std::string_view type_name(const toml::node& node) {
   return "nothing";
 }
 
-// PEP 503 / PEP 735 name normalisation, for comparing dependency group names.
-std::string normalize_group(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '-' || c == '_' || c == '.') {
-      if (out.empty() || out.back() != '-') out += '-';
-    } else {
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  return out;
-}
-
 bool valid_group_name(std::string_view s) {
   auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
   if (s.empty() || !alnum(s.front()) || !alnum(s.back())) return false;
@@ -250,7 +237,7 @@ class Reader {
     std::vector<std::string> order;
     for (auto [key, value] : in_file_order(*table)) {
       if (auto r = check_group_name(*key); !r) return r;
-      std::string norm = normalize_group(key->str());
+      std::string norm = normalize_name(key->str());
       if (auto it = groups.find(norm); it != groups.end()) {
         return at(key->source(), "dependency group '" + std::string(key->str()) + "' repeats '" +
                                      it->second.name + "' (group names are compared normalised)");
@@ -300,7 +287,7 @@ class Reader {
                   "expected include-group = \"name\" in " + context);
       }
       std::string wanted = target->as_string()->get();
-      std::string wanted_norm = normalize_group(wanted);
+      std::string wanted_norm = normalize_name(wanted);
       auto it = groups.find(wanted_norm);
       if (it == groups.end()) {
         std::vector<std::string_view> names;

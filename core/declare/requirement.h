@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/model/record.h"
@@ -49,6 +50,11 @@ struct VersionRange {
 };
 
 enum class Category { build, host, run };
+
+// "build", "host", "run": the words the declaration, the tables and the output use.
+constexpr std::string_view category_name(Category c) {
+  return c == Category::build ? "build" : c == Category::run ? "run" : "host";
+}
 
 struct Requirement {
   DepUrl url;

@@ -19,15 +19,6 @@ namespace {
 constexpr int kSchema = 1;
 constexpr std::array<Category, 3> kCategories = {Category::build, Category::host, Category::run};
 
-const char* category_key(Category c) {
-  switch (c) {
-    case Category::build: return "build";
-    case Category::host: return "host";
-    case Category::run: return "run";
-  }
-  return "host";
-}
-
 const char* type_name(const toml::node& n) {
   switch (n.type()) {
     case toml::node_type::string: return "string";
@@ -263,7 +254,7 @@ std::optional<Failure> Loader::check_package_names(const toml::table& t, const c
 
 std::optional<Failure> Loader::read_lists(const toml::table& t, Lists& out) const {
   for (std::size_t i = 0; i < kCategories.size(); ++i) {
-    const char* key = category_key(kCategories[i]);
+    const char* key = category_name(kCategories[i]).data();  // a literal: NUL-terminated
     if (auto f = read_strings(t, key, out.by[i])) return f;
     if (out.by[i]) {
       if (auto f = check_package_names(t, key, *out.by[i])) return f;
@@ -387,9 +378,9 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
     if (!lists.any()) return fail(at.source(), "an alternative of " + e.id + " lists no packages");
     for (std::size_t i = 0; i < lists.by.size(); ++i) {
       if (lists.by[i] && lists.by[i]->empty()) {
-        return fail(at.get(category_key(kCategories[i]))->source(),
+        return fail(at.get(std::string(category_name(kCategories[i])))->source(),
                     "an alternative of " + e.id + " has an empty '" +
-                        category_key(kCategories[i]) +
+                        std::string(category_name(kCategories[i])) +
                         "' list (say 'none' in the [[id]] itself, with a note)");
       }
     }

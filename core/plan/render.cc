@@ -15,15 +15,6 @@ std::string_view status_name(Status s) {
   return "unsatisfiable";
 }
 
-std::string_view category_text(Category c) {
-  switch (c) {
-    case Category::build: return "build";
-    case Category::host: return "host";
-    case Category::run: return "run";
-  }
-  return "host";
-}
-
 std::string shell_line(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) {
@@ -54,7 +45,7 @@ nlohmann::json to_json(const Outcome& o) {
     json x;
     x["id"] = r.requirement.url.id();
     x["spec"] = r.requirement.spec;
-    x["category"] = category_text(r.requirement.category);
+    x["category"] = category_name(r.requirement.category);
     x["range"] = r.requirement.range.str();
     if (r.requirement.group) x["group"] = *r.requirement.group;
     if (!r.requirement.marker.empty()) x["marker"] = r.requirement.marker;
@@ -119,7 +110,7 @@ std::string packages_text(const RequirementOutcome& r) {
 
 void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
   auto tag = [](const RequirementOutcome& r) {
-    return "[" + std::string(category_text(r.requirement.category)) +
+    return "[" + std::string(category_name(r.requirement.category)) +
            (r.requirement.group ? ", " + *r.requirement.group : "") + "]";
   };
   size_t width = 0, tag_width = 0;

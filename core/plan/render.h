@@ -8,7 +8,6 @@
 
 namespace extdeps::plan {
 
-std::string_view category_text(Category c);
 // The argv as a shell line, quoting what needs it.
 std::string shell_line(const std::vector<std::string>& argv);
 

@@ -7,15 +7,6 @@
 
 namespace extdeps::solve {
 
-std::string_view category_name(Category c) {
-  switch (c) {
-    case Category::build: return "build";
-    case Category::host: return "host";
-    case Category::run: return "run";
-  }
-  return "host";
-}
-
 std::vector<mapping::Alternative> alternatives_for(const mapping::Entry& entry, Category category,
                                                    bool* explicitly_none) {
   // A category the table does not list falls back: build <-> host (a library linked at build

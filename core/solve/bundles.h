@@ -68,6 +68,5 @@ class BundleSet {
 std::vector<mapping::Alternative> alternatives_for(const mapping::Entry& entry, Category category,
                                                    bool* explicitly_none = nullptr);
 
-std::string_view category_name(Category c);
 
 }  // namespace extdeps::solve

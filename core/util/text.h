@@ -17,4 +17,18 @@ inline std::string lower_first(std::string_view text) {
   return out;
 }
 
+// PEP 503 / PEP 685 normalisation of names (extras, dependency groups): lower case, and every run
+// of '-', '_' and '.' becomes one '-'.
+inline std::string normalize_name(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '-' || c == '_' || c == '.') {
+      if (out.empty() || out.back() != '-') out += '-';
+    } else {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  return out;
+}
+
 }  // namespace extdeps
