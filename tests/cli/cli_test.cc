@@ -252,3 +252,24 @@ host-requires = ["dep:generic/libxml2@>=2.9", "dep:github/apache/arrow", "dep:ge
 
 }  // namespace
 }  // namespace extdeps
+
+namespace extdeps {
+namespace {
+
+// A damaged dpkg status file stops the run with its file and line, and exit code 3 (the machine's
+// own files failed us, docs/exit-codes.md); nothing is cached from it.
+TEST_F(CliTest, ACorruptStatusFileIsBadInputWithItsPlace) {
+  write_project("extdeps.toml", kProject);
+  {
+    std::ofstream status(root_ + "/var/lib/dpkg/status", std::ios::app);
+    status << "\nPackage: half-written\nVersion 1.0\n";
+  }
+  auto r = run({"resolve", project_});
+  EXPECT_EQ(r.rc, 3) << r.err;
+  EXPECT_EQ(r.err, "error: " + root_ + "/var/lib/dpkg/status:2184: missing ':' in line 'Version 1.0' "
+                   "(expected 'Field: value' or an indented continuation line)\n");
+  EXPECT_TRUE(fs::is_empty(cache_) || !fs::exists(cache_ + "/solv") || fs::is_empty(cache_ + "/solv"));
+}
+
+}  // namespace
+}  // namespace extdeps
