@@ -186,11 +186,12 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
   if (rule.kind == "regex") {
     if (rule.pattern.empty()) return fail(n.source(), "a regex version rule needs 'regex'");
     try {
-      std::regex re(rule.pattern, std::regex::ECMAScript);
-      if (re.mark_count() != 1) {
+      auto re = std::make_shared<const std::regex>(rule.pattern, std::regex::ECMAScript);
+      rule.compiled = re;
+      if (re->mark_count() != 1) {
         return fail(t->get("regex")->source(),
                     "version regex '" + rule.pattern + "' must have exactly one group, it has " +
-                        std::to_string(re.mark_count()));
+                        std::to_string(re->mark_count()));
       }
     } catch (const std::regex_error& e) {
       return fail(t->get("regex")->source(),

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <map>
+#include <memory>
+#include <regex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +23,9 @@ struct VersionRule {
   std::string kind = "native";   // native | deb-upstream | regex
   std::string pattern;           // for regex
   std::string from;              // which package's version is read; default: the first one listed
+  // The pattern compiled once by load_table (compiling a std::regex costs more than reading a
+  // whole table); null for rules built by hand, which compile on use.
+  std::shared_ptr<const std::regex> compiled;
 };
 
 // One way of meeting an id for one category: all of these packages together.

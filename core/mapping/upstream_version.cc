@@ -52,9 +52,10 @@ std::string upstream_version(const VersionRule& rule, std::string_view native) {
   if (rule.kind == "deb-upstream") return deb_upstream(native);
   if (rule.kind == "regex") {
     try {
-      const std::regex re(rule.pattern, std::regex::ECMAScript);
+      std::shared_ptr<const std::regex> re = rule.compiled;
+      if (!re) re = std::make_shared<const std::regex>(rule.pattern, std::regex::ECMAScript);
       std::match_results<std::string_view::const_iterator> m;
-      if (std::regex_search(native.begin(), native.end(), m, re) && m.size() > 1 && m[1].matched) {
+      if (std::regex_search(native.begin(), native.end(), m, *re) && m.size() > 1 && m[1].matched) {
         return m[1].str();
       }
     } catch (const std::regex_error&) {
