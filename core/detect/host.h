@@ -1,0 +1,72 @@
+// Facts about the machine a plan is for: OS, CPU, kernel, libc, compilers, and the NVIDIA driver
+// (probed in a child process, DESIGN.md decision 5). Overrides let a CPU-only CI plan for a GPU
+// machine. Facts are cached on disk keyed by the boot id and the kernel driver version.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/context/context.h"
+#include "core/detect/os_release.h"
+#include "core/util/result.h"
+
+namespace extdeps::detect {
+
+struct Compiler {
+  std::string name;     // cc, c++, gfortran, rustc, nvcc
+  std::string path;     // where it was found on PATH (symlinks not resolved)
+  std::string version;  // "12.2.0"
+};
+
+enum class CudaState { ok, no_library, stub_library, no_device, driver_error, timeout, crashed };
+std::string_view cuda_state_name(CudaState s);  // "ok", "no-library", "stub-library", ...
+
+struct CudaDevice {
+  int index = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;  // compute capability (attributes 75, 76)
+  std::uint64_t total_memory = 0;  // bytes
+  std::string uuid;                // "GPU-xxxxxxxx-xxxx-..."
+};
+
+struct CudaFacts {
+  CudaState state = CudaState::no_library;
+  std::string library;         // the libcuda.so.1 that was loaded, absolute when known
+  std::string source;          // "cuda", "nvml", "nvidia-smi", "override"
+  int driver_version = 0;      // cuDriverGetVersion: 12040
+  std::string cuda_version;    // "12.4"; empty when unknown
+  std::string kernel_driver;   // /sys/module/nvidia/version: "550.54.15"
+  int error_code = 0;          // for driver-error
+  std::string error_name;      // "CUDA_ERROR_..."
+  std::string detail;          // one line for people: why this state
+  std::vector<CudaDevice> devices;
+};
+
+struct HostFacts {
+  OsRelease os;
+  std::string machine;                  // uname -m: x86_64, aarch64
+  std::string dpkg_arch;                // amd64, arm64
+  std::string x86_64_level;             // "x86-64-v3"; empty elsewhere
+  std::vector<std::string> cpu_features;  // aarch64 HWCAP names; the v-level features on x86-64
+  std::string kernel;                   // uname -r
+  std::string libc;                     // "glibc" or "musl"
+  std::string libc_version;             // "2.36"
+  std::vector<Compiler> compilers;
+  CudaFacts cuda;
+  std::vector<std::string> overridden;  // which facts came from EXTDEPS_OVERRIDE_* / CONDA_OVERRIDE_*
+  bool from_cache = false;
+};
+
+struct DetectOptions {
+  bool refresh = false;             // ignore the cache
+  bool use_cache = true;
+  int probe_timeout_ms = 10000;     // EXTDEPS_PROBE_TIMEOUT (seconds) overrides
+  bool probe_cuda = true;
+};
+
+// Everything, with overrides applied last.
+Result<HostFacts> detect_host(const Context& ctx, const DetectOptions& options);
+
+}  // namespace extdeps::detect
