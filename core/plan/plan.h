@@ -49,6 +49,7 @@ struct Outcome {
   std::vector<RequirementOutcome> requirements;
   std::vector<Step> steps;
   std::vector<Problem> problems;
+  std::vector<std::string> warnings;  // the plan holds, but something deserves a look
 };
 
 }  // namespace extdeps::plan

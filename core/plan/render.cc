@@ -84,6 +84,7 @@ nlohmann::json to_json(const Outcome& o) {
     problems.push_back(std::move(q));
   }
   j["problems"] = std::move(problems);
+  if (!o.warnings.empty()) j["warnings"] = o.warnings;
   return j;
 }
 
@@ -140,6 +141,8 @@ void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
   } else if (o.ok()) {
     out << "\nnothing to install: every need is already met\n";
   }
+  if (!o.warnings.empty()) out << '\n';
+  for (const auto& w : o.warnings) out << "warning: " << w << '\n';
   if (!o.problems.empty()) {
     out << '\n';
     for (const auto& p : o.problems) {

@@ -1,8 +1,10 @@
 #include "core/solve/bundles.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
+#include "core/detect/cuda_table.h"
 #include "core/version/version.h"
 
 namespace extdeps::solve {
@@ -110,6 +112,14 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
       std::string upstream = mapping::upstream_version(alt.version, native);
       std::string evr = version::normalize_upstream(upstream);
       bool inst = from_installed;
+      // A CUDA component run on this machine needs a driver new enough for its toolkit; without
+      // one, an installed copy does not meet the need either.
+      std::optional<detect::CudaToolkit> toolkit;
+      if (host_ && category == Category::run && detect::is_cuda_id(entry.id))
+        toolkit = detect::cuda_toolkit(upstream);
+      if (toolkit && !(host_->cuda.state == detect::CudaState::ok &&
+                       version::compare(VersionScheme::pep440, host_->cuda.cuda_version, toolkit->min_cuda) >= 0))
+        inst = false;
       for (size_t i = 0; inst && i < names.size(); ++i)
         if (names[i] != from_name && !any_installed(names[i])) inst = false;
 
@@ -123,6 +133,21 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
       bs->arch = ARCH_NOARCH;
       bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, bs->name, bs->evr, REL_EQ, 1), 0);
       bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, need, bs->evr, REL_EQ, 1), 0);
+      if (toolkit) {
+        if (const auto* tk = &*toolkit) {
+          Id cuda = pool_str2id(pool, "__cuda", 1);
+          Id min = pool_str2id(pool, version::normalize_upstream(tk->min_cuda).c_str(), 1);
+          bs->requires_ = repo_addid_dep(repo, bs->requires_, pool_rel2id(pool, cuda, min, REL_GT | REL_EQ, 1), 0);
+          if (!host_->cuda.devices.empty()) {
+            Id arch = pool_str2id(pool, "__cuda_arch", 1), any = 0;
+            for (auto sm : tk->sm) {
+              Id one = pool_rel2id(pool, arch, pool_str2id(pool, version::normalize_upstream(sm).c_str(), 1), REL_EQ, 1);
+              any = any ? pool_rel2id(pool, any, one, REL_OR, 1) : one;
+            }
+            if (any) bs->requires_ = repo_addid_dep(repo, bs->requires_, any, 0);
+          }
+        }
+      }
       Bundle b{eco, std::string(lp.provider->manager()), category, entry.id, static_cast<int>(k), names, p, upstream, inst, priority};
       for (Id n : names) {
         Id dep = n == from_name ? pool_rel2id(pool, n, from_evr, REL_EQ, 1) : n;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/declare/requirement.h"
+#include "core/detect/host.h"
 #include "core/mapping/mapping.h"
 #include "core/solve/pool_builder.h"
 
@@ -41,6 +42,10 @@ class BundleSet {
  public:
   explicit BundleSet(PoolBuilder& builder);
 
+  // With host facts, CUDA bundles for run needs require `__cuda >= X.0` (and one of the GPU
+  // architectures their toolkit builds for, when the devices are known).
+  void set_host(const detect::HostFacts* host) { host_ = host; }
+
   // The provides name of a requirement: "host(dep:generic/libxml2)".
   Id need_name(Category category, const std::string& id);
 
@@ -62,6 +67,7 @@ class BundleSet {
   std::unordered_map<Id, Bundle> bundles_;
   std::unordered_map<Id, std::vector<Id>> by_name_;
   std::vector<Id> empty_;
+  const detect::HostFacts* host_ = nullptr;
 };
 
 // The alternatives a table gives for a category, with the fallbacks of schema/mapping.md.

@@ -1,9 +1,26 @@
 #include "core/solve/explain.h"
 
+#include "core/detect/cuda_table.h"
+
 #include <algorithm>
 
 
 namespace extdeps::solve {
+
+namespace {
+std::string cuda_state_text(detect::CudaState s) {
+  switch (s) {
+    case detect::CudaState::ok: return "ok";
+    case detect::CudaState::no_library: return "no-library";
+    case detect::CudaState::stub_library: return "stub-library";
+    case detect::CudaState::no_device: return "no-device";
+    case detect::CudaState::driver_error: return "driver-error";
+    case detect::CudaState::timeout: return "timeout";
+    case detect::CudaState::crashed: return "crashed";
+  }
+  return "no-library";
+}
+}  // namespace
 
 std::string Explainer::solvable(Id p) const {
   Pool* pool = b_.pool();
@@ -58,9 +75,52 @@ std::string Explainer::dep(Id d) const {
   return name + " (" + op + " " + version + ")";
 }
 
+std::string Explainer::driver_needed(Id source, Id d) const {
+  Pool* pool = b_.pool();
+  std::string needed = "a newer one";
+  if (ISRELDEP(d)) {
+    Reldep* rd = GETRELDEP(pool, d);
+    needed = "CUDA " + std::string(pool_id2str(pool, rd->evr));
+    // The evr is in pool order; the table's versions are plain "12.0", which normalise to "0:12".
+    auto colon = needed.find(':');
+    if (colon != std::string::npos) needed = "CUDA " + needed.substr(colon + 1);
+  }
+  std::string have = "none";
+  if (host_) {
+    const auto& c = host_->cuda;
+    if (c.state == detect::CudaState::ok) {
+      have = "a driver supporting CUDA " + c.cuda_version;
+      if (!c.kernel_driver.empty()) have += " (" + c.kernel_driver + ")";
+    } else {
+      have = "none (" + (c.detail.empty() ? std::string(cuda_state_text(c.state)) : c.detail) + ")";
+    }
+  }
+  std::string plan_for = "12.4";
+  if (const Bundle* bundle = bundles_.find(source)) {
+    if (auto tk = detect::cuda_toolkit(bundle->upstream)) needed = "CUDA " + std::string(tk->min_cuda);
+    std::string v = bundle->upstream;
+    auto dot = v.find('.');
+    auto dot2 = dot == std::string::npos ? dot : v.find('.', dot + 1);
+    plan_for = v.substr(0, dot2);
+  }
+  return "this plan needs an NVIDIA driver supporting " + needed + " or newer; this machine has " + have +
+         "; set EXTDEPS_OVERRIDE_CUDA=" + plan_for + " to plan for another machine";
+}
+
 std::string Explainer::rule(Solver* solv, Id r) const {
   Id source = 0, target = 0, d = 0;
   SolverRuleinfo type = solver_ruleinfo(solv, r, &source, &target, &d);
+  if ((type == SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP || type == SOLVER_RULE_PKG_REQUIRES) && d) {
+    Id name = d;
+    while (ISRELDEP(name)) name = GETRELDEP(b_.pool(), name)->name;
+    std::string n = pool_id2str(b_.pool(), name);
+    if (n == "__cuda") return driver_needed(source, d);
+    if (n == "__cuda_arch")
+      return solvable(source) + " does not build for this machine's GPU (compute capability " +
+             (host_ && !host_->cuda.devices.empty()
+                  ? std::to_string(host_->cuda.devices[0].cc_major) + "." + std::to_string(host_->cuda.devices[0].cc_minor)
+                  : std::string("unknown")) + ")";
+  }
   switch (type) {
     case SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP:
       return solvable(source) + " depends on " + dep(d) + ", which nothing here provides";

@@ -13,6 +13,11 @@ namespace extdeps::solve {
 class Explainer {
  public:
   Explainer(PoolBuilder& builder, const BundleSet& bundles) : b_(builder), bundles_(bundles) {}
+  void set_host(const detect::HostFacts* host) { host_ = host; }
+
+  // "this plan needs an NVIDIA driver supporting CUDA 12.0 or newer; this machine has none
+  // (libcuda.so.1 not found); set EXTDEPS_OVERRIDE_CUDA=12.4 to plan for another machine"
+  std::string driver_needed(Id source, Id dep) const;
 
   // "libfoo-dev 1.2-3 (apt)", "the debian mapping of dep:generic/foo (libfoo-dev)".
   std::string solvable(Id p) const;
@@ -27,6 +32,7 @@ class Explainer {
   std::string rule(Solver* solv, Id rule) const;
   PoolBuilder& b_;
   const BundleSet& bundles_;
+  const detect::HostFacts* host_ = nullptr;
 };
 
 }  // namespace extdeps::solve

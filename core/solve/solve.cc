@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "core/detect/cuda_table.h"
 #include "core/solve/bundles.h"
 #include "core/solve/explain.h"
 #include "core/solve/pool_builder.h"
@@ -12,6 +13,21 @@
 
 
 namespace extdeps::solve {
+
+namespace {
+std::string cuda_state_text(detect::CudaState s) {
+  switch (s) {
+    case detect::CudaState::ok: return "ok";
+    case detect::CudaState::no_library: return "no-library";
+    case detect::CudaState::stub_library: return "stub-library";
+    case detect::CudaState::no_device: return "no-device";
+    case detect::CudaState::driver_error: return "driver-error";
+    case detect::CudaState::timeout: return "timeout";
+    case detect::CudaState::crashed: return "crashed";
+  }
+  return "no-library";
+}
+}  // namespace
 
 namespace {
 
@@ -99,7 +115,9 @@ class Resolver {
 
  private:
   Result<void> load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
+  void add_host(const detect::HostFacts& host);
   void map_needs();
+  void cuda_warnings();
   void solve();
   void explain_failure(Need& n);
   plan::Package package_of(Id p, const Bundle& bundle) const;
@@ -113,6 +131,8 @@ class Resolver {
   std::vector<LoadedProvider> loaded_;
   std::vector<int> priority_;
   std::vector<Need> needs_;
+  std::vector<Id> host_solvables_;
+  const detect::HostFacts* host_ = nullptr;
   plan::Outcome out_;
 };
 
@@ -150,6 +170,38 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
     priority_.push_back(priority);
   }
   return {};
+}
+
+// The host as installed, locked virtual packages (DESIGN.md decision 4): __unix, __linux,
+// __glibc, __archspec, and __cuda / __cuda_arch when a driver is there.
+void Resolver::add_host(const detect::HostFacts& h) {
+  Pool* pool = b_.pool();
+  Repo* repo = b_.installed();
+  auto add = [&](const char* name, const std::string& version, std::vector<std::string> extra = {}) {
+    Id p = repo_add_solvable(repo);
+    Solvable* s = pool_id2solvable(pool, p);
+    s->name = pool_str2id(pool, name, 1);
+    s->evr = pool_str2id(pool, version::normalize_upstream(version.empty() ? "0" : version).c_str(), 1);
+    s->arch = ARCH_NOARCH;
+    s->provides = repo_addid_dep(repo, s->provides, pool_rel2id(pool, s->name, s->evr, REL_EQ, 1), 0);
+    for (const auto& e : extra) {
+      Id evr = pool_str2id(pool, version::normalize_upstream(e).c_str(), 1);
+      s->provides = repo_addid_dep(repo, s->provides, pool_rel2id(pool, s->name, evr, REL_EQ, 1), 0);
+    }
+    host_solvables_.push_back(p);
+  };
+  add("__unix", "0");
+  std::string kernel = h.kernel.substr(0, h.kernel.find_first_not_of("0123456789."));
+  if (!kernel.empty()) add("__linux", kernel);
+  if (h.libc == "glibc" && !h.libc_version.empty()) add("__glibc", h.libc_version);
+  add("__archspec", "1");
+  if (h.cuda.state == detect::CudaState::ok && !h.cuda.cuda_version.empty()) {
+    add("__cuda", h.cuda.cuda_version);
+    std::vector<std::string> archs;
+    for (const auto& d : h.cuda.devices)
+      archs.push_back(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
+    if (!archs.empty()) add("__cuda_arch", archs.front(), archs);
+  }
 }
 
 void Resolver::map_needs() {
@@ -249,6 +301,14 @@ void Resolver::explain_failure(Need& n) {
   for (const auto& line : n.conflict_lines) details.push_back(line);
   if (details.empty()) details.push_back("no package manager here offers it");
   o.message = "no package manager here provides " + spec + " (" + details.front() + ")";
+  // A missing or old driver is the whole story: say it first, as it is.
+  for (const auto& d : details) {
+    auto at = d.find("this plan needs an NVIDIA driver");
+    if (at != std::string::npos) {
+      o.message = d.substr(at);
+      break;
+    }
+  }
   out_.problems.push_back({n.req->spec, o.message, details});
 }
 
@@ -347,6 +407,7 @@ void Resolver::solve() {
       Id sel = pool_queuetowhatprovides(pool, inst.get());
       job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, sel);
     }
+    for (Id h : host_solvables_) job.push2(SOLVER_LOCK | SOLVER_SOLVABLE, h);
     int problems = solver_solve(solv.get(), job.get());
     if (problems == 0) break;
     bool marked = false;
@@ -374,10 +435,33 @@ void Resolver::solve() {
     if (n.in_job && n.failed) explain_failure(n);
 }
 
+// A build-only plan for CUDA needs no driver, but what it builds will.
+void Resolver::cuda_warnings() {
+  if (!host_ || host_->cuda.state == detect::CudaState::ok) return;
+  for (const auto& n : needs_) {
+    const auto& o = n.outcome;
+    if (n.req->category == Category::run || !detect::is_cuda_id(n.req->url.id())) continue;
+    if (o.status != plan::Status::planned && o.status != plan::Status::satisfied) continue;
+    std::string need;
+    if (!o.packages.empty())
+      if (auto tk = detect::cuda_toolkit(mapping::upstream_version({"deb-upstream", "", "", {}}, o.packages[0].version)))
+        need = " supporting CUDA " + std::string(tk->min_cuda) + " or newer";
+    out_.warnings.push_back(n.req->url.id() + " is planned for building only: this machine has no usable NVIDIA driver (" +
+                            std::string(cuda_state_text(host_->cuda.state)) +
+                            "); what is built will need a driver" + need + " where it runs");
+  }
+}
+
 Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
                                     std::vector<std::unique_ptr<Provider>>& providers,
                                     const Options& opt) {
   if (auto r = load(providers, opt); !r.ok()) return r.error();
+  host_ = opt.host;
+  if (host_) {
+    add_host(*host_);
+    bundles_.set_host(host_);
+    explain_.set_host(host_);
+  }
   needs_.resize(reqs.size());
   auto known = tables_.known_ids();
   for (size_t i = 0; i < reqs.size(); ++i) {
@@ -405,6 +489,7 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
     out_.problems.push_back({n.req->spec, n.outcome.message, {}});
   }
   solve();
+  cuda_warnings();
   for (auto& n : needs_) out_.requirements.push_back(std::move(n.outcome));
   return std::move(out_);
 }

@@ -9,6 +9,7 @@
 
 #include "core/context/context.h"
 #include "core/declare/requirement.h"
+#include "core/detect/host.h"
 #include "core/mapping/mapping.h"
 #include "core/plan/plan.h"
 #include "core/provider/provider.h"
@@ -20,6 +21,8 @@ struct Options {
   // Managers in order of preference ("apt"); empty: every available one, default order.
   std::vector<std::string> managers;
   bool use_cache = true;  // the .solv cache under ctx.cache_dir()/solv
+  // The machine the plan is for. Null: no host repo, no driver constraints (a plan for anywhere).
+  const detect::HostFacts* host = nullptr;
 };
 
 Result<plan::Outcome> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
