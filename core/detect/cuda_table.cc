@@ -95,4 +95,9 @@ bool is_cuda_id(std::string_view id) {
   return false;
 }
 
+bool is_cuda_toolkit_id(std::string_view id) {
+  return id == "dep:virtual/compiler/cuda" || id == "dep:generic/cuda" || id == "dep:generic/nvcc" ||
+         id == "dep:generic/cuda-toolkit";
+}
+
 }  // namespace extdeps::detect

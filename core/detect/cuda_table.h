@@ -25,5 +25,7 @@ std::optional<CudaToolkit> cuda_toolkit(std::string_view version);
 
 // Is this canonical id a CUDA component (toolkit, runtime, math libraries, nvcc)?
 bool is_cuda_id(std::string_view id);
+// Is it the toolkit itself (what an nvcc found on the machine meets for build and host)?
+bool is_cuda_toolkit_id(std::string_view id);
 
 }  // namespace extdeps::detect

@@ -72,6 +72,24 @@ const std::vector<Id>& BundleSet::solvables_named(Id name) const {
   return it == by_name_.end() ? empty_ : it->second;
 }
 
+void BundleSet::add_installed_tool(Id tool, Category category, const std::string& id,
+                                   const std::string& upstream) {
+  Pool* pool = b_.pool();
+  Repo* repo = b_.installed();
+  Id need = need_name(category, id);
+  Id tool_name = pool_id2solvable(pool, tool)->name;
+  Id tool_evr = pool_id2solvable(pool, tool)->evr;
+  Id bp = repo_add_solvable(repo);
+  Solvable* bs = pool_id2solvable(pool, bp);
+  bs->name = pool_str2id(pool, ("mapping:host/" + std::string(category_name(category)) + "/" + id).c_str(), 1);
+  bs->evr = pool_str2id(pool, version::normalize_upstream(upstream).c_str(), 1);
+  bs->arch = ARCH_NOARCH;
+  bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, bs->name, bs->evr, REL_EQ, 1), 0);
+  bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, need, bs->evr, REL_EQ, 1), 0);
+  bs->requires_ = repo_addid_dep(repo, bs->requires_, pool_rel2id(pool, tool_name, tool_evr, REL_EQ, 1), 0);
+  bundles_.emplace(bp, Bundle{"host", "", category, id, 0, {tool_name}, tool, upstream, true, 0});
+}
+
 MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry,
                            Category category, int priority) {
   MappingView view;

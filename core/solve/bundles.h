@@ -53,6 +53,10 @@ class BundleSet {
   MappingView add(const LoadedProvider& provider, const mapping::Entry& entry, Category category,
                   int priority);
 
+  // A tool found on the machine outside any package manager (nvcc under /usr/local/cuda) meets
+  // `id` for `category` at `upstream`: an installed bundle over the installed solvable `tool`.
+  void add_installed_tool(Id tool, Category category, const std::string& id, const std::string& upstream);
+
   // Call once, before any add(): indexes the solvables of these pooled names
   // ("debian:libxml2-dev") in one pass over the pool.
   void index_names(const std::vector<Id>& names);

@@ -132,6 +132,8 @@ class Resolver {
   std::vector<int> priority_;
   std::vector<Need> needs_;
   std::vector<Id> host_solvables_;
+  Id toolkit_ = 0;           // an nvcc found on the machine, as an installed solvable
+  std::string nvcc_version_;
   const detect::HostFacts* host_ = nullptr;
   plan::Outcome out_;
 };
@@ -202,6 +204,23 @@ void Resolver::add_host(const detect::HostFacts& h) {
       archs.push_back(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
     if (!archs.empty()) add("__cuda_arch", archs.front(), archs);
   }
+  // A CUDA toolkit on the machine (nvcc on PATH or under /usr/local/cuda*) is installed, as is.
+  for (const auto& c : h.compilers) {
+    if (c.name != "nvcc" || c.version.empty()) continue;
+    Id p = repo_add_solvable(repo);
+    Solvable* s = pool_id2solvable(pool, p);
+    s->name = b_.name_id("host", "nvcc");
+    s->evr = pool_str2id(pool, version::normalize_upstream(c.version).c_str(), 1);
+    s->arch = ARCH_NOARCH;
+    s->provides = repo_addid_dep(repo, s->provides, pool_rel2id(pool, s->name, s->evr, REL_EQ, 1), 0);
+    Repodata* data = repo_last_repodata(repo);
+    repodata_set_poolstr(data, p, b_.native_version_key(), c.version.c_str());
+    repodata_set_poolstr(data, p, b_.origin_key(), c.path.c_str());
+    repodata_internalize(data);
+    toolkit_ = p;
+    nvcc_version_ = c.version;
+    break;
+  }
 }
 
 void Resolver::map_needs() {
@@ -231,6 +250,8 @@ void Resolver::map_needs() {
       const mapping::Entry* e = t ? t->find(id) : nullptr;
       if (e) n.views.emplace_back(&lp, bundles_.add(lp, *e, n.req->category, priority_[i]));
     }
+    if (n.req->category != Category::run && toolkit_ && detect::is_cuda_toolkit_id(id))
+      bundles_.add_installed_tool(toolkit_, n.req->category, id, nvcc_version_);
   }
 }
 

@@ -390,3 +390,29 @@ TEST_F(CudaSolveTest, HostFactsAreLockedVirtualPackages) {
 
 }  // namespace
 }  // namespace extdeps
+
+namespace extdeps {
+namespace {
+
+TEST_F(CudaSolveTest, AToolkitOnTheMachineMeetsABuildNeed) {
+  host_.cuda.state = detect::CudaState::no_library;
+  host_.compilers.push_back({"nvcc", "/usr/local/cuda-13.0/bin/nvcc", "13.0.48"});
+  auto o = resolve_cuda(Category::build);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o.requirements[0].status, plan::Status::satisfied);
+  ASSERT_EQ(o.requirements[0].packages.size(), 1u);
+  EXPECT_EQ(o.requirements[0].packages[0].name, "nvcc");
+  EXPECT_EQ(o.requirements[0].packages[0].version, "13.0.48");
+  EXPECT_EQ(o.requirements[0].packages[0].where, "/usr/local/cuda-13.0/bin/nvcc");
+  EXPECT_TRUE(o.steps.empty());
+  // A range the machine's toolkit misses is planned from apt instead.
+  solve::Options opt;
+  opt.host = &host_;
+  o = resolve({req("dep:generic/cuda", Category::build, VersionRange{{{DepOp::lt, "13", false}}})}, opt);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o.requirements[0].status, plan::Status::planned);
+  EXPECT_EQ(o.requirements[0].packages[0].name, "nvidia-cuda-toolkit");
+}
+
+}  // namespace
+}  // namespace extdeps
