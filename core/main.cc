@@ -4,6 +4,7 @@
 
 int main(int argc, char** argv) {
   auto ctx = extdeps::Context::from_process();
+  ctx.set_self_exe("/proc/self/exe");
   std::vector<std::string> args(argv + 1, argv + argc);
   return extdeps::cli::run(ctx, args, std::cout, std::cerr);
 }

@@ -5,7 +5,9 @@
 #include <istream>
 #include <ostream>
 
+#include "core/cli/detect_command.h"
 #include "core/cli/pipeline.h"
+#include "core/detect/cuda_probe.h"
 #include "core/plan/render.h"
 #include "core/version/version.h"
 
@@ -196,6 +198,14 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   compare->add_option("a", va)->required();
   compare->add_option("b", vb)->required();
 
+  // The driver probe's child (core/detect/cuda_probe.h); not for people, so not in --help.
+  auto* cuda_probe_cmd = app.add_subcommand("__probe-cuda", "")->group("");
+  auto* detect_cmd = app.add_subcommand("detect", "print what extdeps knows about this machine");
+  DetectCommandOptions detect_options;
+  detect_cmd->add_flag("--json", detect_options.json, "print JSON (schema/detect.schema.json)");
+  detect_cmd->add_flag("--refresh", detect_options.refresh, "detect again and rewrite the cache");
+  detect_cmd->add_flag("--no-cache", detect_options.no_cache, "do not read or write the cache");
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -209,6 +219,8 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     if (*install) return cmd_install(ctx, ro, yes, dry_run, out, err);
     if (*show) return cmd_show(ctx, show_url, so, out, err);
     if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
+    if (*detect_cmd) return cmd_detect(ctx, detect_options, out, err);
+    if (*cuda_probe_cmd) return detect::run_cuda_probe(out);
   } catch (const std::exception& e) {
     err << "error: internal error: " << e.what() << '\n';
     return 3;

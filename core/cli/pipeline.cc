@@ -6,6 +6,7 @@
 
 #include "core/config/config.h"
 #include "core/declare/declare.h"
+#include "core/detect/host.h"
 #include "core/detect/os_release.h"
 #include "core/mapping/mapping.h"
 #include "core/plan/render.h"
@@ -97,10 +98,17 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
 
   auto tables = tables_for(ctx, settings->mapping_dirs.value_or(std::vector<std::string>{}));
   if (!tables.ok()) return tables.error();
+  // The machine the plan is for (cached; overrides applied), as locked virtual packages.
+  detect::DetectOptions dopt;
+  dopt.use_cache = !o.no_cache;
+  auto host = detect::detect_host(ctx, dopt);
+  if (!host.ok()) return host.error();
+
   auto providers = make_providers(ctx);
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
   sopt.use_cache = !o.no_cache;
+  sopt.host = &*host;
   auto outcome = solve::resolve(ctx, selected, *tables, providers, sopt);
   if (!outcome.ok()) return outcome.error();
   return Prepared{*path, host_text(ctx), std::move(*outcome)};

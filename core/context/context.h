@@ -53,6 +53,10 @@ class Context {
   std::istream* input() const { return input_; }
   void set_input(std::istream* in) { input_ = in; }
   bool is_root() const { return is_root_; }
+  // The extdeps binary itself, for work done in a child process (the driver probe). Set by main();
+  // empty in a library or test process, which then does no such work.
+  const std::string& self_exe() const { return self_exe_; }
+  void set_self_exe(std::string path) { self_exe_ = std::move(path); }
   void set_is_root(bool root) { is_root_ = root; }
 
   void set_env(EnvLookup env) { env_ = std::move(env); }
@@ -67,6 +71,7 @@ class Context {
   CommandRunner runner_;
   std::istream* input_ = nullptr;
   bool is_root_ = false;
+  std::string self_exe_;
   std::shared_ptr<std::vector<std::string>> warnings_ = std::make_shared<std::vector<std::string>>();
 };
 

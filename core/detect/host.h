@@ -69,4 +69,8 @@ struct DetectOptions {
 // Everything, with overrides applied last.
 Result<HostFacts> detect_host(const Context& ctx, const DetectOptions& options);
 
+// The driver probe as detect_host runs it (core/detect/cuda_probe.h), with options'
+// probe_timeout_ms. Never an error: a probe child that cannot be started is state crashed.
+CudaFacts cuda_facts(const Context& ctx, const DetectOptions& options);
+
 }  // namespace extdeps::detect

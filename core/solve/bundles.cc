@@ -109,7 +109,10 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
     for (const auto& pkg : alt.packages) {
       Id n = b_.name_id(eco, pkg, false);
       if (!n || solvables_named(n).empty()) {
-        view.missing.push_back(pkg);
+        view.missing.push_back(alt.component.empty() || alt.component == "main"
+                                   ? pkg + " is not in the index"
+                                   : pkg + " is in the " + alt.component +
+                                         " component, which this machine's apt sources do not list");
         all_known = false;
       }
       names.push_back(n);

@@ -35,7 +35,7 @@ struct Bundle {
 struct MappingView {
   const mapping::Entry* entry = nullptr;
   std::vector<mapping::Alternative> alternatives;  // for the requirement's category
-  std::vector<std::string> missing;  // packages named by the mapping that the index lacks
+  std::vector<std::string> missing;  // why packages named by the mapping are not here, one each
 };
 
 class BundleSet {

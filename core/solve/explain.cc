@@ -7,20 +7,6 @@
 
 namespace extdeps::solve {
 
-namespace {
-std::string cuda_state_text(detect::CudaState s) {
-  switch (s) {
-    case detect::CudaState::ok: return "ok";
-    case detect::CudaState::no_library: return "no-library";
-    case detect::CudaState::stub_library: return "stub-library";
-    case detect::CudaState::no_device: return "no-device";
-    case detect::CudaState::driver_error: return "driver-error";
-    case detect::CudaState::timeout: return "timeout";
-    case detect::CudaState::crashed: return "crashed";
-  }
-  return "no-library";
-}
-}  // namespace
 
 std::string Explainer::solvable(Id p) const {
   Pool* pool = b_.pool();
@@ -92,7 +78,7 @@ std::string Explainer::driver_needed(Id source, Id d) const {
       have = "a driver supporting CUDA " + c.cuda_version;
       if (!c.kernel_driver.empty()) have += " (" + c.kernel_driver + ")";
     } else {
-      have = "none (" + (c.detail.empty() ? std::string(cuda_state_text(c.state)) : c.detail) + ")";
+      have = "none (" + (c.detail.empty() ? std::string(detect::cuda_state_name(c.state)) : c.detail) + ")";
     }
   }
   std::string plan_for = "12.4";

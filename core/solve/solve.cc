@@ -14,20 +14,6 @@
 
 namespace extdeps::solve {
 
-namespace {
-std::string cuda_state_text(detect::CudaState s) {
-  switch (s) {
-    case detect::CudaState::ok: return "ok";
-    case detect::CudaState::no_library: return "no-library";
-    case detect::CudaState::stub_library: return "stub-library";
-    case detect::CudaState::no_device: return "no-device";
-    case detect::CudaState::driver_error: return "driver-error";
-    case detect::CudaState::timeout: return "timeout";
-    case detect::CudaState::crashed: return "crashed";
-  }
-  return "no-library";
-}
-}  // namespace
 
 namespace {
 
@@ -282,7 +268,7 @@ void Resolver::explain_failure(Need& n) {
       details.push_back(m + ": the " + std::string(lp->provider->ecosystem()) +
                         " mapping has no package for " + std::string(category_name(n.req->category)) + note);
     }
-    for (const auto& pkg : view.missing) details.push_back(m + ": " + pkg + " is not in the index");
+    for (const auto& why : view.missing) details.push_back(m + ": " + why);
   }
   // Candidates that exist: outside the range (the newest of each package is named first), or
   // not installable, and why.
@@ -468,7 +454,7 @@ void Resolver::cuda_warnings() {
       if (auto tk = detect::cuda_toolkit(mapping::upstream_version({"deb-upstream", "", "", {}}, o.packages[0].version)))
         need = " supporting CUDA " + std::string(tk->min_cuda) + " or newer";
     out_.warnings.push_back(n.req->url.id() + " is planned for building only: this machine has no usable NVIDIA driver (" +
-                            std::string(cuda_state_text(host_->cuda.state)) +
+                            std::string(detect::cuda_state_name(host_->cuda.state)) +
                             "); what is built will need a driver" + need + " where it runs");
   }
 }

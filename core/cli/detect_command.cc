@@ -1,0 +1,108 @@
+#include "core/cli/detect_command.h"
+
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "core/detect/host.h"
+#include "core/detect/host_cache.h"
+#include "core/detect/host_json.h"
+
+namespace extdeps::cli {
+
+namespace {
+
+using detect::CudaState;
+using detect::HostFacts;
+
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const auto& i : items) {
+    if (!out.empty()) out += sep;
+    out += i;
+  }
+  return out;
+}
+
+std::string memory_text(std::uint64_t bytes) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1024.0 * 1024 * 1024)
+    << " GiB";
+  return s.str();
+}
+
+void line(std::ostream& out, std::string_view label, std::string_view value) {
+  out << "  " << std::left << std::setw(12) << (label.empty() ? "" : std::string(label) + ":")
+      << value << '\n';
+}
+
+void print_cuda(const detect::CudaFacts& c, std::ostream& out) {
+  std::string state(detect::cuda_state_name(c.state));
+  if (!c.cuda_version.empty()) state += " (cuda " + c.cuda_version + ")";
+  if (!c.source.empty()) state += " (source: " + c.source + ")";
+  line(out, "cuda", state);
+  if (!c.detail.empty()) line(out, "", c.detail);
+  if (!c.library.empty()) line(out, "library", c.library);
+  if (c.driver_version != 0 || !c.kernel_driver.empty()) {
+    std::string d;
+    if (c.driver_version != 0) d = std::to_string(c.driver_version);
+    if (!c.kernel_driver.empty()) d += (d.empty() ? "" : ", ") + ("kernel module " + c.kernel_driver);
+    line(out, "driver", d);
+  }
+  if (c.state == CudaState::driver_error && !c.error_name.empty())
+    line(out, "error", c.error_name + " (" + std::to_string(c.error_code) + ")");
+  for (const auto& d : c.devices) {
+    std::string text = std::to_string(d.index) + ": " + d.name + ", sm " +
+                       std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+    if (d.total_memory) text += ", " + memory_text(d.total_memory);
+    if (!d.uuid.empty()) text += ", " + d.uuid;
+    line(out, "device", text);
+  }
+}
+
+void print_text(const Context& ctx, const HostFacts& f, bool cached_allowed, std::ostream& out) {
+  out << "extdeps: this machine\n";
+  std::string os = f.os.pretty_name.empty() ? "unknown" : f.os.pretty_name;
+  if (!f.os.id.empty())
+    os += " [" + f.os.id + (f.os.version_id.empty() ? "" : " " + f.os.version_id) + "]";
+  line(out, "os", os);
+  std::string arch = f.machine + (f.dpkg_arch.empty() ? "" : " (" + f.dpkg_arch + ")");
+  line(out, "arch", arch);
+  if (!f.x86_64_level.empty()) line(out, "level", f.x86_64_level);
+  else if (!f.cpu_features.empty()) line(out, "features", join(f.cpu_features, " "));
+  line(out, "kernel", f.kernel.empty() ? "none" : f.kernel);
+  line(out, "libc", f.libc.empty() ? "none" : f.libc + (f.libc_version.empty() ? "" : " " + f.libc_version));
+  if (f.compilers.empty()) line(out, "compilers", "none on PATH");
+  for (size_t i = 0; i < f.compilers.size(); ++i) {
+    const auto& c = f.compilers[i];
+    line(out, i == 0 ? "compilers" : "",
+         c.name + " " + (c.version.empty() ? "(version unknown)" : c.version) + "  " + c.path);
+  }
+  print_cuda(f.cuda, out);
+  if (!f.overridden.empty()) line(out, "overridden", join(f.overridden, ", "));
+  if (!cached_allowed) line(out, "cached", "no (cache not used)");
+  else line(out, "cached", f.from_cache ? "yes, " + detect::host_cache_file(ctx) : "no, detected now");
+}
+
+}  // namespace
+
+int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& out,
+               std::ostream& err) {
+  detect::DetectOptions options;
+  options.refresh = o.refresh;
+  options.use_cache = !o.no_cache;
+  auto facts = detect::detect_host(ctx, options);
+  if (!facts.ok()) {
+    err << "error: " << facts.error().message << '\n';
+    return static_cast<int>(facts.error().code);
+  }
+  if (o.json) {
+    auto j = detect::to_json(*facts);
+    out << j.dump(2) << '\n';
+    return 0;
+  }
+  print_text(ctx, *facts, options.use_cache && ctx.cache_enabled(), out);
+  return 0;
+}
+
+}  // namespace extdeps::cli

@@ -1,0 +1,593 @@
+// The NVIDIA driver probe: a child process that loads the driver with dlopen, and the parent that
+// runs it with a timeout and turns what it printed (or how it died) into CudaFacts.
+#include "core/detect/cuda_probe.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "core/detect/cuda_api.h"
+
+namespace extdeps::detect {
+
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// ---- child side ----
+
+struct Library {
+  void* handle = nullptr;
+  std::string path;   // the file the loader picked, absolute when known
+  std::string error;  // dlerror() when nothing loaded
+};
+
+std::string loaded_path(void* handle) {
+  struct link_map* map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name || !*map->l_name) return {};
+  std::string path = map->l_name;
+  if (path[0] != '/') {
+    char buf[PATH_MAX];
+    if (realpath(path.c_str(), buf)) path = buf;
+  }
+  return path;
+}
+
+std::string dl_error() {
+  const char* e = dlerror();
+  return e ? e : "unknown dlopen error";
+}
+
+// `override_var` names a file to load instead of the search; else the soname by the loader's
+// search, then the WSL location.
+Library load_library(const char* override_var, const char* soname, const char* wsl_path) {
+  Library lib;
+  const char* forced = std::getenv(override_var);
+  if (forced && *forced) {
+    lib.handle = dlopen(forced, RTLD_NOW | RTLD_LOCAL);
+    if (!lib.handle) lib.error = dl_error();
+  } else {
+    lib.handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!lib.handle) {
+      lib.error = dl_error();
+      if (access(wsl_path, F_OK) == 0) lib.handle = dlopen(wsl_path, RTLD_NOW | RTLD_LOCAL);
+    }
+  }
+  if (lib.handle) {
+    lib.path = loaded_path(lib.handle);
+    lib.error.clear();
+  }
+  return lib;
+}
+
+template <class F>
+F symbol(void* handle, const char* name) {
+  return reinterpret_cast<F>(dlsym(handle, name));
+}
+
+std::string format_uuid(const unsigned char* b) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf,
+                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return buf;
+}
+
+json probe_libcuda() {
+  using namespace cuda_api;
+  json j = {{"state", "no-library"}, {"devices", json::array()}};
+  Library lib = load_library("EXTDEPS_CUDA_LIBRARY", "libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1");
+  if (!lib.handle) {
+    j["detail"] = "cannot load libcuda.so.1: " + lib.error;
+    return j;
+  }
+  void* h = lib.handle;
+  j["library"] = lib.path;
+  auto init = symbol<cuInit_t>(h, "cuInit");
+  if (!init) {
+    j["state"] = "driver-error";
+    j["detail"] = lib.path + " does not export cuInit";
+    return j;
+  }
+  auto get_error_name = symbol<cuGetErrorName_t>(h, "cuGetErrorName");
+  auto error_name = [&](CUresult r) -> std::string {
+    const char* s = nullptr;
+    if (get_error_name && get_error_name(r, &s) == CUDA_SUCCESS && s) return s;
+    if (r == CUDA_ERROR_STUB_LIBRARY) return "CUDA_ERROR_STUB_LIBRARY";  // the stub names nothing
+    if (r == CUDA_ERROR_NO_DEVICE) return "CUDA_ERROR_NO_DEVICE";
+    return {};
+  };
+  auto fail = [&](const char* state, CUresult r, const std::string& what) {
+    std::string name = error_name(r);
+    j["state"] = state;
+    j["error_code"] = r;
+    j["error_name"] = name;
+    j["detail"] = what + " returned " + std::to_string(r) + (name.empty() ? "" : " (" + name + ")");
+  };
+
+  CUresult r = init(0);
+  if (r == CUDA_ERROR_STUB_LIBRARY) {
+    fail("stub-library", r, "cuInit");
+    j["detail"] = lib.path + " is the CUDA toolkit's stub library, not a driver (cuInit returned 34)";
+    return j;
+  }
+  if (auto get_version = symbol<cuDriverGetVersion_t>(h, "cuDriverGetVersion")) {
+    int version = 0;
+    if (get_version(&version) == CUDA_SUCCESS) j["driver_version"] = version;
+  }
+  if (r == CUDA_ERROR_NO_DEVICE) {
+    fail("no-device", r, "cuInit");
+    j["detail"] = "the driver found no CUDA device (cuInit returned 100)";
+    return j;
+  }
+  if (r != CUDA_SUCCESS) {
+    fail("driver-error", r, "cuInit");
+    return j;
+  }
+
+  auto get_count = symbol<cuDeviceGetCount_t>(h, "cuDeviceGetCount");
+  auto get_device = symbol<cuDeviceGet_t>(h, "cuDeviceGet");
+  auto get_attribute = symbol<cuDeviceGetAttribute_t>(h, "cuDeviceGetAttribute");
+  auto get_name = symbol<cuDeviceGetName_t>(h, "cuDeviceGetName");
+  auto get_memory = symbol<cuDeviceTotalMem_v2_t>(h, "cuDeviceTotalMem_v2");
+  auto get_uuid = symbol<cuDeviceGetUuid_t>(h, "cuDeviceGetUuid");
+  int count = 0;
+  if (!get_count || !get_device) {
+    j["state"] = "driver-error";
+    j["detail"] = lib.path + " does not export cuDeviceGetCount and cuDeviceGet";
+    return j;
+  }
+  if (r = get_count(&count); r != CUDA_SUCCESS) {
+    fail("driver-error", r, "cuDeviceGetCount");
+    return j;
+  }
+  for (int i = 0; i < count; ++i) {
+    CUdevice dev = 0;
+    if (get_device(&dev, i) != CUDA_SUCCESS) continue;
+    json d = {{"index", i}};
+    char name[256] = {};
+    if (get_name && get_name(name, sizeof name - 1, dev) == CUDA_SUCCESS) d["name"] = name;
+    int major = 0, minor = 0;
+    if (get_attribute &&
+        get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS &&
+        get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == CUDA_SUCCESS) {
+      d["cc_major"] = major;
+      d["cc_minor"] = minor;
+    }
+    std::size_t bytes = 0;
+    if (get_memory && get_memory(&bytes, dev) == CUDA_SUCCESS) d["total_memory"] = bytes;
+    CUuuid uuid{};
+    if (get_uuid && get_uuid(&uuid, dev) == CUDA_SUCCESS)
+      d["uuid"] = format_uuid(reinterpret_cast<const unsigned char*>(uuid.bytes));
+    j["devices"].push_back(std::move(d));
+  }
+  if (j["devices"].empty()) {
+    j["state"] = "no-device";
+    j["detail"] = "the driver lists no CUDA device";
+    return j;
+  }
+  j["state"] = "ok";
+  return j;
+}
+
+json probe_nvml() {
+  using namespace cuda_api;
+  json j = {{"loaded", false}, {"devices", json::array()}};
+  Library lib = load_library("EXTDEPS_NVML_LIBRARY", "libnvidia-ml.so.1", "/usr/lib/wsl/lib/libnvidia-ml.so.1");
+  if (!lib.handle) {
+    j["detail"] = "cannot load libnvidia-ml.so.1: " + lib.error;
+    return j;
+  }
+  void* h = lib.handle;
+  j["library"] = lib.path;
+  auto init = symbol<nvmlInit_v2_t>(h, "nvmlInit_v2");
+  if (!init) {
+    j["detail"] = lib.path + " does not export nvmlInit_v2";
+    return j;
+  }
+  if (nvmlReturn_t r = init(); r != NVML_SUCCESS) {
+    j["detail"] = "nvmlInit_v2 returned " + std::to_string(r);
+    return j;
+  }
+  j["loaded"] = true;
+  char text[256] = {};
+  if (auto f = symbol<nvmlSystemGetDriverVersion_t>(h, "nvmlSystemGetDriverVersion");
+      f && f(text, sizeof text - 1) == NVML_SUCCESS)
+    j["kernel_driver"] = text;
+  int cuda_version = 0;
+  if (auto f = symbol<nvmlSystemGetCudaDriverVersion_v2_t>(h, "nvmlSystemGetCudaDriverVersion_v2");
+      f && f(&cuda_version) == NVML_SUCCESS)
+    j["driver_version"] = cuda_version;
+  auto get_count = symbol<nvmlDeviceGetCount_v2_t>(h, "nvmlDeviceGetCount_v2");
+  auto get_handle = symbol<nvmlDeviceGetHandleByIndex_v2_t>(h, "nvmlDeviceGetHandleByIndex_v2");
+  auto get_name = symbol<nvmlDeviceGetName_t>(h, "nvmlDeviceGetName");
+  auto get_cc = symbol<nvmlDeviceGetCudaComputeCapability_t>(h, "nvmlDeviceGetCudaComputeCapability");
+  auto get_memory = symbol<nvmlDeviceGetMemoryInfo_t>(h, "nvmlDeviceGetMemoryInfo");
+  auto get_uuid = symbol<nvmlDeviceGetUUID_t>(h, "nvmlDeviceGetUUID");
+  unsigned int count = 0;
+  if (get_count && get_handle && get_count(&count) == NVML_SUCCESS) {
+    for (unsigned int i = 0; i < count; ++i) {
+      nvmlDevice_t dev = nullptr;
+      if (get_handle(i, &dev) != NVML_SUCCESS) continue;
+      json d = {{"index", i}};
+      char buf[256] = {};
+      if (get_name && get_name(dev, buf, sizeof buf - 1) == NVML_SUCCESS) d["name"] = buf;
+      int major = 0, minor = 0;
+      if (get_cc && get_cc(dev, &major, &minor) == NVML_SUCCESS) {
+        d["cc_major"] = major;
+        d["cc_minor"] = minor;
+      }
+      nvmlMemory_t memory{};
+      if (get_memory && get_memory(dev, &memory) == NVML_SUCCESS) d["total_memory"] = memory.total;
+      char uuid[128] = {};
+      if (get_uuid && get_uuid(dev, uuid, sizeof uuid - 1) == NVML_SUCCESS) d["uuid"] = uuid;
+      j["devices"].push_back(std::move(d));
+    }
+  }
+  if (auto shutdown = symbol<nvmlShutdown_t>(h, "nvmlShutdown")) shutdown();
+  return j;
+}
+
+// ---- parent side ----
+
+struct ChildRun {
+  bool timed_out = false;
+  int status = 0;  // waitpid status when it ended
+  std::string out;
+};
+
+void kill_group(pid_t pid) {
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+}
+
+// Waits for `pid` until `deadline`; true when it was reaped.
+bool reap_until(pid_t pid, int& status, Clock::time_point deadline) {
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) return true;
+    if (r < 0 && errno != EINTR) return true;  // not ours any more: nothing to wait for
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+}
+
+// Runs argv in its own process group with stdout to a pipe and stdin/stderr on /dev/null. On
+// timeout the whole group is killed; a process the kernel will not let go of (stuck in the
+// driver) is left behind rather than waited for.
+Result<ChildRun> run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                           int timeout_ms) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    return environment_error(std::string("cannot create a pipe: ") + std::strerror(errno));
+  std::vector<char*> args, envp;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attr, 0);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    return environment_error("cannot start " + argv[0] + ": " + std::strerror(rc));
+  }
+
+  ChildRun run;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  bool eof = false;
+  while (!eof) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) break;
+    pollfd p{fds[0], POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(left));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    char buf[4096];
+    ssize_t got = read(fds[0], buf, sizeof buf);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got <= 0) eof = true;
+    else if (run.out.size() < (1u << 20)) run.out.append(buf, static_cast<size_t>(got));
+  }
+  close(fds[0]);
+  if (eof && reap_until(pid, run.status, deadline)) return run;
+  run.timed_out = true;
+  kill_group(pid);
+  reap_until(pid, run.status, Clock::now() + std::chrono::seconds(1));
+  return run;
+}
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS";
+    case SIGPIPE: return "SIGPIPE";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+// The variables the probe child may see. CUDA_VISIBLE_DEVICES is never among them: the probe
+// reports the machine, not what one process was told to use.
+constexpr const char* kChildEnv[] = {
+    "PATH", "LD_LIBRARY_PATH", "EXTDEPS_CUDA_LIBRARY", "EXTDEPS_NVML_LIBRARY",
+    "EXTDEPS_FAKE_CUDA_DRIVER", "EXTDEPS_FAKE_CUDA_DEVICES", "EXTDEPS_FAKE_CUDA_INIT_ERROR",
+    "EXTDEPS_FAKE_CUDA_HANG", "EXTDEPS_FAKE_CUDA_CRASH", "EXTDEPS_FAKE_CUDA_GARBAGE",
+    "EXTDEPS_FAKE_CUDA_ECHO_CVD",
+};
+
+std::vector<std::string> child_env(const Context& ctx) {
+  std::vector<std::string> env;
+  for (const char* name : kChildEnv)
+    if (auto v = ctx.env(name)) env.push_back(std::string(name) + "=" + *v);
+  return env;
+}
+
+std::optional<CudaState> state_from_name(std::string_view s) {
+  if (s == "ok") return CudaState::ok;
+  if (s == "no-library") return CudaState::no_library;
+  if (s == "stub-library") return CudaState::stub_library;
+  if (s == "no-device") return CudaState::no_device;
+  if (s == "driver-error") return CudaState::driver_error;
+  if (s == "timeout") return CudaState::timeout;
+  if (s == "crashed") return CudaState::crashed;
+  return std::nullopt;
+}
+
+std::vector<CudaDevice> devices_from(const json& list) {
+  std::vector<CudaDevice> out;
+  if (!list.is_array()) return out;
+  for (const auto& d : list) {
+    if (!d.is_object()) continue;
+    CudaDevice dev;
+    dev.index = d.value("index", 0);
+    dev.name = d.value("name", "");
+    dev.cc_major = d.value("cc_major", 0);
+    dev.cc_minor = d.value("cc_minor", 0);
+    dev.total_memory = d.value("total_memory", std::uint64_t{0});
+    dev.uuid = d.value("uuid", "");
+    out.push_back(std::move(dev));
+  }
+  return out;
+}
+
+CudaFacts garbage(std::string_view text, std::string why) {
+  CudaFacts f;
+  f.state = CudaState::driver_error;
+  std::string head(text.substr(0, 60));
+  for (char& c : head)
+    if (c == '\n' || c == '\r' || static_cast<unsigned char>(c) < 0x20) c = ' ';
+  f.detail = "the driver probe printed something that is not its JSON (" + why + ")" +
+             (head.empty() ? "" : ": '" + head + "'");
+  return f;
+}
+
+std::string trim(std::string s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  auto e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+std::optional<std::string> find_on_path(const Context& ctx, const std::string& program) {
+  auto path = ctx.env("PATH");
+  if (!path) return std::nullopt;
+  std::stringstream ss(*path);
+  std::string dir;
+  while (std::getline(ss, dir, ':')) {
+    if (dir.empty()) continue;
+    std::string candidate = dir + "/" + program;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+// `nvidia-smi --query-gpu=...` lines: "0, NVIDIA H100 80GB HBM3, 9.0, 81559, GPU-..., 550.54.15".
+void from_nvidia_smi(const std::string& text, CudaFacts& f) {
+  std::stringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields;
+    std::stringstream ls(line);
+    std::string field;
+    while (std::getline(ls, field, ',')) fields.push_back(trim(field));
+    if (fields.size() < 6) continue;
+    std::string name = fields[1];
+    for (size_t i = 2; i + 4 < fields.size(); ++i) name += ", " + fields[i];  // a comma in the name
+    size_t n = fields.size();
+    CudaDevice d;
+    d.index = std::atoi(fields[0].c_str());
+    d.name = name;
+    std::sscanf(fields[n - 4].c_str(), "%d.%d", &d.cc_major, &d.cc_minor);
+    d.total_memory = std::strtoull(fields[n - 3].c_str(), nullptr, 10) * 1024 * 1024;
+    d.uuid = fields[n - 2];
+    if (f.kernel_driver.empty()) f.kernel_driver = fields[n - 1];
+    f.devices.push_back(std::move(d));
+  }
+}
+
+}  // namespace
+
+std::string cuda_version_text(int v) {
+  if (v <= 0) return {};
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+int run_cuda_probe(std::ostream& out) {
+  json j;
+  try {
+    j["cuda"] = probe_libcuda();
+    j["nvml"] = probe_nvml();
+  } catch (const std::exception& e) {
+    j = {{"cuda", {{"state", "driver-error"}, {"detail", std::string("internal error: ") + e.what()}}}};
+  }
+  out << j.dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
+  return 0;
+}
+
+CudaFacts parse_cuda_probe_output(std::string_view text) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) return garbage(text, "not json");
+  if (!j.is_object() || !j.contains("cuda") || !j["cuda"].is_object())
+    return garbage(text, "no \"cuda\" object");
+  try {
+    const json& c = j["cuda"];
+    auto state = state_from_name(c.value("state", ""));
+    if (!state) return garbage(text, "unknown state '" + c.value("state", "") + "'");
+    CudaFacts f;
+    f.state = *state;
+    f.source = "cuda";
+    f.library = c.value("library", "");
+    f.driver_version = c.value("driver_version", 0);
+    f.error_code = c.value("error_code", 0);
+    f.error_name = c.value("error_name", "");
+    f.detail = c.value("detail", "");
+    f.devices = devices_from(c.value("devices", json::array()));
+
+    const json nvml = j.value("nvml", json::object());
+    if (nvml.is_object() && nvml.value("loaded", false)) {
+      f.kernel_driver = nvml.value("kernel_driver", "");
+      if (f.driver_version == 0 && f.state != CudaState::stub_library)
+        f.driver_version = nvml.value("driver_version", 0);
+      auto devices = devices_from(nvml.value("devices", json::array()));
+      if (f.devices.empty() && !devices.empty()) {
+        f.devices = std::move(devices);
+        f.source = "nvml";
+        if (f.state == CudaState::no_library) {
+          f.state = CudaState::ok;
+          f.library = nvml.value("library", "");
+          f.detail = "libcuda.so.1 did not load; devices from nvml (" + f.detail + ")";
+        } else {
+          f.detail += "; nvml lists " + std::to_string(f.devices.size()) + " device(s)";
+        }
+      }
+    }
+    f.cuda_version = cuda_version_text(f.driver_version);
+    return f;
+  } catch (const std::exception& e) {
+    return garbage(text, e.what());
+  }
+}
+
+std::string nvidia_kernel_driver(const Context& ctx) {
+  {
+    std::ifstream in(ctx.host_path("/sys/module/nvidia/version"));
+    std::string v;
+    if (in && std::getline(in, v) && !trim(v).empty()) return trim(v);
+  }
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Thu Feb 22 01:44:30 UTC 2024"
+  std::ifstream in(ctx.host_path("/proc/driver/nvidia/version"));
+  std::string line;
+  if (!in || !std::getline(in, line)) return {};
+  std::stringstream ss(line);
+  std::string word;
+  while (ss >> word) {
+    bool digits_and_dots = word.find('.') != std::string::npos && std::isdigit(static_cast<unsigned char>(word[0])) &&
+                           word.find_first_not_of("0123456789.") == std::string::npos;
+    if (digits_and_dots) return word;
+  }
+  return {};
+}
+
+Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::string& exe) {
+  if (timeout_ms <= 0) timeout_ms = 10000;
+  // The probe runs in a copy of the extdeps binary. A process that is not extdeps (a test binary,
+  // a program using the library) has none unless it says where one is: re-executing itself would
+  // run its own main again.
+  const std::string program = exe.empty() ? ctx.self_exe() : exe;
+  if (program.empty()) {
+    CudaFacts f;
+    f.state = CudaState::no_library;
+    f.source = "cuda";
+    f.detail = "the driver was not probed: no extdeps binary to run the probe in";
+    return f;
+  }
+  const auto start = Clock::now();
+  auto run = run_child({program, "__probe-cuda"}, child_env(ctx), timeout_ms);
+  if (!run.ok()) return Error{run.error().code, "cannot start the driver probe: " + run.error().message};
+
+  CudaFacts f;
+  f.source = "cuda";
+  if (run->timed_out) {
+    f.state = CudaState::timeout;
+    f.detail = "the driver probe did not answer within " + std::to_string(timeout_ms) + " ms and was killed";
+  } else if (WIFSIGNALED(run->status)) {
+    int sig = WTERMSIG(run->status);
+    f.state = CudaState::crashed;
+    f.detail = "the driver probe was killed by " + signal_name(sig) + " (signal " + std::to_string(sig) + ")";
+  } else if (!WIFEXITED(run->status) || WEXITSTATUS(run->status) != 0) {
+    f.state = CudaState::driver_error;
+    f.detail = "the driver probe exited with status " + std::to_string(WEXITSTATUS(run->status));
+  } else {
+    f = parse_cuda_probe_output(run->out);
+  }
+  if (f.kernel_driver.empty()) f.kernel_driver = nvidia_kernel_driver(ctx);
+
+  // Neither library loaded: nvidia-smi, where there is one, still knows the devices.
+  if (f.state == CudaState::no_library) {
+    auto left = timeout_ms - std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+    if (auto smi = find_on_path(ctx, "nvidia-smi"); smi && left > 0) {
+      auto q = run_child({*smi, "--query-gpu=index,name,compute_cap,memory.total,uuid,driver_version",
+                          "--format=csv,noheader,nounits"},
+                         child_env(ctx), static_cast<int>(left));
+      if (q.ok() && !q->timed_out && WIFEXITED(q->status) && WEXITSTATUS(q->status) == 0) {
+        CudaFacts s;
+        s.kernel_driver = f.kernel_driver;
+        from_nvidia_smi(q->out, s);
+        if (!s.devices.empty()) {
+          s.state = CudaState::ok;
+          s.source = "nvidia-smi";
+          s.library = *smi;
+          s.detail = "libcuda.so.1 did not load; devices from nvidia-smi (" + f.detail + ")";
+          f = std::move(s);
+        }
+      }
+    }
+  }
+  return f;
+}
+
+}  // namespace extdeps::detect

@@ -1,0 +1,120 @@
+#include "core/detect/host.h"
+
+#include <sys/utsname.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+#if defined(__GLIBC__)
+#include <gnu/libc-version.h>
+#endif
+
+#include "core/detect/compilers.h"
+#include "core/detect/cpu.h"
+#include "core/detect/cuda_probe.h"
+#include "core/detect/host_cache.h"
+#include "core/detect/overrides.h"
+
+namespace extdeps::detect {
+
+namespace {
+
+constexpr std::chrono::seconds kDefaultTtl{24 * 60 * 60};
+
+Result<long long> env_seconds(const Context& ctx, const char* name, long long fallback) {
+  auto v = ctx.env(name);
+  if (!v || v->empty()) return fallback;
+  long long n = 0;
+  auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+  if (ec != std::errc() || end != v->data() + v->size() || n < 0)
+    return bad_input("invalid " + std::string(name) + "='" + *v + "': expected seconds");
+  return n;
+}
+
+// What is detected without the driver probe; overrides are not applied here.
+Result<HostFacts> detect_machine(const Context& ctx, int timeout_ms) {
+  HostFacts f;
+  f.os = read_os_release(ctx);
+  struct utsname u {};
+  if (uname(&u) != 0)
+    return environment_error(std::string("uname failed: ") + std::strerror(errno));
+  f.machine = u.machine;
+  f.kernel = u.release;
+  // The real architecture: dpkg_architecture would apply EXTDEPS_OVERRIDE_ARCH, which must not
+  // reach the cache.
+  Context plain = ctx;
+  plain.set_env([&ctx](std::string_view name) -> std::optional<std::string> {
+    if (name == "EXTDEPS_OVERRIDE_ARCH") return std::nullopt;
+    return ctx.env(name);
+  });
+  f.dpkg_arch = dpkg_architecture(plain);
+  auto cpu = detect_cpu();
+  f.x86_64_level = std::move(cpu.x86_64_level);
+  f.cpu_features = std::move(cpu.features);
+#if defined(__GLIBC__)
+  f.libc = "glibc";
+  f.libc_version = gnu_get_libc_version();
+#else
+  f.libc = "musl";
+#endif
+  f.compilers = detect_compilers(ctx, timeout_ms);
+  return f;
+}
+
+}  // namespace
+
+CudaFacts cuda_facts(const Context& ctx, const DetectOptions& options) {
+  auto probed = probe_cuda(ctx, options.probe_timeout_ms);
+  if (probed.ok()) return std::move(probed).value();
+  // No child could be started: that is a state of this machine, not a failed detection.
+  CudaFacts c;
+  c.state = CudaState::crashed;
+  c.kernel_driver = nvidia_kernel_driver(ctx);
+  c.detail = probed.error().message;
+  return c;
+}
+
+Result<HostFacts> detect_host(const Context& ctx, const DetectOptions& in) {
+  auto overrides = read_overrides(ctx);
+  if (!overrides.ok()) return overrides.error();
+  DetectOptions options = in;
+  auto probe_s = env_seconds(ctx, "EXTDEPS_PROBE_TIMEOUT", -1);
+  if (!probe_s.ok()) return probe_s.error();
+  if (*probe_s >= 0) options.probe_timeout_ms = static_cast<int>(std::min(*probe_s, 3600LL) * 1000);
+  auto ttl = env_seconds(ctx, "EXTDEPS_DETECT_TTL", kDefaultTtl.count());
+  if (!ttl.ok()) return ttl.error();
+
+  const bool caching = options.use_cache && ctx.cache_enabled();
+  HostCacheKey key;
+  std::optional<CachedHost> entry;
+  if (caching) {
+    key = host_cache_key(ctx);
+    if (!options.refresh) entry = load_host_cache(ctx, key, std::chrono::seconds(*ttl));
+  }
+  bool changed = false;
+  if (entry) {
+    entry->facts.from_cache = true;
+  } else {
+    auto fresh = detect_machine(ctx, std::min(options.probe_timeout_ms, 5000));
+    if (!fresh.ok()) return fresh.error();
+    entry = CachedHost{std::move(fresh).value(), false};
+    changed = true;
+  }
+  // An overridden cuda is never probed (the probe may be what the user wants to avoid).
+  if (options.probe_cuda && !overrides->cuda && !entry->cuda_probed) {
+    entry->facts.cuda = cuda_facts(ctx, options);
+    entry->cuda_probed = true;
+    entry->facts.from_cache = false;
+    changed = true;
+  }
+  if (caching && changed) {
+    if (auto stored = store_host_cache(ctx, key, *entry); !stored.ok())
+      ctx.warn("host facts were not cached: " + stored.error().message);
+  }
+  HostFacts facts = std::move(entry->facts);
+  apply_overrides(*overrides, facts);
+  return facts;
+}
+
+}  // namespace extdeps::detect

@@ -1,0 +1,191 @@
+#include "core/detect/host_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "core/detect/host.h"
+#include "tests/test_support.h"
+
+namespace extdeps::detect {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A writable machine: the fixture root plus the fixture compilers, and a cache folder.
+struct Machine {
+  std::string root = test::temp_dir();
+  std::string cache = test::temp_dir();
+  std::map<std::string, std::string> env = {{"PATH", "/usr/bin"}};
+  std::chrono::system_clock::time_point now = std::chrono::system_clock::now();
+
+  Machine() {
+    fs::copy(test::data_path("detect/root"), root, fs::copy_options::recursive);
+    fs::copy(test::data_path("detect/compilers/usr"), root + "/usr", fs::copy_options::recursive);
+  }
+  Context context() const {
+    auto ctx = Context::for_test(root, env);
+    ctx.set_cache_dir(cache);
+    ctx.set_clock([t = now] { return t; });
+    return ctx;
+  }
+  HostFacts detect(bool refresh = false) const {
+    DetectOptions o;
+    o.refresh = refresh;
+    o.probe_cuda = false;
+    auto f = detect_host(context(), o);
+    EXPECT_TRUE(f.ok()) << (f.ok() ? "" : f.error().message);
+    return f.ok() ? *f : HostFacts{};
+  }
+  void write(const std::string& path, const std::string& text) const {
+    std::ofstream(root + path, std::ios::trunc) << text;
+  }
+};
+
+TEST(HostCache, SecondCallIsFromCache) {
+  Machine m;
+  auto cold = m.detect();
+  EXPECT_FALSE(cold.from_cache);
+  EXPECT_TRUE(fs::exists(m.cache + "/detect/host.json"));
+  auto warm = m.detect();
+  EXPECT_TRUE(warm.from_cache);
+  EXPECT_EQ(warm.kernel, cold.kernel);
+  EXPECT_EQ(warm.libc_version, cold.libc_version);
+  EXPECT_EQ(warm.x86_64_level, cold.x86_64_level);
+  EXPECT_EQ(warm.compilers.size(), cold.compilers.size());
+  EXPECT_EQ(warm.os.version_codename, "bookworm");
+}
+
+TEST(HostCache, WarmRunStartsNoProcess) {
+  Machine m;
+  auto cold = m.detect();
+  ASSERT_FALSE(cold.compilers.empty());
+  // With the compilers gone, a run that looked for them would find none.
+  fs::remove_all(m.root + "/usr/bin");
+  auto warm = m.detect();
+  EXPECT_TRUE(warm.from_cache);
+  ASSERT_EQ(warm.compilers.size(), cold.compilers.size());
+  EXPECT_EQ(warm.compilers[0].version, "12.2.0");
+}
+
+TEST(HostCache, WarmRunIsFast) {
+  Machine m;
+  auto ctx = m.context();
+  DetectOptions o;
+  o.probe_cuda = false;
+  auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(detect_host(ctx, o).ok());
+  auto t1 = std::chrono::steady_clock::now();
+  constexpr int kRuns = 50;
+  for (int i = 0; i < kRuns; ++i) ASSERT_TRUE(detect_host(ctx, o)->from_cache);
+  auto t2 = std::chrono::steady_clock::now();
+  auto us = [](auto d) { return std::chrono::duration_cast<std::chrono::microseconds>(d).count(); };
+  auto warm = us(t2 - t1) / kRuns;
+  std::cout << "cold detect " << us(t1 - t0) << " us, warm " << warm << " us\n";
+  EXPECT_LT(warm, 2000) << "a warm detect must cost at most ~2 ms";
+}
+
+TEST(HostCache, RefreshBypasses) {
+  Machine m;
+  m.detect();
+  auto again = m.detect(/*refresh=*/true);
+  EXPECT_FALSE(again.from_cache);
+  EXPECT_TRUE(m.detect().from_cache);
+}
+
+TEST(HostCache, NoCacheNeitherReadsNorWrites) {
+  Machine m;
+  DetectOptions o;
+  o.use_cache = false;
+  o.probe_cuda = false;
+  ASSERT_TRUE(detect_host(m.context(), o).ok());
+  EXPECT_FALSE(fs::exists(m.cache + "/detect/host.json"));
+}
+
+TEST(HostCache, ChangedBootIdInvalidates) {
+  Machine m;
+  m.detect();
+  m.write("/proc/sys/kernel/random/boot_id", "0f0e0d0c-0000-4000-8000-000000000001\n");
+  EXPECT_FALSE(m.detect().from_cache);
+  EXPECT_TRUE(m.detect().from_cache);
+}
+
+TEST(HostCache, MissingBootIdNeverHits) {
+  Machine m;
+  fs::remove(m.root + "/proc/sys/kernel/random/boot_id");
+  m.detect();
+  EXPECT_FALSE(m.detect().from_cache);
+}
+
+TEST(HostCache, ChangedDriverOrPathInvalidates) {
+  Machine m;
+  m.detect();
+  m.write("/sys/module/nvidia/version", "560.35.03\n");
+  EXPECT_FALSE(m.detect().from_cache);
+  EXPECT_TRUE(m.detect().from_cache);
+  m.env["PATH"] = "/usr/bin:/usr/local/bin";
+  EXPECT_FALSE(m.detect().from_cache);
+}
+
+TEST(HostCache, KeyReadsTheDriverVersion) {
+  Machine m;
+  auto key = host_cache_key(m.context());
+  EXPECT_EQ(key.boot_id, "7c1d9a0e-3b0f-4d7e-9a51-2f7b1f9e0c11");
+  EXPECT_EQ(key.kernel_driver, "550.54.15");
+  fs::remove_all(m.root + "/sys/module/nvidia");
+  EXPECT_EQ(host_cache_key(m.context()).kernel_driver, "none");
+}
+
+TEST(HostCache, ExpiresAfterTheTtl) {
+  Machine m;
+  m.detect();
+  m.now += std::chrono::hours(23);
+  EXPECT_TRUE(m.detect().from_cache);
+  m.now += std::chrono::hours(2);
+  EXPECT_FALSE(m.detect().from_cache);
+  m.env["EXTDEPS_DETECT_TTL"] = "10";
+  m.now += std::chrono::seconds(11);
+  EXPECT_FALSE(m.detect().from_cache);
+}
+
+TEST(HostCache, CorruptFileIsIgnoredAndRewritten) {
+  for (const char* garbage : {"{not json", "[]", R"({"format": 1, "key": 3})",
+                              R"({"format": "one"})"}) {
+    Machine m;
+    fs::create_directories(m.cache + "/detect");
+    std::ofstream(m.cache + "/detect/host.json") << garbage;
+    EXPECT_FALSE(m.detect().from_cache) << garbage;
+    EXPECT_TRUE(m.detect().from_cache) << garbage;
+  }
+  // A valid key with facts of the wrong shape.
+  Machine m;
+  m.detect();
+  std::string text = test::read_file(m.cache + "/detect/host.json");
+  auto at = text.find("\"kernel\":");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 9, "\"kernel\":42,\"x\":");
+  std::ofstream(m.cache + "/detect/host.json", std::ios::trunc) << text;
+  EXPECT_FALSE(m.detect().from_cache);
+  EXPECT_TRUE(m.detect().from_cache);
+}
+
+TEST(HostCache, OverridesAreAppliedAfterReadingAndNeverCached) {
+  Machine m;
+  m.env["EXTDEPS_OVERRIDE_GLIBC"] = "2.17";
+  auto first = m.detect();
+  EXPECT_EQ(first.libc_version, "2.17");
+  m.env.erase("EXTDEPS_OVERRIDE_GLIBC");
+  auto second = m.detect();
+  EXPECT_TRUE(second.from_cache);
+  EXPECT_NE(second.libc_version, "2.17");
+  EXPECT_TRUE(second.overridden.empty());
+  m.env["EXTDEPS_OVERRIDE_LINUX"] = "4.19.0";
+  auto third = m.detect();
+  EXPECT_TRUE(third.from_cache);
+  EXPECT_EQ(third.kernel, "4.19.0");
+}
+
+}  // namespace
+}  // namespace extdeps::detect

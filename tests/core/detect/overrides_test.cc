@@ -1,0 +1,162 @@
+#include "core/detect/overrides.h"
+
+#include <gtest/gtest.h>
+
+#include "core/detect/host.h"
+#include "tests/test_support.h"
+
+namespace extdeps::detect {
+namespace {
+
+// Facts as a machine would give them, then the overrides of env on top.
+Result<HostFacts> with_env(std::map<std::string, std::string> env) {
+  auto ctx = Context::for_test(test::data_path("detect/root"), std::move(env));
+  auto o = read_overrides(ctx);
+  if (!o.ok()) return o.error();
+  HostFacts f;
+  f.os = read_os_release(ctx);
+  f.machine = "x86_64";
+  f.dpkg_arch = "amd64";
+  f.x86_64_level = "x86-64-v3";
+  f.kernel = "6.1.0-18-amd64";
+  f.libc = "glibc";
+  f.libc_version = "2.36";
+  f.cuda.state = CudaState::no_device;
+  f.cuda.kernel_driver = "550.54.15";
+  apply_overrides(*o, f);
+  return f;
+}
+
+bool has(const std::vector<std::string>& v, const char* s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+TEST(HostOverrides, NoneSetChangesNothing) {
+  auto f = with_env({});
+  ASSERT_TRUE(f.ok());
+  EXPECT_TRUE(f->overridden.empty());
+  EXPECT_EQ(f->os.id, "debian");
+  EXPECT_EQ(f->cuda.state, CudaState::no_device);
+}
+
+TEST(HostOverrides, Cuda) {
+  auto f = with_env({{"EXTDEPS_OVERRIDE_CUDA", "12.4"}});
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->cuda.state, CudaState::ok);
+  EXPECT_EQ(f->cuda.cuda_version, "12.4");
+  EXPECT_EQ(f->cuda.driver_version, 12040);
+  EXPECT_EQ(f->cuda.source, "override");
+  EXPECT_EQ(f->cuda.kernel_driver, "550.54.15");
+  EXPECT_EQ(f->overridden, std::vector<std::string>{"cuda"});
+}
+
+TEST(HostOverrides, EmptyCudaMeansAbsent) {
+  auto f = with_env({{"EXTDEPS_OVERRIDE_CUDA", ""}});
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->cuda.state, CudaState::no_library);
+  EXPECT_EQ(f->cuda.source, "override");
+  EXPECT_NE(f->cuda.detail.find("EXTDEPS_OVERRIDE_CUDA"), std::string::npos) << f->cuda.detail;
+  EXPECT_TRUE(has(f->overridden, "cuda"));
+}
+
+TEST(HostOverrides, CondaVariantsAreHonoured) {
+  auto f = with_env({{"CONDA_OVERRIDE_CUDA", "11.8"}, {"CONDA_OVERRIDE_GLIBC", "2.17"}});
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->cuda.cuda_version, "11.8");
+  EXPECT_EQ(f->libc_version, "2.17");
+  EXPECT_TRUE(has(f->overridden, "cuda"));
+  EXPECT_TRUE(has(f->overridden, "glibc"));
+  auto absent = with_env({{"CONDA_OVERRIDE_CUDA", ""}});
+  ASSERT_TRUE(absent.ok());
+  EXPECT_EQ(absent->cuda.state, CudaState::no_library);
+}
+
+TEST(HostOverrides, ExtdepsWinsOverConda) {
+  auto f = with_env({{"CONDA_OVERRIDE_CUDA", "11.8"},
+                     {"EXTDEPS_OVERRIDE_CUDA", "12.6"},
+                     {"CONDA_OVERRIDE_GLIBC", "2.17"},
+                     {"EXTDEPS_OVERRIDE_GLIBC", "2.39"}});
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->cuda.cuda_version, "12.6");
+  EXPECT_EQ(f->libc_version, "2.39");
+  // An EXTDEPS_ variable set empty also wins: cuda is absent.
+  auto absent = with_env({{"CONDA_OVERRIDE_CUDA", "11.8"}, {"EXTDEPS_OVERRIDE_CUDA", ""}});
+  ASSERT_TRUE(absent.ok());
+  EXPECT_EQ(absent->cuda.state, CudaState::no_library);
+}
+
+TEST(HostOverrides, CudaArch) {
+  for (const char* v : {"8.6", "sm_86"}) {
+    auto f = with_env({{"EXTDEPS_OVERRIDE_CUDA", "12.4"}, {"EXTDEPS_OVERRIDE_CUDA_ARCH", v}});
+    ASSERT_TRUE(f.ok()) << v;
+    ASSERT_EQ(f->cuda.devices.size(), 1u) << v;
+    EXPECT_EQ(f->cuda.devices[0].cc_major, 8);
+    EXPECT_EQ(f->cuda.devices[0].cc_minor, 6);
+    EXPECT_TRUE(has(f->overridden, "cuda-arch"));
+  }
+  auto blackwell = with_env({{"EXTDEPS_OVERRIDE_CUDA_ARCH", "sm_120"}});
+  ASSERT_TRUE(blackwell.ok());
+  EXPECT_EQ(blackwell->cuda.devices.at(0).cc_major, 12);
+  EXPECT_EQ(blackwell->cuda.devices.at(0).cc_minor, 0);
+}
+
+TEST(HostOverrides, GlibcLinuxArchOs) {
+  auto f = with_env({{"EXTDEPS_OVERRIDE_GLIBC", "2.28"},
+                     {"EXTDEPS_OVERRIDE_LINUX", "5.15.0"},
+                     {"EXTDEPS_OVERRIDE_ARCH", "arm64"},
+                     {"EXTDEPS_OVERRIDE_OS", "ubuntu:24.04"}});
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->libc, "glibc");
+  EXPECT_EQ(f->libc_version, "2.28");
+  EXPECT_EQ(f->kernel, "5.15.0");
+  EXPECT_EQ(f->dpkg_arch, "arm64");
+  EXPECT_EQ(f->machine, "aarch64");
+  EXPECT_TRUE(f->x86_64_level.empty()) << "another architecture's cpu level is unknown";
+  EXPECT_EQ(f->os.id, "ubuntu");
+  EXPECT_EQ(f->os.version_id, "24.04");
+  EXPECT_TRUE(f->os.version_codename.empty());
+  for (const char* name : {"glibc", "linux", "arch", "os"}) EXPECT_TRUE(has(f->overridden, name)) << name;
+}
+
+TEST(HostOverrides, EmptyGlibcAndLinuxMeanAbsent) {
+  auto f = with_env({{"EXTDEPS_OVERRIDE_GLIBC", ""}, {"EXTDEPS_OVERRIDE_LINUX", ""}});
+  ASSERT_TRUE(f.ok());
+  EXPECT_TRUE(f->libc.empty());
+  EXPECT_TRUE(f->libc_version.empty());
+  EXPECT_TRUE(f->kernel.empty());
+}
+
+TEST(HostOverrides, EmptyArchAndOsAreIgnored) {
+  auto f = with_env({{"EXTDEPS_OVERRIDE_ARCH", ""}, {"EXTDEPS_OVERRIDE_OS", ""}});
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->dpkg_arch, "amd64");
+  EXPECT_EQ(f->os.id, "debian");
+  EXPECT_TRUE(f->overridden.empty());
+}
+
+TEST(HostOverrides, MalformedValuesAreBadInput) {
+  auto cuda = with_env({{"EXTDEPS_OVERRIDE_CUDA", "twelve"}});
+  ASSERT_FALSE(cuda.ok());
+  EXPECT_EQ(cuda.error().code, ExitCode::bad_input);
+  EXPECT_EQ(cuda.error().message,
+            "invalid EXTDEPS_OVERRIDE_CUDA='twelve': expected a cuda version like 12.4, or empty "
+            "for no cuda");
+  EXPECT_FALSE(with_env({{"EXTDEPS_OVERRIDE_CUDA_ARCH", "ampere"}}).ok());
+  EXPECT_FALSE(with_env({{"CONDA_OVERRIDE_GLIBC", "2.x"}}).ok());
+  EXPECT_FALSE(with_env({{"EXTDEPS_OVERRIDE_CUDA", "99999999999.1"}}).ok());
+}
+
+TEST(HostOverrides, DetectHostAppliesThemAndSkipsTheProbe) {
+  auto ctx = Context::for_test(test::data_path("detect/root"),
+                               {{"EXTDEPS_OVERRIDE_CUDA", "12.4"}, {"EXTDEPS_OVERRIDE_GLIBC", "2.31"}});
+  DetectOptions o;
+  o.use_cache = false;  // probe_cuda stays on: the override must keep it from running
+  auto f = detect_host(ctx, o);
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_EQ(f->cuda.source, "override");
+  EXPECT_EQ(f->libc_version, "2.31");
+  EXPECT_EQ(f->os.version_codename, "bookworm");
+}
+
+}  // namespace
+}  // namespace extdeps::detect
