@@ -229,6 +229,9 @@ Result<VersionRange> parse_range(std::string_view text) {
   VersionRange range;
   std::string_view whole = trim(text);
   if (whole.empty()) return range;
+  // The matchers are recursive; no real range comes near this.
+  if (whole.size() > 1024)
+    return bad_input("version range is " + std::to_string(whole.size()) + " characters long (expected at most 1024)");
   std::size_t start = 0;
   while (true) {
     std::size_t comma = whole.find(',', start);

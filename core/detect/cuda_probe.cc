@@ -358,6 +358,8 @@ constexpr const char* kChildEnv[] = {
     "EXTDEPS_FAKE_CUDA_DRIVER", "EXTDEPS_FAKE_CUDA_DEVICES", "EXTDEPS_FAKE_CUDA_INIT_ERROR",
     "EXTDEPS_FAKE_CUDA_HANG", "EXTDEPS_FAKE_CUDA_CRASH", "EXTDEPS_FAKE_CUDA_GARBAGE",
     "EXTDEPS_FAKE_CUDA_ECHO_CVD",
+    // A sanitizer build's child reads its sanitizer settings like any other process.
+    "ASAN_OPTIONS", "UBSAN_OPTIONS",
 };
 
 std::vector<std::string> child_env(const Context& ctx) {

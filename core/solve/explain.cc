@@ -129,7 +129,7 @@ std::string Explainer::rule(Solver* solv, Id r) const {
     case SOLVER_RULE_JOB_UNKNOWN_PACKAGE:
       return "no package is named " + dep(d);
     case SOLVER_RULE_JOB:
-      return "the request asks for " + dep(d);
+      return {};  // the request itself: the requirement is already named by the caller
     case SOLVER_RULE_UPDATE:
     case SOLVER_RULE_FEATURE:
     case SOLVER_RULE_INFARCH:
@@ -147,7 +147,7 @@ std::vector<std::string> Explainer::problem(Solver* solv, Id problem) const {
   std::vector<std::string> out;
   for (int i = 0; i < rules.count; ++i) {
     std::string line = rule(solv, rules.elements[i]);
-    if (std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+    if (!line.empty() && std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
   }
   queue_free(&rules);
   return out;

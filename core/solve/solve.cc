@@ -357,6 +357,22 @@ void Resolver::record_result(Solver* solv) {
       n.outcome.packages.push_back(std::move(pkg));
     }
   }
+  // Installed packages the solve upgrades (libssl3 for a newer libssl-dev) are pinned too:
+  // apt's own choice could be another version than the one the plan was checked with.
+  std::set<Id> installed_names;
+  for (Id p = b_.installed()->start; p < b_.installed()->end; ++p)
+    if (pool_id2solvable(pool, p)->repo == b_.installed()) installed_names.insert(pool_id2solvable(pool, p)->name);
+  for (const auto& lp : loaded_) {
+    if (lp.provider->manager().empty() || !lp.available) continue;
+    for (Id p = lp.available->start; p < lp.available->end; ++p) {
+      Solvable* s = pool_id2solvable(pool, p);
+      if (s->repo != lp.available || solver_get_decisionlevel(solv, p) <= 0) continue;
+      if (!installed_names.count(s->name) || !planned_ids.insert(p).second) continue;
+      planned[std::string(lp.provider->manager())].push_back(
+          {std::string(PoolBuilder::native_name(pool_id2str(pool, s->name))), b_.native_version(p),
+           pool_id2str(pool, s->arch)});
+    }
+  }
   for (const auto& lp : loaded_) {
     std::string m(lp.provider->manager());
     auto it = planned.find(m);
