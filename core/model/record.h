@@ -10,15 +10,19 @@
 namespace extdeps {
 
 // How a provider's native version strings are ordered (core/version/).
-enum class VersionScheme { deb, rpm, pep440 };
+enum class VersionScheme { deb, rpm, pep440, conda };
 
-enum class DepOp : std::uint8_t { any, eq, lt, le, gt, ge, ne };
+// `spec`: `version` holds a match expression in the provider's own syntax that one operator and
+// version cannot say (conda's "numpy >=1.20,<2.0a0 py310*" keeps ">=1.20,<2.0a0 py310*"). The
+// solver asks the provider to compile it (Provider::compile_spec) and matches it lazily against
+// the candidates of `name`.
+enum class DepOp : std::uint8_t { any, eq, lt, le, gt, ge, ne, spec };
 
 // One native relation: "libc6 (>= 2.34)", or a plain "zlib1g-dev".
 struct NativeDep {
   std::string name;
   DepOp op = DepOp::any;
-  std::string version;  // native version string; empty when op == any
+  std::string version;  // native version string (or the spec text); empty when op == any
 };
 
 // "a | b (>= 1)": satisfied by any one alternative.
@@ -31,6 +35,12 @@ struct PackageRecord {
   std::vector<NativeDep> provides;
   std::vector<DepAlternatives> depends;  // all must hold (apt: Pre-Depends + Depends)
   std::vector<NativeDep> conflicts;       // none may be installed (apt: Conflicts + Breaks)
+  // When a package of that name is in the plan or installed, it must match (conda `constrains`);
+  // no package of that name is pulled in by it.
+  std::vector<NativeDep> constrains;
+  std::string build;           // conda: the build string ("py310h5eee18b_0"); empty elsewhere
+  unsigned build_number = 0;   // conda: preferred higher for the same version
+  unsigned track_features = 0; // conda: how many track_features it has; each lowers preference
   std::string origin;          // where it came from: an index path, a .pc file, a status file
   bool installed = false;
 };

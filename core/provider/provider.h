@@ -25,6 +25,14 @@ struct Command {
   bool requires_elevation = false;  // needs root: run through sudo when not root
 };
 
+// A compiled DepOp::spec relation: does a candidate with this native version and build string
+// (PackageRecord::version, ::build) meet it?
+class SpecMatcher {
+ public:
+  virtual ~SpecMatcher() = default;
+  virtual bool matches(std::string_view version, std::string_view build) const = 0;
+};
+
 // What a cache of loaded records is keyed on: the sources' paths, sizes and mtimes.
 struct SourceId {
   std::string key;  // stable text; equal keys mean equal data
@@ -44,6 +52,10 @@ class Provider {
   virtual Result<void> load(const Context& ctx, const RecordSink& available,
                             const RecordSink& installed) = 0;
   virtual std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const = 0;
+
+  // Compiles the text of a DepOp::spec relation (conda: ">=1.20,<2.0a0 py310*"). Only providers
+  // whose records use DepOp::spec override it; the default refuses every spec.
+  virtual Result<std::unique_ptr<SpecMatcher>> compile_spec(std::string_view spec) const;
 };
 
 // Every compiled-in provider, in default preference order.

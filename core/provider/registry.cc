@@ -11,6 +11,11 @@
 
 namespace extdeps {
 
+Result<std::unique_ptr<SpecMatcher>> Provider::compile_spec(std::string_view spec) const {
+  return bad_input("the " + std::string(manager().empty() ? ecosystem() : manager()) +
+                   " provider has no match expressions ('" + std::string(spec) + "')");
+}
+
 std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx) {
   std::vector<std::unique_ptr<Provider>> out;
 #ifdef EXTDEPS_HAVE_PROVIDER_APT
