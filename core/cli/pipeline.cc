@@ -96,8 +96,16 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     selected.push_back(r);
   }
 
+  // A value that fails is blamed on the place that set it (a config file's line, a variable).
+  auto blame = [](const std::string& from, Error e) {
+    if (!from.empty() && from != "command line") e.message = from + ": " + e.message;
+    return e;
+  };
   auto tables = tables_for(ctx, settings->mapping_dirs.value_or(std::vector<std::string>{}));
-  if (!tables.ok()) return tables.error();
+  if (!tables.ok()) {
+    bool folder = tables.error().message.rfind("mappings folder ", 0) == 0;
+    return folder ? blame(settings->mapping_dirs_from, tables.error()) : tables.error();
+  }
   // The machine the plan is for (cached; overrides applied), as locked virtual packages.
   detect::DetectOptions dopt;
   dopt.use_cache = !o.no_cache;
@@ -110,7 +118,10 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   sopt.use_cache = !o.no_cache;
   sopt.host = &*host;
   auto outcome = solve::resolve(ctx, selected, *tables, providers, sopt);
-  if (!outcome.ok()) return outcome.error();
+  if (!outcome.ok()) {
+    bool manager = outcome.error().message.rfind("unknown package manager", 0) == 0;
+    return manager ? blame(settings->managers_from, outcome.error()) : outcome.error();
+  }
   return Prepared{*path, host_text(ctx), std::move(*outcome)};
 }
 
@@ -121,7 +132,16 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     err << "error: " << text << ": " << url.error().message << '\n';
     return 2;
   }
-  auto tables = tables_for(ctx, o.mapping_dirs);
+  // No declaration file here; the environment and the user's configuration still count.
+  config::Settings cli_settings;
+  if (!o.managers.empty()) cli_settings.managers = o.managers;
+  if (!o.mapping_dirs.empty()) cli_settings.mapping_dirs = o.mapping_dirs;
+  auto settings = config::load(ctx, "", cli_settings);
+  if (!settings.ok()) {
+    err << "error: " << settings.error().message << '\n';
+    return static_cast<int>(settings.error().code);
+  }
+  auto tables = tables_for(ctx, settings->mapping_dirs.value_or(std::vector<std::string>{}));
   if (!tables.ok()) {
     err << "error: " << tables.error().message << '\n';
     return static_cast<int>(tables.error().code);
@@ -176,7 +196,7 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
   // Candidates here: resolve the id alone for each category.
   auto providers = make_providers(ctx);
   solve::Options sopt;
-  sopt.managers = o.managers;
+  sopt.managers = settings->managers.value_or(std::vector<std::string>{});
   sopt.use_cache = !o.no_cache;
   std::vector<Requirement> reqs;
   for (Category c : {Category::build, Category::host, Category::run}) {

@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <sstream>
 #include <toml++/toml.h>
 
@@ -64,12 +65,16 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
       auto v = string_list(path, node, key.str());
       if (!v.ok()) return v.error();
       s.managers = *v;
-      s.managers_from = path;
+      s.managers_from = where(path, node);
     } else if (key == "mapping-dirs") {
       auto v = string_list(path, node, key.str());
       if (!v.ok()) return v.error();
+      // A relative folder is relative to the file that names it, not to where extdeps runs.
+      std::string base = std::filesystem::path(path).parent_path().string();
+      for (auto& d : *v)
+        if (!d.empty() && d.front() != '/' && !base.empty()) d = base + "/" + d;
       s.mapping_dirs = *v;
-      s.mapping_dirs_from = path;
+      s.mapping_dirs_from = where(path, node);
     } else if (key == "build-backend") {
       // read by the Python build hook, not by the resolver
     } else {

@@ -16,7 +16,8 @@ namespace extdeps::config {
 struct Settings {
   std::optional<std::vector<std::string>> managers;
   std::optional<std::vector<std::string>> mapping_dirs;
-  // Where each value came from, for `--explain`: "command line", "EXTDEPS_MANAGERS", a file path.
+  // Where each value came from, for messages: "command line", "EXTDEPS_MANAGERS", or the
+  // file:line:col of the key. Relative mapping-dirs in a file are made relative to its folder.
   std::string managers_from;
   std::string mapping_dirs_from;
 };

@@ -171,7 +171,7 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
       }
       Bundle b{eco, std::string(lp.provider->manager()), category, entry.id, static_cast<int>(k), names, p, upstream, inst, priority};
       for (Id n : names) {
-        Id dep = n == from_name ? pool_rel2id(pool, n, from_evr, REL_EQ, 1) : n;
+        Id dep = n == from_name ? pool_rel2id(pool, b_.versioned(n), from_evr, REL_EQ, 1) : n;
         bs->requires_ = repo_addid_dep(repo, bs->requires_, dep, 0);
       }
       bundles_.emplace(bp, std::move(b));

@@ -49,11 +49,12 @@ std::string Explainer::dep(Id d) const {
     default: op = pool_id2rel(pool, d); break;
   }
   // The evr is in pool order; show the native text of a package that has exactly it.
-  std::string version = pool_id2str(pool, rd->evr);
+  std::string version = b_.native_of_evr(rd->evr);
+  Id plain = b_.unversioned(rd->name);
   Id p, pp;
   FOR_PROVIDES(p, pp, rd->name) {
     Solvable* s = pool_id2solvable(pool, p);
-    if (s->name == rd->name && s->evr == rd->evr) {
+    if (s->name == plain && s->evr == rd->evr) {
       version = b_.native_version(p);
       break;
     }
@@ -111,6 +112,8 @@ std::string Explainer::rule(Solver* solv, Id r) const {
     case SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP:
       return solvable(source) + " depends on " + dep(d) + ", which nothing here provides";
     case SOLVER_RULE_PKG_REQUIRES:
+      // A mapping bundle requiring its own packages says nothing the next line does not.
+      if (bundles_.find(source)) return {};
       return solvable(source) + " depends on " + dep(d);
     case SOLVER_RULE_PKG_CONFLICTS:
       return solvable(source) + " conflicts with " + solvable(target) + " (" + dep(d) + ")";

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <unordered_set>
 #include <string>
 
 #include "core/version/version.h"
@@ -16,7 +18,7 @@ namespace extdeps::solve {
 namespace {
 
 // Bump when the way records become solvables changes: old caches are then ignored.
-constexpr std::string_view kCacheFormat = "records-1";
+constexpr std::string_view kCacheFormat = "records-2";
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -57,7 +59,14 @@ class RecordAdder {
     s->evr = evr_id(r.version);
     s->arch = pool_str2id(pool_, r.arch.empty() ? "noarch" : r.arch.c_str(), 1);
     s->provides = repo_addid_dep(repo_, s->provides, pool_rel2id(pool_, s->name, s->evr, REL_EQ, 1), 0);
-    for (const auto& d : r.provides) s->provides = repo_addid_dep(repo_, s->provides, dep_id(d), 0);
+    s->provides = repo_addid_dep(repo_, s->provides, pool_rel2id(pool_, b_.versioned(s->name), s->evr, REL_EQ, 1), 0);
+    for (const auto& d : r.provides) {
+      s->provides = repo_addid_dep(repo_, s->provides, dep_id(d), 0);
+      if (d.op != DepOp::any) {  // a versioned provide also meets versioned relations
+        Id n = b_.name_id(eco_, d.name);
+        s->provides = repo_addid_dep(repo_, s->provides, pool_rel2id(pool_, n, evr_id(d.version), rel_flags(d.op), 1), 0);
+      }
+    }
     for (const auto& alts : r.depends) {
       if (alts.empty()) continue;
       Id id = dep_id(alts[0]);
@@ -85,13 +94,18 @@ class RecordAdder {
       id = pool_str2id(pool_, "0", 1);
     }
     evr_cache_.emplace(native, id);
+    if (native != pool_id2str(pool_, id)) b_.remember_native(id, native);
     return id;
   }
 
+  // A relation with a version names "eco:X#v", which only real packages and versioned provides
+  // offer: in Debian an unversioned Provides never meets a versioned relation, while libsolv's rpm
+  // rules would let it (policy 7.5). Unversioned relations name "eco:X", which every provider of
+  // X offers.
   Id dep_id(const NativeDep& d) {
     Id n = b_.name_id(eco_, d.name);
     if (d.op == DepOp::any) return n;
-    return pool_rel2id(pool_, n, evr_id(d.version), rel_flags(d.op), 1);
+    return pool_rel2id(pool_, b_.versioned(n), evr_id(d.version), rel_flags(d.op), 1);
   }
 
   PoolBuilder& b_;
@@ -120,6 +134,7 @@ PoolBuilder::PoolBuilder(const Context& ctx) : ctx_(ctx), pool_(pool_create()) {
   pool_set_installed(pool_.get(), installed_);
   key_native_ = pool_str2id(pool_.get(), "extdeps:native_version", 1);
   key_origin_ = pool_str2id(pool_.get(), "extdeps:origin", 1);
+  key_evrmap_ = pool_str2id(pool_.get(), "extdeps:evr_native", 1);
 }
 
 Id PoolBuilder::name_id(std::string_view ecosystem, std::string_view name, bool create) {
@@ -130,10 +145,94 @@ Id PoolBuilder::name_id(std::string_view ecosystem, std::string_view name, bool 
   return pool_strn2id(pool_.get(), buf.data(), static_cast<unsigned>(buf.size()), create ? 1 : 0);
 }
 
+Id PoolBuilder::versioned(Id name) {
+  auto it = versioned_.find(name);
+  if (it != versioned_.end()) return it->second;
+  std::string v = pool_id2str(pool_.get(), name);
+  v += "#v";
+  Id id = pool_str2id(pool_.get(), v.c_str(), 1);
+  versioned_.emplace(name, id);
+  return id;
+}
+
+Id PoolBuilder::unversioned(Id name) const {
+  std::string_view n = pool_id2str(pool_.get(), name);
+  if (n.size() < 2 || n.substr(n.size() - 2) != "#v") return name;
+  return pool_strn2id(pool_.get(), n.data(), static_cast<unsigned>(n.size() - 2), 0);
+}
+
 std::string PoolBuilder::native_version(Id p) const {
   const char* v = solvable_lookup_str(pool_id2solvable(pool_.get(), p), key_native_);
   if (v) return v;
   return pool_id2str(pool_.get(), pool_id2solvable(pool_.get(), p)->evr);
+}
+
+void PoolBuilder::remember_native(Id evr, const std::string& native) {
+  evr_native_.emplace(evr, native);
+}
+
+// The native text of every version in a relation of this provider's solvables, kept in the
+// available repo's meta data so it survives the .solv cache: "libc6 (>= 2.34)" reads better than
+// its pool form.
+void PoolBuilder::store_evr_map(const LoadedProvider& lp) {
+  Pool* pool = pool_.get();
+  std::string text;
+  std::unordered_set<Id> done;
+  std::function<void(Id)> walk = [&](Id d) {
+    if (!ISRELDEP(d)) return;
+    Reldep* rd = GETRELDEP(pool, d);
+    if (rd->flags == REL_OR || rd->flags == REL_WITH || rd->flags == REL_AND) {
+      walk(rd->name);
+      walk(rd->evr);
+      return;
+    }
+    if (ISRELDEP(rd->evr) || !done.insert(rd->evr).second) return;
+    auto it = evr_native_.find(rd->evr);
+    if (it == evr_native_.end()) return;
+    text += pool_id2str(pool, rd->evr);
+    text += '\t';
+    text += it->second;
+    text += '\n';
+  };
+  auto each = [&](Repo* repo, int start, int end) {
+    for (Id p = start; p < end; ++p) {
+      Solvable* s = pool_id2solvable(pool, p);
+      if (s->repo != repo) continue;
+      for (Offset o : {s->requires_, s->conflicts, s->provides})
+        if (o)
+          for (Id* d = repo->idarraydata + o; *d; ++d) walk(*d);
+    }
+  };
+  each(lp.available, lp.available->start, lp.available->end);
+  each(installed_, lp.installed_start, lp.installed_end);
+  Repodata* data = repo_add_repodata(lp.available, 0);
+  repodata_set_str(data, SOLVID_META, key_evrmap_, text.c_str());
+  repodata_internalize(data);
+}
+
+std::string PoolBuilder::native_of_evr(Id evr) const {
+  if (!evr_maps_read_) {
+    evr_maps_read_ = true;
+    Pool* pool = pool_.get();
+    Repo* repo;
+    int i;
+    FOR_REPOS(i, repo) {
+      const char* text = repo_lookup_str(repo, SOLVID_META, key_evrmap_);
+      if (!text) continue;
+      std::string_view t = text;
+      while (!t.empty()) {
+        auto nl = t.find('\n');
+        std::string_view line = t.substr(0, nl);
+        t = nl == std::string_view::npos ? std::string_view() : t.substr(nl + 1);
+        auto tab = line.find('\t');
+        if (tab == std::string_view::npos) continue;
+        Id e = pool_strn2id(pool, line.data(), static_cast<unsigned>(tab), 0);
+        if (e) evr_native_.emplace(e, std::string(line.substr(tab + 1)));
+      }
+    }
+  }
+  auto it = evr_native_.find(evr);
+  return it == evr_native_.end() ? pool_id2str(pool_.get(), evr) : it->second;
 }
 
 std::string PoolBuilder::origin(Id p) const {
@@ -143,7 +242,9 @@ std::string PoolBuilder::origin(Id p) const {
 
 std::string_view PoolBuilder::native_name(std::string_view pooled) {
   auto c = pooled.find(':');
-  return c == std::string_view::npos ? pooled : pooled.substr(c + 1);
+  std::string_view n = c == std::string_view::npos ? pooled : pooled.substr(c + 1);
+  if (n.size() >= 2 && n.substr(n.size() - 2) == "#v") n.remove_suffix(2);
+  return n;
 }
 
 std::string_view PoolBuilder::ecosystem_of(std::string_view pooled) {
@@ -262,6 +363,7 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
   if (!loaded.ok()) return loaded.error();
   lp.installed_end = installed_->end;
   if (!roots.empty()) prune_to_closure(lp.available, lp.installed_start, eco, roots);
+  store_evr_map(lp);
   if (!avail_path.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(ctx_.cache_dir() + "/solv", ec);

@@ -43,9 +43,18 @@ class PoolBuilder {
   // Id of a name in an ecosystem's namespace: "debian" + "libc6" -> "debian:libc6".
   Id name_id(std::string_view ecosystem, std::string_view name, bool create = true);
 
+  // The name versioned relations use: "debian:libc6#v" for "debian:libc6" (RecordAdder::dep_id
+  // says why), and back; unversioned() returns a name that is not "#v" as it is.
+  Id versioned(Id name);
+  Id unversioned(Id name) const;
+
   // The native version and origin kept for a solvable.
   std::string native_version(Id solvable) const;
   std::string origin(Id solvable) const;
+  // The native text of a version that appears in a relation ("1:1.5" for its pool form), as the
+  // provider wrote it; the pool form where none is known.
+  std::string native_of_evr(Id evr) const;
+  void remember_native(Id evr, const std::string& native);
   // "libxml2-dev" from "debian:libxml2-dev"; the ecosystem part from the same.
   static std::string_view native_name(std::string_view pooled);
   static std::string_view ecosystem_of(std::string_view pooled);
@@ -57,6 +66,7 @@ class PoolBuilder {
   Result<void> load_records(Provider& provider, Repo* available, Repo* installed);
   std::string cache_path(const Provider& provider, const SourceId& id, std::string_view roots,
                          std::string_view part) const;
+  void store_evr_map(const LoadedProvider& lp);
   void prune_to_closure(Repo* available, int installed_start, const std::string& ecosystem,
                         const std::vector<std::string>& roots);
 
@@ -65,6 +75,10 @@ class PoolBuilder {
   Repo* installed_ = nullptr;
   Id key_native_ = 0;
   Id key_origin_ = 0;
+  Id key_evrmap_ = 0;
+  std::unordered_map<Id, Id> versioned_;
+  mutable std::unordered_map<Id, std::string> evr_native_;
+  mutable bool evr_maps_read_ = false;
 };
 
 // Writes a repo (or a range of its solvables) to `path` atomically: temporary file + rename.

@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "core/declare/declare.h"
 #include "core/detect/cuda_table.h"
 #include "core/solve/bundles.h"
 #include "core/solve/explain.h"
@@ -21,66 +22,14 @@ namespace {
 struct Need {
   const Requirement* req = nullptr;
   plan::RequirementOutcome outcome;
-  Id name = 0;  // host(dep:generic/x)
-  Id dep = 0;   // with its range
+  Id name = 0;               // host(dep:generic/x)
+  std::vector<Id> in_range;  // its bundles whose upstream version is in the range (PEP 440 rules)
+  Id selection = 0;          // the same as a whatprovides offset, for the job
   std::vector<std::pair<const LoadedProvider*, MappingView>> views;
   bool in_job = false;
   bool failed = false;
   std::vector<std::string> conflict_lines;  // from the combined solve
 };
-
-Id evr_of(Pool* pool, const std::string& v) {
-  auto n = version::normalize(VersionScheme::pep440, v);
-  std::string evr = n.ok() ? *n : version::normalize_upstream(v);
-  return pool_str2id(pool, evr.c_str(), 1);
-}
-
-// The next release prefix for "==1.2.*": 1.3.
-std::string bump_last(const std::string& v) {
-  auto dot = v.find_last_of('.');
-  std::string head = dot == std::string::npos ? "" : v.substr(0, dot + 1);
-  std::string last = dot == std::string::npos ? v : v.substr(dot + 1);
-  long n = std::strtol(last.c_str(), nullptr, 10);
-  return head + std::to_string(n + 1);
-}
-
-Id range_dep(Pool* pool, Id name, const VersionRange& range) {
-  Id out = 0;
-  auto with = [&](Id d) { out = out ? pool_rel2id(pool, out, d, REL_WITH, 1) : d; };
-  for (const auto& c : range.constraints) {
-    if (c.op == DepOp::any) continue;
-    if (c.wildcard) {
-      Id lo = pool_rel2id(pool, name, evr_of(pool, c.version), REL_GT | REL_EQ, 1);
-      Id hi = pool_rel2id(pool, name, evr_of(pool, bump_last(c.version)), REL_LT, 1);
-      if (c.op == DepOp::ne) {
-        Id below = pool_rel2id(pool, name, evr_of(pool, c.version), REL_LT, 1);
-        Id above = pool_rel2id(pool, name, evr_of(pool, bump_last(c.version)), REL_GT | REL_EQ, 1);
-        with(pool_rel2id(pool, below, above, REL_OR, 1));
-      } else {
-        with(pool_rel2id(pool, lo, hi, REL_WITH, 1));
-      }
-      continue;
-    }
-    int flags = 0;
-    switch (c.op) {
-      case DepOp::eq: flags = REL_EQ; break;
-      case DepOp::lt: flags = REL_LT; break;
-      case DepOp::le: flags = REL_LT | REL_EQ; break;
-      case DepOp::gt: flags = REL_GT; break;
-      case DepOp::ge: flags = REL_GT | REL_EQ; break;
-      case DepOp::ne: flags = REL_LT | REL_GT; break;
-      case DepOp::any: break;
-    }
-    with(pool_rel2id(pool, name, evr_of(pool, c.version), flags, 1));
-  }
-  return out ? out : name;
-}
-
-bool provides_any(Pool* pool, Id dep) {
-  Id p, pp;
-  FOR_PROVIDES(p, pp, dep) return true;
-  return false;
-}
 
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;
@@ -279,10 +228,7 @@ void Resolver::explain_failure(Need& n) {
   FOR_PROVIDES(p, pp, n.name) {
     const Bundle* bundle = bundles_.find(p);
     if (!bundle) continue;
-    bool in_range = false;
-    Id q, qq;
-    FOR_PROVIDES(q, qq, n.dep) if (q == p) in_range = true;
-    if (in_range) {
+    if (std::find(n.in_range.begin(), n.in_range.end(), p) != n.in_range.end()) {
       inside.push_back(p);
       continue;
     }
@@ -307,15 +253,23 @@ void Resolver::explain_failure(Need& n) {
   }
   for (const auto& line : n.conflict_lines) details.push_back(line);
   if (details.empty()) details.push_back("no package manager here offers it");
-  o.message = "no package manager here provides " + spec + " (" + details.front() + ")";
+  // The headline is the strongest reason: a driver, then a candidate that cannot be installed,
+  // then a conflict with the rest of the plan, then versions out of range, then what is absent.
+  auto strength = [](const std::string& d) {
+    if (d.find("this plan needs an NVIDIA driver") != std::string::npos) return 5;
+    if (d.find(" cannot be installed: ") != std::string::npos) return 4;
+    if (d.find(" conflicts with ") != std::string::npos || d.find("cannot be planned together") != std::string::npos ||
+        d.find(" depends on ") != std::string::npos)
+      return 3;
+    if (d.find(", which is not ") != std::string::npos) return 2;
+    return 1;
+  };
+  const std::string* best = &details.front();
+  for (const auto& d : details)
+    if (strength(d) > strength(*best)) best = &d;
+  o.message = "no package manager here provides " + spec + " (" + *best + ")";
   // A missing or old driver is the whole story: say it first, as it is.
-  for (const auto& d : details) {
-    auto at = d.find("this plan needs an NVIDIA driver");
-    if (at != std::string::npos) {
-      o.message = d.substr(at);
-      break;
-    }
-  }
+  if (auto at = best->find("this plan needs an NVIDIA driver"); at != std::string::npos) o.message = best->substr(at);
   out_.problems.push_back({n.req->spec, o.message, details});
 }
 
@@ -332,8 +286,7 @@ void Resolver::record_result(Solver* solv) {
       const Bundle* b = bundles_.find(p);
       return std::make_tuple(pool_id2solvable(pool, p)->repo != pool->installed, -b->priority, b->alternative);
     };
-    Id p, pp;
-    FOR_PROVIDES(p, pp, n.dep) {
+    for (Id p : n.in_range) {
       if (!bundles_.find(p) || solver_get_decisionlevel(solv, p) <= 0) continue;
       if (!chosen || rank(p) < rank(chosen)) chosen = p;
     }
@@ -342,14 +295,20 @@ void Resolver::record_result(Solver* solv) {
     n.outcome.status = pool_id2solvable(pool, chosen)->repo == pool->installed ? plan::Status::satisfied
                                                                               : plan::Status::planned;
     for (Id name : bundle.names) {
-      Id q, qq, pick = 0;
+      // The package of that name in the result; failing that (a name the mapping gives that only
+      // virtual packages provide), the provider the solve chose.
+      Id q, qq, pick = 0, virtual_pick = 0;
       FOR_PROVIDES(q, qq, name) {
         Solvable* s = pool_id2solvable(pool, q);
-        if (s->name == name && solver_get_decisionlevel(solv, q) > 0) {
-          pick = q;
-          if (s->repo == pool->installed) break;
+        if (solver_get_decisionlevel(solv, q) <= 0) continue;
+        if (s->name != name) {
+          if (!virtual_pick) virtual_pick = q;
+          continue;
         }
+        pick = q;
+        if (s->repo == pool->installed) break;
       }
+      if (!pick) pick = virtual_pick;
       if (!pick) continue;
       auto pkg = package_of(pick, bundle);
       if (!pkg.installed && planned_ids.insert(pick).second)
@@ -384,15 +343,27 @@ void Resolver::record_result(Solver* solv) {
 
 void Resolver::solve() {
   Pool* pool = b_.pool();
-  for (auto& n : needs_) {
-    if (n.outcome.status == plan::Status::unmapped || n.views.empty()) continue;
-    n.dep = range_dep(pool, n.name, n.req->range);
-    n.in_job = true;
-  }
+  for (auto& n : needs_)
+    if (n.outcome.status != plan::Status::unmapped && !n.views.empty()) n.in_job = true;
   pool_createwhatprovides(pool);
   for (auto& n : needs_) {
     if (!n.in_job) continue;
-    if (!provides_any(pool, n.dep)) n.failed = true;
+    // The range is checked here with PEP 440's own rules (declare::range_contains: wildcards,
+    // pre-releases of an exclusive bound, local labels), not turned into pool relations, whose
+    // order can only approximate them at the edges.
+    {
+      Id p, pp;
+      SolvQueue sel;
+      FOR_PROVIDES(p, pp, n.name) {
+        const Bundle* bundle = bundles_.find(p);
+        if (bundle && declare::range_contains(n.req->range, version::upstream_as_pep440(bundle->upstream))) {
+          n.in_range.push_back(p);
+          sel.push(p);
+        }
+      }
+      if (n.in_range.empty()) n.failed = true;
+      else n.selection = pool_queuetowhatprovides(pool, sel.get());
+    }
     // One line per package version: the installed one when the index has it too.
     std::map<std::string, size_t> line_of;
     Id p, pp;
@@ -413,13 +384,13 @@ void Resolver::solve() {
   }
 
   SolverPtr solv;
-  for (int round = 0; round < 32; ++round) {
+  for (size_t round = 0; round <= needs_.size(); ++round) {
     solv.reset(solver_create(pool));
     SolvQueue job;
     std::vector<Need*> of_job;
     for (auto& n : needs_) {
       if (!n.in_job || n.failed) continue;
-      job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE_PROVIDES, n.dep);
+      job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE_ONE_OF, n.selection);
       of_job.push_back(&n);
     }
     // Installed mapping bundles may go when a package they pin is upgraded for another need.
@@ -433,20 +404,40 @@ void Resolver::solve() {
     for (Id h : host_solvables_) job.push2(SOLVER_LOCK | SOLVER_SOLVABLE, h);
     int problems = solver_solve(solv.get(), job.get());
     if (problems == 0) break;
+    // Each problem drops one requirement, and the rest are solved again: two needs that
+    // conflict fail one, not both, and a need that is already met is the last to be dropped.
     bool marked = false;
     for (int i = 1; i <= problems; ++i) {
-      auto lines = explain_.problem(solv.get(), i);
       SolvQueue rules;
       solver_findallproblemrules(solv.get(), i, rules.get());
+      std::vector<Need*> involved;
       for (int r = 0; r < rules.size(); ++r) {
         if (solver_ruleclass(solv.get(), rules[r]) != SOLVER_RULE_JOB) continue;
         int idx = solver_rule2jobidx(solv.get(), rules[r]);
         if (idx < 0 || idx / 2 >= static_cast<int>(of_job.size())) continue;
         Need* n = of_job[idx / 2];
-        if (!n->failed) marked = true;
-        n->failed = true;
-        for (auto& l : lines) n->conflict_lines.push_back(l);
+        if (std::find(involved.begin(), involved.end(), n) == involved.end()) involved.push_back(n);
       }
+      if (involved.empty()) continue;
+      auto met = [&](const Need* n) {
+        for (Id p : n->in_range)
+          if (pool_id2solvable(pool, p)->repo == pool->installed) return true;
+        return false;
+      };
+      // The victim: a need not met yet before one that is, the later one in the declaration first.
+      Need* victim = nullptr;
+      for (Need* n : involved)
+        if (n->failed) victim = n;  // already dropped by an earlier problem of this round
+      if (!victim) {
+        for (Need* n : involved)
+          if (!victim || (met(victim) && !met(n)) || (met(victim) == met(n) && n->req > victim->req)) victim = n;
+        victim->failed = true;
+        marked = true;
+      }
+      for (auto& l : explain_.problem(solv.get(), i)) victim->conflict_lines.push_back(l);
+      for (Need* n : involved)
+        if (n != victim)
+          victim->conflict_lines.push_back("it cannot be planned together with " + n->req->spec);
     }
     if (!marked) {
       out_.problems.push_back({"", "the solver found a problem it could not tie to one requirement", {}});

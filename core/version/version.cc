@@ -80,16 +80,23 @@ Result<std::string> normalize(VersionScheme scheme, std::string_view native) {
   return bad_input("unknown version scheme");
 }
 
+std::string upstream_as_pep440(std::string_view upstream) {
+  std::string_view s = upstream;
+  while (!s.empty() && detail::is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && detail::is_ascii_space(s.back())) s.remove_suffix(1);
+  // Debian writes pre-releases as "2.0~rc1": without the '~' they are PEP 440's "2.0rc1".
+  std::string candidate;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (!(s[i] == '~' && i + 1 < s.size() && detail::is_alpha(s[i + 1]))) candidate += s[i];
+  return candidate;
+}
+
 std::string normalize_upstream(std::string_view upstream) {
   std::string_view s = upstream;
   while (!s.empty() && detail::is_ascii_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && detail::is_ascii_space(s.back())) s.remove_suffix(1);
   if (s.empty()) return "0:0";
-  // Debian writes pre-releases as "2.0~rc1": without the '~' they are PEP 440's "2.0rc1".
-  std::string candidate;
-  for (size_t i = 0; i < s.size(); ++i)
-    if (!(s[i] == '~' && i + 1 < s.size() && detail::is_alpha(s[i + 1]))) candidate += s[i];
-  if (auto v = parse_pep440(candidate)) return pep440_pool_order(*v);
+  if (auto v = parse_pep440(upstream_as_pep440(s))) return pep440_pool_order(*v);
   return upstream_fallback(s);
 }
 

@@ -42,6 +42,11 @@ int rpm_compare(std::string_view a, std::string_view b);
 //  - blanks around are ignored; an empty string orders as "0".
 std::string normalize_upstream(std::string_view upstream);
 
+// The text of an upstream version as PEP 440 reads it ("2.0.0~rc1" -> "2.0.0rc1"; blanks
+// around dropped), for checking it against a range with PEP 440's own rules. A version that is
+// not PEP 440 comes back with only those changes.
+std::string upstream_as_pep440(std::string_view upstream);
+
 // Parses "deb", "rpm", "pep440" (and "pkgconfig", which orders like rpm).
 std::optional<VersionScheme> parse_scheme(std::string_view name);
 std::string_view scheme_name(VersionScheme scheme);

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
+#include "core/declare/declare.h"
 #include "core/plan/render.h"
 #include "tests/test_support.h"
 
@@ -133,6 +135,8 @@ class SolveTest : public ::testing::Test {
   }
 
   plan::Outcome resolve(std::vector<Requirement> reqs, solve::Options opt = {}) {
+    for (auto& t : tables_.tables)  // find() needs entries sorted by id; tests append
+      std::sort(t.entries.begin(), t.entries.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     opt.use_cache = !ctx_.cache_dir().empty();
     auto r = solve::resolve(ctx_, reqs, tables_, providers_, opt);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
@@ -211,17 +215,125 @@ TEST_F(SolveTest, AnInstalledAlternativeIsKeptOverAPreferredOne) {
   EXPECT_TRUE(o.steps.empty());
 }
 
-TEST_F(SolveTest, ConflictingNeedsAreBothNamed) {
+TEST_F(SolveTest, ConflictingNeedsFailOneAndNameTheOther) {
   auto o = resolve({req("dep:generic/openssl"), req("dep:generic/openssl-legacy")});
   EXPECT_FALSE(o.ok());
-  int failed = 0;
-  for (const auto& r : o.requirements)
-    if (r.status == plan::Status::unsatisfiable) ++failed;
-  EXPECT_GE(failed, 1);
+  // The first stays planned; the second, which conflicts with it, is the one that fails.
+  EXPECT_EQ(o.requirements[0].status, plan::Status::planned);
+  EXPECT_EQ(o.requirements[1].status, plan::Status::unsatisfiable);
+  ASSERT_EQ(o.problems.size(), 1u);
   std::string all;
-  for (const auto& p : o.problems)
-    for (const auto& d : p.details) all += d + "\n";
+  for (const auto& d : o.problems[0].details) all += d + "\n";
   EXPECT_NE(all.find("conflicts with"), std::string::npos) << all;
+  EXPECT_NE(all.find("it cannot be planned together with dep:generic/openssl\n"), std::string::npos) << all;
+}
+
+TEST_F(SolveTest, ANeedAlreadyMetStaysMetWhenALaterOneConflictsWithIt) {
+  apt_->present.push_back(rec("libssl-dev", "3.0.15-1~deb12u1", {}, {dep("libssl1.0-dev")}));
+  // Declared first or last, the need that is already met is not the one dropped.
+  for (bool met_first : {true, false}) {
+    std::vector<Requirement> reqs = {req("dep:generic/openssl-legacy"), req("dep:generic/openssl")};
+    if (met_first) std::swap(reqs[0], reqs[1]);
+    auto o = resolve(reqs);
+    for (const auto& r : o.requirements) {
+      if (r.requirement.url.id() == "dep:generic/openssl")
+        EXPECT_EQ(r.status, plan::Status::satisfied) << met_first;
+      else
+        EXPECT_EQ(r.status, plan::Status::unsatisfiable) << met_first;
+    }
+    EXPECT_TRUE(o.steps.empty());
+  }
+}
+
+// Debian policy 7.5: a virtual package (an unversioned Provides) never meets a versioned
+// relation. libjpeg62-turbo-dev provides libjpeg-dev; libtiff-dev-like packages depend on
+// "libjpeg-dev (>= 1:1.5)", which only the real libjpeg-dev meets.
+TEST_F(SolveTest, AnUnversionedProvideDoesNotMeetAVersionedRelation) {
+  apt_->offered.push_back(rec("libjpeg62-turbo-dev", "1:2.1.5-2", {}, {}, {dep("libjpeg-dev")}));
+  apt_->offered.push_back(rec("libtiff-dev", "4.5.0-6+deb12u1", {{dep("libjpeg-dev", DepOp::ge, "1:1.5")}}));
+  apt_->offered.push_back(rec("libplain-dev", "1.0-1", {{dep("libjpeg-dev")}}));
+  tables_.tables[0].entries.push_back(entry("dep:generic/libtiff", {{"libtiff-dev"}}));
+  tables_.tables[0].entries.push_back(entry("dep:generic/libplain", {{"libplain-dev"}}));
+  tables_.tables[0].entries.push_back(entry("dep:generic/libjpeg", {{"libjpeg-dev"}}));
+
+  auto o = resolve({req("dep:generic/libtiff"), req("dep:generic/libplain")});
+  EXPECT_EQ(o.requirements[0].status, plan::Status::unsatisfiable);
+  EXPECT_NE(o.requirements[0].message.find("depends on libjpeg-dev (>= 1:1.5)"), std::string::npos)
+      << o.requirements[0].message;
+  // An unversioned relation is met by the virtual package's provider.
+  EXPECT_EQ(o.requirements[1].status, plan::Status::planned);
+
+  // With the real package in the index, both are planned, and a mapping that names libjpeg-dev
+  // plans libjpeg-dev itself, never a package merely providing its name.
+  apt_->offered.push_back(rec("libjpeg-dev", "1:2.1.5-2", {{dep("libjpeg62-turbo-dev")}}));
+  ++apt_->generation;
+  o = resolve({req("dep:generic/libtiff"), req("dep:generic/libjpeg", Category::host, at_least("2.1"))});
+  ASSERT_TRUE(o.ok()) << (o.problems.empty() ? "" : o.problems[0].message);
+  ASSERT_EQ(o.requirements[1].packages.size(), 1u);
+  EXPECT_EQ(o.requirements[1].packages[0].name, "libjpeg-dev");
+  EXPECT_EQ(o.requirements[1].packages[0].version, "1:2.1.5-2");
+}
+
+TEST_F(SolveTest, AVersionedProvideMeetsAVersionedRelation) {
+  apt_->offered.push_back(rec("libfoo-impl", "2.0-1", {}, {}, {dep("libfoo-api", DepOp::eq, "2.0")}));
+  apt_->offered.push_back(rec("libbar-dev", "1.0-1", {{dep("libfoo-api", DepOp::ge, "1.5")}}));
+  tables_.tables[0].entries.push_back(entry("dep:generic/libbar", {{"libbar-dev"}}));
+  auto o = resolve({req("dep:generic/libbar")});
+  ASSERT_TRUE(o.ok()) << (o.problems.empty() ? "" : o.problems[0].message);
+  EXPECT_EQ(o.requirements[0].status, plan::Status::planned);
+  // Without the versioned provide, nothing meets the relation.
+  apt_->offered[apt_->offered.size() - 2].provides = {dep("libfoo-api")};
+  ++apt_->generation;
+  o = resolve({req("dep:generic/libbar")});
+  EXPECT_EQ(o.requirements[0].status, plan::Status::unsatisfiable);
+}
+
+// Ranges follow PEP 440 to the letter (declare::range_contains), also where the pool's order
+// would say otherwise.
+TEST_F(SolveTest, RangesFollowPep440AtTheEdges) {
+  apt_->offered.push_back(rec("libfoo-dev", "1.2.5+dfsg-1"));
+  apt_->offered.push_back(rec("libfoo-dev", "1.3~rc1-1"));
+  tables_.tables[0].entries.push_back(entry("dep:generic/foo", {{"libfoo-dev"}}));
+  auto parse = [](std::string text) {
+    auto r = declare::parse_range(text);
+    EXPECT_TRUE(r.ok()) << text;
+    return r.ok() ? *r : VersionRange{};
+  };
+  struct Case {
+    std::string range;
+    std::string planned;  // empty: unsatisfiable
+  } cases[] = {
+      {"==1.2.*", "1.2.5+dfsg-1"},   // not 1.3rc1, which starts with "1.3"
+      {"<1.3", "1.2.5+dfsg-1"},      // 1.3rc1 is a pre-release of the exclusive bound
+      {">1.2.5", "1.3~rc1-1"},       // 1.2.5+dfsg is a local version of 1.2.5
+      {">=1.3rc1", "1.3~rc1-1"},
+      {"==1.2.5", "1.2.5+dfsg-1"},   // a public version ignores the candidate's local label
+      {"!=1.3.*", "1.2.5+dfsg-1"},
+      {">1.3", ""},
+      {"==99999999999999999999999999.*", ""},  // no overflow, no match
+  };
+  for (const auto& c : cases) {
+    auto o = resolve({req("dep:generic/foo", Category::host, parse(c.range))});
+    if (c.planned.empty()) {
+      EXPECT_EQ(o.requirements[0].status, plan::Status::unsatisfiable) << c.range;
+      continue;
+    }
+    ASSERT_EQ(o.requirements[0].status, plan::Status::planned) << c.range << ": " << o.requirements[0].message;
+    ASSERT_EQ(o.requirements[0].packages.size(), 1u) << c.range;
+    EXPECT_EQ(o.requirements[0].packages[0].version, c.planned) << c.range;
+  }
+}
+
+TEST_F(SolveTest, TheHeadlineIsTheStrongestReason) {
+  // The first alternative is absent; the second exists but cannot be installed: that is the
+  // reason to lead with.
+  tables_.tables[0].entries.push_back(entry("dep:generic/openblas-only", {{"libnothere-dev"}, {"libopenblas-dev"}}));
+  auto o = resolve({req("dep:generic/openblas-only")});
+  ASSERT_EQ(o.problems.size(), 1u);
+  EXPECT_EQ(o.problems[0].message,
+            "no package manager here provides dep:generic/openblas-only (libopenblas-dev 0.3.21+ds-4 (debian) "
+            "cannot be installed: libopenblas-dev 0.3.21+ds-4 (debian) depends on libopenblas0-missing, "
+            "which nothing here provides)");
 }
 
 TEST_F(SolveTest, AnUnknownIdIsUnmappedWithASuggestion) {
@@ -266,6 +378,18 @@ TEST_F(SolveTest, TheSolvCacheGivesTheSameOutcome) {
   apt_->generation = 2;  // the sources changed: the cache is not used
   resolve({req("dep:generic/zlib")});
   EXPECT_EQ(apt_->loads, 2);
+}
+
+TEST_F(SolveTest, ExplanationsShowNativeVersionsAlsoFromTheCache) {
+  ctx_.set_cache_dir(test::temp_dir());
+  apt_->offered.push_back(rec("libtiff-dev", "4.5.0-6+deb12u1", {{dep("libjpeg-dev", DepOp::ge, "1:1.5")}}));
+  tables_.tables[0].entries.push_back(entry("dep:generic/libtiff", {{"libtiff-dev"}}));
+  for (int run = 0; run < 2; ++run) {
+    auto o = resolve({req("dep:generic/libtiff")});
+    EXPECT_EQ(apt_->loads, 1);
+    EXPECT_NE(o.requirements[0].message.find("depends on libjpeg-dev (>= 1:1.5), which nothing here provides"),
+              std::string::npos) << run << ": " << o.requirements[0].message;
+  }
 }
 
 TEST_F(SolveTest, AnUnknownManagerIsBadInput) {

@@ -1,0 +1,72 @@
+// Configuration files and their precedence (core/config): where values come from and how the
+// paths they name are read.
+#include "core/config/config.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/test_support.h"
+
+namespace extdeps {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ConfigTest, RelativeMappingDirsAreRelativeToTheFileThatNamesThem) {
+  std::string dir = test::temp_dir();
+  fs::create_directories(dir + "/proj");
+  std::ofstream(dir + "/proj/pyproject.toml") << "[project]\nname = \"x\"\n\n"
+                                                 "[tool.extdeps]\nmapping-dirs = [\"maps\", \"/abs/maps\"]\n";
+  auto s = config::read_file(dir + "/proj/pyproject.toml", true);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_TRUE(s->mapping_dirs);
+  EXPECT_EQ(*s->mapping_dirs, (std::vector<std::string>{dir + "/proj/maps", "/abs/maps"}));
+  EXPECT_EQ(s->mapping_dirs_from, dir + "/proj/pyproject.toml:5:16");
+}
+
+TEST(ConfigTest, PrecedenceIsCommandLineThenEnvironmentThenProjectThenUser) {
+  std::string dir = test::temp_dir();
+  fs::create_directories(dir + "/xdg/extdeps");
+  std::ofstream(dir + "/xdg/extdeps/config.toml") << "managers = [\"conda\"]\nmapping-dirs = [\"m\"]\n";
+  std::ofstream(dir + "/pyproject.toml") << "[tool.extdeps]\nmanagers = [\"apt\", \"conda\"]\n";
+  std::map<std::string, std::string> env{{"XDG_CONFIG_HOME", dir + "/xdg"}};
+  auto ctx = Context::for_test("/", env);
+  auto s = config::load(ctx, dir + "/pyproject.toml", {});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(*s->managers, (std::vector<std::string>{"apt", "conda"}));
+  EXPECT_EQ(s->managers_from, dir + "/pyproject.toml:2:12");
+  // The user's file still gives what the project does not set, relative to its own folder.
+  EXPECT_EQ(*s->mapping_dirs, (std::vector<std::string>{dir + "/xdg/extdeps/m"}));
+
+  env["EXTDEPS_MANAGERS"] = "pixi, apt";
+  ctx = Context::for_test("/", env);
+  s = config::load(ctx, dir + "/pyproject.toml", {});
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(*s->managers, (std::vector<std::string>{"pixi", "apt"}));
+  EXPECT_EQ(s->managers_from, "EXTDEPS_MANAGERS");
+
+  config::Settings cli;
+  cli.managers = std::vector<std::string>{"apt"};
+  cli.managers_from = "command line";
+  s = config::load(ctx, dir + "/pyproject.toml", cli);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(*s->managers, (std::vector<std::string>{"apt"}));
+}
+
+TEST(ConfigTest, BadValuesNameTheFileLineAndColumn) {
+  std::string dir = test::temp_dir();
+  std::ofstream(dir + "/pyproject.toml") << "[tool.extdeps]\nmanagers = \"apt\"\n";
+  auto s = config::read_file(dir + "/pyproject.toml", true);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, dir + "/pyproject.toml:2:12: 'managers' must be an array of strings");
+  std::ofstream(dir + "/pyproject.toml") << "[tool.extdeps]\nmanager = [\"apt\"]\n";
+  s = config::read_file(dir + "/pyproject.toml", true);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message,
+            dir + "/pyproject.toml:2:11: unknown configuration key 'manager' (known: managers, mapping-dirs)");
+}
+
+}  // namespace
+}  // namespace extdeps
