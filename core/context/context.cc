@@ -50,7 +50,8 @@ Context Context::from_process() {
   c.sink_ = [](std::string_view m) { std::cerr << m << '\n'; };
   c.cache_dir_ = default_cache_dir(c.env_);
   c.runner_ = run_real_command;
-  c.input_ = &std::cin;
+  // Questions are asked only on a terminal: piped or closed stdin is "no one to ask".
+  c.input_ = isatty(STDIN_FILENO) ? &std::cin : nullptr;
   c.is_root_ = geteuid() == 0;
   return c;
 }

@@ -96,7 +96,8 @@ std::string_view op_text(const VersionConstraint& c) {
     case DepOp::le: return "<=";
     case DepOp::gt: return ">";
     case DepOp::ge: return ">=";
-    case DepOp::any: break;
+    case DepOp::any:
+    case DepOp::spec: break;
   }
   return "";
 }

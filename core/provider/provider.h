@@ -18,6 +18,7 @@ struct PlannedPackage {
   std::string name;
   std::string version;  // native
   std::string arch;
+  std::string build;    // conda's build string; empty elsewhere
 };
 
 struct Command {

@@ -37,6 +37,15 @@ std::string Explainer::dep(Id d) const {
   if (rd->flags == REL_OR) return dep(rd->name) + " | " + dep(rd->evr);
   if (rd->flags == REL_WITH) return dep(rd->name) + ", " + dep(rd->evr);
   if (rd->flags == REL_AND) return dep(rd->name) + " and " + dep(rd->evr);
+  if (rd->flags == REL_NAMESPACE && b_.is_spec_namespace(rd->name)) {
+    // "conda-forge:numpy >=1.20,<2" -> "numpy >=1.20,<2"
+    std::string arg = pool_id2str(pool, rd->evr);
+    auto space = arg.find(' ');
+    std::string name(PoolBuilder::native_name(arg.substr(0, space)));
+    std::string spec = space == std::string::npos ? "" : arg.substr(space + 1);
+    if (b_.is_unmatched_namespace(rd->name)) return name + " other than " + (spec.empty() ? "any version" : spec);
+    return spec.empty() ? name : name + " " + spec;
+  }
   std::string name = dep(rd->name);
   std::string op;
   switch (rd->flags) {

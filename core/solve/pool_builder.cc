@@ -37,7 +37,8 @@ int rel_flags(DepOp op) {
     case DepOp::gt: return REL_GT;
     case DepOp::ge: return REL_GT | REL_EQ;
     case DepOp::ne: return REL_LT | REL_GT;
-    case DepOp::any: break;
+    case DepOp::any:
+    case DepOp::spec: break;
   }
   return 0;
 }
@@ -74,7 +75,12 @@ class RecordAdder {
       s->requires_ = repo_addid_dep(repo_, s->requires_, id, 0);
     }
     for (const auto& d : r.conflicts) s->conflicts = repo_addid_dep(repo_, s->conflicts, dep_id(d), 0);
+    // A constraint conflicts with every package of that name that does not meet it.
+    for (const auto& d : r.constrains)
+      s->conflicts = repo_addid_dep(repo_, s->conflicts, b_.spec_dep(eco_, d.name, d.op == DepOp::spec ? d.version : "", true), 0);
     repodata_set_poolstr(data_, p, b_.native_version_key(), r.version.c_str());
+    if (!r.build.empty()) repodata_set_poolstr(data_, p, b_.build_key(), r.build.c_str());
+    if (r.track_features) repodata_set_num(data_, p, b_.track_features_key(), r.track_features);
     if (!r.origin.empty()) repodata_set_poolstr(data_, p, b_.origin_key(), r.origin.c_str());
   }
 
@@ -102,8 +108,13 @@ class RecordAdder {
   // offer: in Debian an unversioned Provides never meets a versioned relation, while libsolv's rpm
   // rules would let it (policy 7.5). Unversioned relations name "eco:X", which every provider of
   // X offers.
+  //
+  // Names starting with "__" are the host's virtual packages (__glibc, __cuda), shared by every
+  // ecosystem. A DepOp::spec relation becomes a namespace dependency that PoolBuilder's callback
+  // answers with the candidates the provider's matcher accepts.
   Id dep_id(const NativeDep& d) {
-    Id n = b_.name_id(eco_, d.name);
+    if (d.op == DepOp::spec) return b_.spec_dep(eco_, d.name, d.version, false);
+    Id n = d.name.rfind("__", 0) == 0 ? pool_str2id(pool_, d.name.c_str(), 1) : b_.name_id(eco_, d.name);
     if (d.op == DepOp::any) return n;
     return pool_rel2id(pool_, b_.versioned(n), evr_id(d.version), rel_flags(d.op), 1);
   }
@@ -129,6 +140,11 @@ bool read_solv(Repo* repo, const std::string& path) {
 }  // namespace
 
 PoolBuilder::PoolBuilder(const Context& ctx) : ctx_(ctx), pool_(pool_create()) {
+  pool_setnamespacecallback(pool_.get(), &PoolBuilder::namespace_callback, this);
+  ns_match_ = pool_str2id(pool_.get(), "extdeps:matching", 1);
+  ns_unmatched_ = pool_str2id(pool_.get(), "extdeps:not-matching", 1);
+  key_build_ = pool_str2id(pool_.get(), "extdeps:build", 1);
+  key_track_ = pool_str2id(pool_.get(), "extdeps:track_features", 1);
   pool_setdisttype(pool_.get(), DISTTYPE_RPM);
   installed_ = repo_create(pool_.get(), "@installed");
   pool_set_installed(pool_.get(), installed_);
@@ -165,6 +181,70 @@ std::string PoolBuilder::native_version(Id p) const {
   const char* v = solvable_lookup_str(pool_id2solvable(pool_.get(), p), key_native_);
   if (v) return v;
   return pool_id2str(pool_.get(), pool_id2solvable(pool_.get(), p)->evr);
+}
+
+Id PoolBuilder::spec_dep(const std::string& eco, const std::string& name, const std::string& spec,
+                         bool unmatched) {
+  std::string arg = eco + ":" + name;
+  if (!spec.empty()) arg += " " + spec;
+  return pool_rel2id(pool_.get(), unmatched ? ns_unmatched_ : ns_match_, pool_str2id(pool_.get(), arg.c_str(), 1),
+                     REL_NAMESPACE, 1);
+}
+
+std::string PoolBuilder::build_string(Id p) const {
+  const char* v = solvable_lookup_str(pool_id2solvable(pool_.get(), p), key_build_);
+  return v ? v : "";
+}
+
+unsigned PoolBuilder::track_features(Id p) const {
+  return static_cast<unsigned>(solvable_lookup_num(pool_id2solvable(pool_.get(), p), key_track_, 0));
+}
+
+// libsolv asks what provides "extdeps:matching(conda-forge:numpy >=1.20,<2 py310*)": the packages
+// named numpy that the conda provider's matcher accepts (or, for not-matching, the others). A
+// "__" name is the host's virtual package. An unknown ecosystem or a spec that does not compile
+// provides nothing; the spec's error is warned once.
+Id PoolBuilder::namespace_callback(Pool* pool, void* data, Id ns, Id arg) {
+  auto* self = static_cast<PoolBuilder*>(data);
+  if (ns != self->ns_match_ && ns != self->ns_unmatched_) return 0;
+  std::string_view text = pool_id2str(pool, arg);
+  auto space = text.find(' ');
+  std::string_view pooled = text.substr(0, space);
+  std::string_view spec = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+  std::string_view eco = ecosystem_of(pooled);
+  std::string_view native = pooled.substr(eco.size() + 1);
+  Id name = native.rfind("__", 0) == 0
+                ? pool_strn2id(pool, native.data(), static_cast<unsigned>(native.size()), 0)
+                : pool_strn2id(pool, pooled.data(), static_cast<unsigned>(pooled.size()), 0);
+  if (!name) return 0;
+  const SpecMatcher* matcher = nullptr;
+  if (!spec.empty()) {
+    auto it = self->matchers_.find(arg);
+    if (it == self->matchers_.end()) {
+      std::unique_ptr<SpecMatcher> m;
+      auto prov = self->spec_providers_.find(std::string(eco));
+      if (prov != self->spec_providers_.end()) {
+        auto compiled = prov->second->compile_spec(spec);
+        if (compiled.ok()) m = std::move(*compiled);
+        else self->ctx_.warn(std::string(eco) + ": " + compiled.error().message);
+      }
+      it = self->matchers_.emplace(arg, std::move(m)).first;
+    }
+    matcher = it->second.get();
+    if (!matcher) return 0;  // nothing meets a spec that cannot be read
+  }
+  Queue q;
+  queue_init(&q);
+  Id p, pp;
+  FOR_PROVIDES(p, pp, name) {
+    Solvable* s = pool_id2solvable(pool, p);
+    if (s->name != name) continue;
+    bool ok = !matcher || matcher->matches(self->native_version(p), self->build_string(p));
+    if (ok == (ns == self->ns_match_)) queue_push(&q, p);
+  }
+  Id out = q.count ? pool_queuetowhatprovides(pool, &q) : 0;
+  queue_free(&q);
+  return out;
 }
 
 void PoolBuilder::remember_native(Id evr, const std::string& native) {
@@ -324,6 +404,7 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
   LoadedProvider lp;
   lp.provider = &provider;
   std::string eco(provider.ecosystem());
+  spec_providers_[eco] = &provider;
   lp.available = repo_create(pool_.get(), eco.c_str());
   lp.available->priority = priority;
   lp.installed_start = installed_->end;
@@ -370,9 +451,35 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
     if (!ec) {
       write_solv_atomically(lp.available, lp.available->start, lp.available->end, avail_path);
       write_solv_atomically(installed_, lp.installed_start, lp.installed_end, inst_path);
+      remove_stale_cache(eco);
     }
   }
   return lp;
+}
+
+// A new cache file was written for `eco`: its sources (or the mapping tables) changed. Keep the
+// newest few of that ecosystem (several projects with different tables share a cache) and drop
+// the rest, with temporary files left by a process that died while writing.
+void PoolBuilder::remove_stale_cache(const std::string& eco) const {
+  namespace fs = std::filesystem;
+  constexpr size_t kKeep = 8;  // four available/installed pairs
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(ctx_.cache_dir() + "/solv", ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.rfind(eco + "-", 0) != 0) continue;
+    auto t = it->last_write_time(ec);
+    if (ec) continue;
+    if (name.find(".solv.") != std::string::npos) {  // a temporary file of write_solv_atomically
+      if (now - t > std::chrono::hours(1)) fs::remove(it->path(), ec);
+      continue;
+    }
+    if (it->path().extension() == ".solv") files.emplace_back(t, it->path());
+  }
+  if (files.size() <= kKeep) return;
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = kKeep; i < files.size(); ++i) fs::remove(files[i].second, ec);
 }
 
 bool write_solv_atomically(Repo* repo, int start, int end, const std::string& path) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <map>
+#include <memory>
 #include <unordered_map>
 
 #include "core/context/context.h"
@@ -55,6 +57,17 @@ class PoolBuilder {
   // provider wrote it; the pool form where none is known.
   std::string native_of_evr(Id evr) const;
   void remember_native(Id evr, const std::string& native);
+
+  // A DepOp::spec relation as a namespace dependency: the packages named `name` in `eco` whose
+  // native version and build the provider's matcher accepts (unmatched: those it refuses, for a
+  // conda `constrains`). Answered lazily by namespace_callback.
+  Id spec_dep(const std::string& eco, const std::string& name, const std::string& spec, bool unmatched);
+  std::string build_string(Id solvable) const;
+  unsigned track_features(Id solvable) const;
+  Id build_key() const { return key_build_; }
+  Id track_features_key() const { return key_track_; }
+  bool is_spec_namespace(Id ns) const { return ns == ns_match_ || ns == ns_unmatched_; }
+  bool is_unmatched_namespace(Id ns) const { return ns == ns_unmatched_; }
   // "libxml2-dev" from "debian:libxml2-dev"; the ecosystem part from the same.
   static std::string_view native_name(std::string_view pooled);
   static std::string_view ecosystem_of(std::string_view pooled);
@@ -66,7 +79,9 @@ class PoolBuilder {
   Result<void> load_records(Provider& provider, Repo* available, Repo* installed);
   std::string cache_path(const Provider& provider, const SourceId& id, std::string_view roots,
                          std::string_view part) const;
+  static Id namespace_callback(Pool* pool, void* data, Id ns, Id arg);
   void store_evr_map(const LoadedProvider& lp);
+  void remove_stale_cache(const std::string& eco) const;
   void prune_to_closure(Repo* available, int installed_start, const std::string& ecosystem,
                         const std::vector<std::string>& roots);
 
@@ -76,6 +91,12 @@ class PoolBuilder {
   Id key_native_ = 0;
   Id key_origin_ = 0;
   Id key_evrmap_ = 0;
+  Id key_build_ = 0;
+  Id key_track_ = 0;
+  Id ns_match_ = 0;
+  Id ns_unmatched_ = 0;
+  std::map<std::string, Provider*> spec_providers_;              // by ecosystem
+  std::unordered_map<Id, std::unique_ptr<SpecMatcher>> matchers_;  // by spec argument
   std::unordered_map<Id, Id> versioned_;
   mutable std::unordered_map<Id, std::string> evr_native_;
   mutable bool evr_maps_read_ = false;

@@ -67,6 +67,7 @@ class Resolver {
   std::vector<int> priority_;
   std::vector<Need> needs_;
   std::vector<Id> host_solvables_;
+  std::vector<Id> disfavored_;
   Id toolkit_ = 0;           // an nvcc found on the machine, as an installed solvable
   std::string nvcc_version_;
   const detect::HostFacts* host_ = nullptr;
@@ -121,6 +122,8 @@ void Resolver::add_host(const detect::HostFacts& h) {
     s->evr = pool_str2id(pool, version::normalize_upstream(version.empty() ? "0" : version).c_str(), 1);
     s->arch = ARCH_NOARCH;
     s->provides = repo_addid_dep(repo, s->provides, pool_rel2id(pool, s->name, s->evr, REL_EQ, 1), 0);
+    Repodata* data = repo_last_repodata(repo);
+    repodata_set_poolstr(data, p, b_.native_version_key(), version.empty() ? "0" : version.c_str());
     for (const auto& e : extra) {
       Id evr = pool_str2id(pool, version::normalize_upstream(e).c_str(), 1);
       s->provides = repo_addid_dep(repo, s->provides, pool_rel2id(pool, s->name, evr, REL_EQ, 1), 0);
@@ -156,6 +159,7 @@ void Resolver::add_host(const detect::HostFacts& h) {
     nvcc_version_ = c.version;
     break;
   }
+  repodata_internalize(repo_last_repodata(repo));
 }
 
 void Resolver::map_needs() {
@@ -312,7 +316,8 @@ void Resolver::record_result(Solver* solv) {
       if (!pick) continue;
       auto pkg = package_of(pick, bundle);
       if (!pkg.installed && planned_ids.insert(pick).second)
-        planned[pkg.manager].push_back({pkg.name, pkg.version, pool_id2str(pool, pool_id2solvable(pool, pick)->arch)});
+        planned[pkg.manager].push_back({pkg.name, pkg.version, pool_id2str(pool, pool_id2solvable(pool, pick)->arch),
+                                        b_.build_string(pick)});
       n.outcome.packages.push_back(std::move(pkg));
     }
   }
@@ -321,15 +326,18 @@ void Resolver::record_result(Solver* solv) {
   std::set<Id> installed_names;
   for (Id p = b_.installed()->start; p < b_.installed()->end; ++p)
     if (pool_id2solvable(pool, p)->repo == b_.installed()) installed_names.insert(pool_id2solvable(pool, p)->name);
+  // conda plans are the whole environment change the solve made (every package of the closure,
+  // pinned to name, version and build), so what conda installs is what was checked here.
   for (const auto& lp : loaded_) {
     if (lp.provider->manager().empty() || !lp.available) continue;
+    bool whole = lp.provider->scheme() == VersionScheme::conda;
     for (Id p = lp.available->start; p < lp.available->end; ++p) {
       Solvable* s = pool_id2solvable(pool, p);
       if (s->repo != lp.available || solver_get_decisionlevel(solv, p) <= 0) continue;
-      if (!installed_names.count(s->name) || !planned_ids.insert(p).second) continue;
+      if ((!whole && !installed_names.count(s->name)) || !planned_ids.insert(p).second) continue;
       planned[std::string(lp.provider->manager())].push_back(
           {std::string(PoolBuilder::native_name(pool_id2str(pool, s->name))), b_.native_version(p),
-           pool_id2str(pool, s->arch)});
+           pool_id2str(pool, s->arch), b_.build_string(p)});
     }
   }
   for (const auto& lp : loaded_) {
@@ -345,6 +353,11 @@ void Resolver::solve() {
   Pool* pool = b_.pool();
   for (auto& n : needs_)
     if (n.outcome.status != plan::Status::unmapped && !n.views.empty()) n.in_job = true;
+  for (const auto& lp : loaded_) {
+    if (!lp.available || lp.provider->scheme() != VersionScheme::conda) continue;
+    for (Id p = lp.available->start; p < lp.available->end; ++p)
+      if (pool_id2solvable(pool, p)->repo == lp.available && b_.track_features(p)) disfavored_.push_back(p);
+  }
   pool_createwhatprovides(pool);
   for (auto& n : needs_) {
     if (!n.in_job) continue;
@@ -363,6 +376,10 @@ void Resolver::solve() {
       }
       if (n.in_range.empty()) n.failed = true;
       else n.selection = pool_queuetowhatprovides(pool, sel.get());
+      // A mapping bundle over a disfavored package is disfavored too: the job chooses bundles.
+      for (Id p : n.in_range)
+        if (std::find(disfavored_.begin(), disfavored_.end(), bundles_.find(p)->from) != disfavored_.end())
+          disfavored_.push_back(p);
     }
     // One line per package version: the installed one when the index has it too.
     std::map<std::string, size_t> line_of;
@@ -402,6 +419,8 @@ void Resolver::solve() {
       job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, sel);
     }
     for (Id h : host_solvables_) job.push2(SOLVER_LOCK | SOLVER_SOLVABLE, h);
+    // conda's track_features: a package that has them is chosen only when nothing else will do.
+    for (Id p : disfavored_) job.push2(SOLVER_DISFAVOR | SOLVER_SOLVABLE, p);
     int problems = solver_solve(solv.get(), job.get());
     if (problems == 0) break;
     // Each problem drops one requirement, and the rest are solved again: two needs that
