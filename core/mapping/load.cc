@@ -80,6 +80,7 @@ class Loader {
   std::string path_;
   bool pkgconfig_ = false;
   bool apt_ = false;
+  bool conda_ = false;
   VersionRule default_rule_;
 };
 
@@ -236,19 +237,33 @@ bool is_debian_name(const std::string& s) {
   });
 }
 
+// conda package names as channels publish them (conda normalises names to lower case): lower
+// case letters, digits, '-', '_' and '.', not starting with '-' or '.' ("_openmp_mutex" and
+// "_libgcc_mutex" are real names). A MatchSpec ("libblas * *_openblas") is not a name.
+bool is_conda_name(const std::string& s) {
+  if (s.empty() || s[0] == '-' || s[0] == '.') return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+  });
+}
+
 std::optional<Failure> Loader::check_package_names(const toml::table& t, const char* key,
                                                    const std::vector<std::string>& names) const {
   const toml::array* arr = t.get(key) ? t.get(key)->as_array() : nullptr;
   for (std::size_t i = 0; i < names.size(); ++i) {
     const auto& s = names[i];
-    const bool ok = apt_ ? is_debian_name(s)
-                         : std::none_of(s.begin(), s.end(), [](char c) {
-                             return std::isspace(static_cast<unsigned char>(c));
-                           });
+    const bool ok = apt_     ? is_debian_name(s)
+                     : conda_ ? is_conda_name(s)
+                              : std::none_of(s.begin(), s.end(), [](char c) {
+                                  return std::isspace(static_cast<unsigned char>(c));
+                                });
     if (ok) continue;
     const auto& where = arr && i < arr->size() ? (*arr)[i].source() : t.source();
     return fail(where, "'" + s + "' is not a valid " +
-                           std::string(apt_ ? "Debian package name" : "name (it has a space)"));
+                           std::string(apt_     ? "Debian package name"
+                                       : conda_ ? "conda package name (lower case letters, "
+                                                  "digits, - _ .)"
+                                                : "name (it has a space)"));
   }
   return std::nullopt;
 }
@@ -424,6 +439,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
   if (auto f = read_string(root, "release", out.release)) return f;
   pkgconfig_ = out.ecosystem == "pkgconfig";
   apt_ = out.manager == "apt" || out.manager == "apt-get";
+  conda_ = out.manager == "conda" || out.manager == "mamba" || out.manager == "micromamba";
   if (const toml::node* v = root.get("version")) {
     if (pkgconfig_) return fail(v->source(), "the pkgconfig table has no version rule");
     if (auto f = read_rule(*v, default_rule_)) return f;
