@@ -8,7 +8,10 @@
 #include "core/cli/detect_command.h"
 #include "core/cli/pipeline.h"
 #include "core/detect/cuda_probe.h"
+#include "core/fetch/cache_commands.h"
+#include "core/fetch/options.h"
 #include "core/plan/render.h"
+#include "core/util/text.h"
 #include "core/version/version.h"
 
 namespace extdeps::cli {
@@ -149,7 +152,7 @@ int cmd_version_compare(const std::string& scheme_name, const std::string& a, co
                         std::ostream& out, std::ostream& err) {
   auto scheme = version::parse_scheme(scheme_name);
   if (!scheme) {
-    err << "error: unknown version scheme '" << scheme_name << "' (known: deb, rpm, pkgconfig, pep440)\n";
+    err << "error: unknown version scheme '" << scheme_name << "' (known: deb, rpm, pkgconfig, pep440, conda)\n";
     return 2;
   }
   for (const auto* v : {&a, &b}) {
@@ -194,7 +197,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   version_cmd->require_subcommand(1);
   auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
   std::string scheme = "deb", va, vb;
-  compare->add_option("--scheme", scheme, "deb, rpm, pkgconfig or pep440")->required();
+  compare->add_option("--scheme", scheme, "deb, rpm, pkgconfig, pep440 or conda")->required();
   compare->add_option("a", va)->required();
   compare->add_option("b", vb)->required();
 
@@ -205,13 +208,22 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   detect_cmd->add_flag("--json", detect_options.json, "print JSON (schema/detect.schema.json)");
   detect_cmd->add_flag("--refresh", detect_options.refresh, "detect again and rewrite the cache");
   detect_cmd->add_flag("--no-cache", detect_options.no_cache, "do not read or write the cache");
+  auto* cache_cmd = app.add_subcommand("cache", "what extdeps keeps in its cache folder");
+  cache_cmd->require_subcommand(1);
+  fetch::FetchFlags cache_flags;
+  auto* cache_info_cmd = cache_cmd->add_subcommand("info", "list the downloads and other caches: age, size");
+  fetch::add_fetch_flags(*cache_info_cmd, cache_flags);
+  auto* cache_clean_cmd = cache_cmd->add_subcommand("clean", "remove the downloads and other caches");
+  fetch::add_fetch_flags(*cache_clean_cmd, cache_flags);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e, out, err);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e, out, err);  // --help
+    // One line in extdeps's own style, not CLI11's banner (docs/exit-codes.md: 2 is usage).
+    err << "error: " << lower_first(e.what()) << " (see extdeps --help)\n";
+    return 2;
   }
   try {
     if (*resolve) return cmd_resolve(ctx, ro, out, err);
@@ -221,6 +233,13 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
     if (*detect_cmd) return cmd_detect(ctx, detect_options, out, err);
     if (*cuda_probe_cmd) return detect::run_cuda_probe(out);
+    if (*cache_info_cmd || *cache_clean_cmd) {
+      auto fo = fetch::options_for(ctx, cache_flags);
+      if (!fo.ok()) return fail(err, fo.error());
+      auto r = *cache_info_cmd ? fetch::cache_info(ctx, fo->cache_dir, out)
+                               : fetch::cache_clean(ctx, fo->cache_dir, out);
+      return r.ok() ? 0 : fail(err, r.error());
+    }
   } catch (const std::exception& e) {
     err << "error: internal error: " << e.what() << '\n';
     return 3;

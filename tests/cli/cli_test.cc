@@ -183,6 +183,14 @@ TEST_F(CliTest, BadInputNamesThePlaceAndExitsTwo) {
 
   r = run({"resolve", project_, "--no-such-flag"});
   EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: the following argument was not expected: --no-such-flag (see extdeps --help)\n");
+  r = run({"version", "compare", "--scheme"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  r = run({"--help"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.out.find("resolve"), std::string::npos);
 }
 
 TEST_F(CliTest, ConfigurationPrecedenceIsCliThenEnvThenProject) {
@@ -208,9 +216,11 @@ TEST_F(CliTest, VersionCompareFollowsEachScheme) {
   EXPECT_EQ(run({"version", "compare", "--scheme", "rpm", "1.0", "1.0"}).out, "=\n");
   EXPECT_EQ(run({"version", "compare", "--scheme", "pep440", "1.0a1", "1.0.dev0"}).out, ">\n");
   EXPECT_EQ(run({"version", "compare", "--scheme", "pep440", "1.0", "1.0.0"}).out, "=\n");
-  auto bad = run({"version", "compare", "--scheme", "conda", "1", "2"});
+  EXPECT_EQ(run({"version", "compare", "--scheme", "conda", "1.1dev1", "1.1_"}).out, "<\n");
+  EXPECT_EQ(run({"version", "compare", "--scheme", "conda", "1!0.4.1", "1996.07.12"}).out, ">\n");
+  auto bad = run({"version", "compare", "--scheme", "nix", "1", "2"});
   EXPECT_EQ(bad.rc, 2);
-  EXPECT_EQ(bad.err, "error: unknown version scheme 'conda' (known: deb, rpm, pkgconfig, pep440)\n");
+  EXPECT_EQ(bad.err, "error: unknown version scheme 'nix' (known: deb, rpm, pkgconfig, pep440, conda)\n");
 }
 
 TEST_F(CliTest, ShowListsTheMappingsAndTheCandidatesHere) {

@@ -1,0 +1,285 @@
+#include "core/fetch/cache_store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/fetch/file_lock.h"
+
+namespace fs = std::filesystem;
+
+namespace extdeps::fetch {
+
+namespace {
+
+constexpr int kFormat = 1;
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+// Unique within the machine: the pid, and a counter for the transfers of one process.
+std::string temp_suffix() {
+  static std::atomic<unsigned> counter{0};
+  return std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
+
+nlohmann::json to_json(const EntryMeta& m) {
+  nlohmann::json j = {{"format", kFormat},     {"url", m.url},         {"status", m.status},
+                      {"etag", m.etag},        {"last_modified", m.last_modified},
+                      {"age", m.age_s},        {"fetched_at", m.fetched_at},
+                      {"size", m.size}};
+  j["lifetime"] = m.lifetime_s ? nlohmann::json(*m.lifetime_s) : nlohmann::json(nullptr);
+  return j;
+}
+
+std::optional<EntryMeta> from_json(const nlohmann::json& j) {
+  if (!j.is_object() || j.value("format", 0) != kFormat) return std::nullopt;
+  try {
+    EntryMeta m;
+    m.url = j.at("url").get<std::string>();
+    m.status = j.at("status").get<long>();
+    m.etag = j.value("etag", "");
+    m.last_modified = j.value("last_modified", "");
+    if (j.contains("lifetime") && !j.at("lifetime").is_null()) m.lifetime_s = j.at("lifetime").get<long>();
+    m.age_s = j.value("age", 0L);
+    m.fetched_at = j.at("fetched_at").get<std::int64_t>();
+    m.size = j.at("size").get<std::uint64_t>();
+    return m;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;  // a field of the wrong type: as good as absent
+  }
+}
+
+std::optional<EntryMeta> read_meta_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return from_json(nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false));
+}
+
+bool body_matches(const std::string& path, const EntryMeta& m) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         static_cast<std::uint64_t>(st.st_size) == m.size;
+}
+
+Result<void> rename_file(const std::string& from, const std::string& to) {
+  if (std::rename(from.c_str(), to.c_str()) == 0) return {};
+  int e = errno;
+  if (e == ENOENT)
+    return environment_error("the temporary file " + from +
+                             " vanished before it could be renamed (was the cache cleaned meanwhile?)");
+  return environment_error("cannot rename " + from + " to " + to + ": " + errno_text(e));
+}
+
+Result<void> unlink_if_there(const std::string& path) {
+  if (::unlink(path.c_str()) == 0 || errno == ENOENT) return {};
+  return environment_error("cannot remove " + path + ": " + errno_text(errno));
+}
+
+}  // namespace
+
+std::int64_t EntryMeta::age_at(std::int64_t now_s) const {
+  return std::max<std::int64_t>(0, now_s - fetched_at) + age_s;
+}
+
+bool EntryMeta::fresh(std::optional<long> max_age_s, std::int64_t now_s) const {
+  auto lifetime = max_age_s ? max_age_s : lifetime_s;
+  return lifetime && age_at(now_s) < *lifetime;
+}
+
+TempFile::TempFile(TempFile&& other) noexcept
+    : path_(std::exchange(other.path_, {})), fd_(std::exchange(other.fd_, -1)),
+      written_(other.written_) {}
+
+TempFile& TempFile::operator=(TempFile&& other) noexcept {
+  if (this != &other) {
+    discard();
+    path_ = std::exchange(other.path_, {});
+    fd_ = std::exchange(other.fd_, -1);
+    written_ = other.written_;
+  }
+  return *this;
+}
+
+TempFile::~TempFile() { discard(); }
+
+void TempFile::discard() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!path_.empty()) ::unlink(path_.c_str());
+  path_.clear();
+}
+
+bool TempFile::write(const char* data, std::size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd_, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+    written_ += static_cast<std::uint64_t>(n);
+  }
+  return true;
+}
+
+Result<void> TempFile::finish() {
+  if (fd_ < 0) return {};
+  // No fsync: a body that a power cut leaves shorter than its metadata says reads as absent.
+  int rc = ::close(fd_);
+  fd_ = -1;
+  if (rc != 0) return environment_error("cannot write " + path_ + ": " + errno_text(errno));
+  return {};
+}
+
+std::string CacheStore::key(std::string_view url) {
+  // FNV-1a, 64 bits: the metadata keeps the URL, so a collision only costs a download.
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : url) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string CacheStore::body_path(std::string_view url) const { return dir_ + "/" + key(url) + ".body"; }
+std::string CacheStore::meta_path(std::string_view url) const { return dir_ + "/" + key(url) + ".json"; }
+
+bool CacheStore::is_temp_name(std::string_view name) { return name.substr(0, 5) == ".tmp-"; }
+
+Result<void> CacheStore::prepare() const {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) return environment_error("cannot create the cache folder " + dir_ + ": " + ec.message());
+  return {};
+}
+
+std::optional<EntryMeta> CacheStore::read(std::string_view url) const {
+  std::error_code ec;
+  if (!fs::exists(meta_path(url), ec)) return std::nullopt;
+  auto lock = FileLock::acquire(lock_path(), FileLock::Mode::shared);
+  if (!lock.ok()) return std::nullopt;
+  auto meta = read_meta_file(meta_path(url));
+  if (!meta || meta->url != url || !body_matches(body_path(url), *meta)) return std::nullopt;
+  return meta;
+}
+
+Result<TempFile> CacheStore::create_temp(std::string_view url) const {
+  std::string path = dir_ + "/.tmp-" + key(url) + "-" + temp_suffix();
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return environment_error("cannot create " + path + ": " + errno_text(errno));
+  return TempFile(std::move(path), fd);
+}
+
+Result<std::string> CacheStore::write_temp_meta(const EntryMeta& meta) const {
+  std::string path = dir_ + "/.tmp-" + key(meta.url) + "-" + temp_suffix() + ".json";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << to_json(meta).dump(1) << '\n';
+  out.close();
+  if (!out) {
+    ::unlink(path.c_str());
+    return environment_error("cannot write " + path);
+  }
+  return path;
+}
+
+Result<void> CacheStore::commit(const EntryMeta& meta, TempFile& body) const {
+  if (auto r = body.finish(); !r.ok()) return r;
+  auto meta_tmp = write_temp_meta(meta);
+  if (!meta_tmp.ok()) return meta_tmp.error();
+  TempFile meta_file(*meta_tmp, -1);  // removed unless renamed in
+  auto lock = FileLock::acquire(lock_path(), FileLock::Mode::exclusive);
+  if (!lock.ok()) return lock.error();
+  // The old metadata goes first: between the two renames the folder holds a body without
+  // metadata, which reads as absent, never a body paired with another body's metadata.
+  if (auto r = unlink_if_there(meta_path(meta.url)); !r.ok()) return r;
+  if (auto r = rename_file(body.path(), body_path(meta.url)); !r.ok()) return r;
+  body.released();
+  if (auto r = rename_file(meta_file.path(), meta_path(meta.url)); !r.ok()) return r;
+  meta_file.released();
+  return {};
+}
+
+Result<void> CacheStore::commit_unstored(std::string_view url, TempFile& body) const {
+  if (auto r = body.finish(); !r.ok()) return r;
+  auto lock = FileLock::acquire(lock_path(), FileLock::Mode::exclusive);
+  if (!lock.ok()) return lock.error();
+  if (auto r = unlink_if_there(meta_path(url)); !r.ok()) return r;
+  if (auto r = rename_file(body.path(), body_path(url)); !r.ok()) return r;
+  body.released();
+  return {};
+}
+
+Result<bool> CacheStore::refresh_from(const EntryMeta& before, const EntryMeta& after) const {
+  auto meta_tmp = write_temp_meta(after);
+  if (!meta_tmp.ok()) return meta_tmp.error();
+  TempFile meta_file(*meta_tmp, -1);
+  auto lock = FileLock::acquire(lock_path(), FileLock::Mode::exclusive);
+  if (!lock.ok()) return lock.error();
+  auto current = read_meta_file(meta_path(before.url));
+  if (!current || current->url != before.url || current->size != before.size ||
+      current->etag != before.etag || current->last_modified != before.last_modified ||
+      !body_matches(body_path(before.url), before))
+    return false;
+  if (auto r = rename_file(meta_file.path(), meta_path(after.url)); !r.ok()) return r.error();
+  meta_file.released();
+  return true;
+}
+
+Result<void> CacheStore::remove(std::string_view url) const {
+  std::error_code ec;
+  if (!fs::exists(dir_, ec)) return {};
+  auto lock = FileLock::acquire(lock_path(), FileLock::Mode::exclusive);
+  if (!lock.ok()) return lock.error();
+  if (auto r = unlink_if_there(meta_path(url)); !r.ok()) return r;
+  return unlink_if_there(body_path(url));
+}
+
+CacheStore::Listing CacheStore::list() const {
+  Listing out;
+  std::error_code ec;
+  std::vector<std::string> metas, bodies;
+  for (auto it = fs::directory_iterator(dir_, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name == ".lock") continue;
+    if (is_temp_name(name)) {
+      out.temps.push_back(it->path().string());
+    } else if (name.size() == 21 && name.ends_with(".json")) {
+      metas.push_back(name.substr(0, 16));
+    } else if (name.size() == 21 && name.ends_with(".body")) {
+      bodies.push_back(name.substr(0, 16));
+    } else {
+      out.orphans.push_back(it->path().string());
+    }
+  }
+  std::sort(metas.begin(), metas.end());
+  std::sort(bodies.begin(), bodies.end());
+  for (const auto& k : metas) {
+    std::string meta_path = dir_ + "/" + k + ".json", body = dir_ + "/" + k + ".body";
+    auto meta = read_meta_file(meta_path);
+    if (meta && key(meta->url) == k && body_matches(body, *meta)) {
+      out.entries.push_back({*meta, body, meta_path});
+    } else {
+      out.orphans.push_back(meta_path);
+      if (std::binary_search(bodies.begin(), bodies.end(), k)) out.orphans.push_back(body);
+    }
+  }
+  for (const auto& k : bodies)
+    if (!std::binary_search(metas.begin(), metas.end(), k)) out.orphans.push_back(dir_ + "/" + k + ".body");
+  std::sort(out.entries.begin(), out.entries.end(),
+            [](const auto& a, const auto& b) { return a.meta.url < b.meta.url; });
+  return out;
+}
+
+}  // namespace extdeps::fetch

@@ -1,0 +1,107 @@
+// The HTTP cache on disk. Per URL a body file (<key>.body) and its metadata (<key>.json), the key
+// a hash of the URL. A body is downloaded into a temporary file in the same folder and renamed
+// into place; the metadata is renamed in last, so a crash or a failed download leaves either the
+// old pair or a body without metadata, which reads as absent. Readers take the shared lock of
+// <dir>/.lock, replacing or removing an entry takes it exclusively, briefly: never during a
+// download.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/util/result.h"
+
+namespace extdeps::fetch {
+
+struct EntryMeta {
+  std::string url;
+  long status = 200;  // 200 (a body), or 404/410: a remembered "not found" with an empty body
+  std::string etag;
+  std::string last_modified;
+  std::optional<long> lifetime_s;  // fresh this long after it was sent (Cache-Control, Expires)
+  long age_s = 0;                  // how old the answer already was when it came (Age)
+  std::int64_t fetched_at = 0;     // seconds since the epoch, Context clock
+  std::uint64_t size = 0;          // of the body file; a body of another size reads as absent
+
+  bool found() const { return status < 400; }
+  bool has_validator() const { return !etag.empty() || !last_modified.empty(); }
+  // Its age now, counting the Age it came with.
+  std::int64_t age_at(std::int64_t now_s) const;
+  // max_age_s (the request's) replaces the server's lifetime.
+  bool fresh(std::optional<long> max_age_s, std::int64_t now_s) const;
+};
+
+// A file written by one download; removed on destruction unless it was renamed into place.
+class TempFile {
+ public:
+  TempFile() = default;
+  TempFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  TempFile(TempFile&& other) noexcept;
+  TempFile& operator=(TempFile&& other) noexcept;
+  ~TempFile();
+
+  const std::string& path() const { return path_; }
+  bool valid() const { return !path_.empty(); }
+  // false with errno set when the disk refuses.
+  bool write(const char* data, std::size_t size);
+  std::uint64_t written() const { return written_; }
+  // Closes the descriptor; the file stays until destruction or released().
+  Result<void> finish();
+  void released() { path_.clear(); }
+
+ private:
+  void discard();
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t written_ = 0;
+};
+
+class CacheStore {
+ public:
+  explicit CacheStore(std::string dir) : dir_(std::move(dir)) {}
+  const std::string& dir() const { return dir_; }
+
+  static std::string key(std::string_view url);
+  std::string body_path(std::string_view url) const;
+  std::string meta_path(std::string_view url) const;
+  std::string lock_path() const { return dir_ + "/.lock"; }
+
+  // Creates the folder.
+  Result<void> prepare() const;
+  // url's entry, read under the shared lock; nullopt when absent, unreadable, for another URL
+  // (a hash collision) or when its body does not match the metadata.
+  std::optional<EntryMeta> read(std::string_view url) const;
+  // An empty temporary file in the cache folder for a download of url.
+  Result<TempFile> create_temp(std::string_view url) const;
+  // Makes a finished download url's entry.
+  Result<void> commit(const EntryMeta& meta, TempFile& body) const;
+  // A body the server said not to store (no-store): it becomes url's body file for the caller to
+  // read, without metadata, so it is never served again; the old entry is gone.
+  Result<void> commit_unstored(std::string_view url, TempFile& body) const;
+  // After a 304: the entry read as `before` gets the new validators, lifetime and time of
+  // `after`. false when it was removed or replaced by another process meanwhile.
+  Result<bool> refresh_from(const EntryMeta& before, const EntryMeta& after) const;
+  Result<void> remove(std::string_view url) const;
+
+  // What the folder holds, for `extdeps cache info` and `clean` (which lock it themselves).
+  struct Listing {
+    struct Entry {
+      EntryMeta meta;
+      std::string body_path, meta_path;
+    };
+    std::vector<Entry> entries;
+    std::vector<std::string> orphans;  // bodies or metadata without their pair (or damaged)
+    std::vector<std::string> temps;    // downloads in progress, or left by interrupted runs
+  };
+  Listing list() const;
+  static bool is_temp_name(std::string_view file_name);
+
+ private:
+  Result<std::string> write_temp_meta(const EntryMeta& meta) const;
+  std::string dir_;
+};
+
+}  // namespace extdeps::fetch

@@ -1,0 +1,79 @@
+#include "core/fetch/url.h"
+
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+namespace extdeps::fetch {
+
+namespace {
+
+struct UrlDeleter {
+  void operator()(CURLU* u) const { curl_url_cleanup(u); }
+};
+
+std::string part(CURLU* u, CURLUPart which, unsigned flags = 0) {
+  char* s = nullptr;
+  if (curl_url_get(u, which, &s, flags) != CURLUE_OK || !s) return {};
+  std::string out(s);
+  curl_free(s);
+  return out;
+}
+
+}  // namespace
+
+Result<ParsedUrl> parse_url(std::string_view url) {
+  std::unique_ptr<CURLU, UrlDeleter> u(curl_url());
+  if (!u) return environment_error(std::string(url) + ": out of memory");
+  std::string text(url);
+  if (auto rc = curl_url_set(u.get(), CURLUPART_URL, text.c_str(), 0); rc != CURLUE_OK)
+    return bad_input(text + ": not a valid URL (" + curl_url_strerror(rc) + ")");
+  ParsedUrl p;
+  p.scheme = part(u.get(), CURLUPART_SCHEME);
+  for (char& c : p.scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  p.host = part(u.get(), CURLUPART_HOST);
+  if (p.scheme == "file") {
+    char* s = nullptr;
+    auto rc = curl_url_get(u.get(), CURLUPART_PATH, &s, CURLU_URLDECODE);
+    if (rc != CURLUE_OK || !s)
+      return bad_input(text + ": not a valid file URL (" + curl_url_strerror(rc) + ")");
+    p.path = s;
+    curl_free(s);
+    if (p.path.empty() || p.path.front() != '/')
+      return bad_input(text + ": a file URL needs an absolute path (file:///path/to/file)");
+    return p;
+  }
+  if (p.scheme != "http" && p.scheme != "https")
+    return bad_input(text + ": unsupported URL scheme '" + p.scheme +
+                     "' (extdeps fetches http, https and file URLs)");
+  return p;
+}
+
+Result<Response> fetch_file_url(const Context& ctx, const Request& request, const ParsedUrl& url) {
+  Response r;
+  r.url = request.url;
+  r.fetched_at = ctx.now();
+  struct stat st {};
+  if (::stat(url.path.c_str(), &st) != 0) {
+    int e = errno;
+    if ((e == ENOENT || e == ENOTDIR) && request.missing_ok) {
+      r.found = false;
+      return r;
+    }
+    if (e == ENOENT || e == ENOTDIR) return environment_error(request.url + ": no such file");
+    return environment_error(request.url + ": cannot read " + url.path + ": " + std::strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) return environment_error(request.url + ": is a folder, not a file");
+  if (::access(url.path.c_str(), R_OK) != 0)
+    return environment_error(request.url + ": cannot read " + url.path + ": " + std::strerror(errno));
+  r.body_path = url.path;
+  return r;
+}
+
+}  // namespace extdeps::fetch

@@ -1,0 +1,27 @@
+// URLs as the fetcher sees them: libcurl's parser says which scheme and, for file://, which local
+// path (percent-decoded). file:// URLs (local mirrors) are answered in place, without the cache.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/context/context.h"
+#include "core/fetch/fetch.h"
+#include "core/util/result.h"
+
+namespace extdeps::fetch {
+
+struct ParsedUrl {
+  std::string scheme;  // lower case: http, https or file
+  std::string host;    // empty for file://
+  std::string path;    // decoded, for file://: the local path
+};
+
+// A bad_input error naming the URL when it cannot be parsed, or its scheme is not one of http,
+// https and file.
+Result<ParsedUrl> parse_url(std::string_view url);
+
+// The file itself is the body: body_path is its path, nothing is copied.
+Result<Response> fetch_file_url(const Context& ctx, const Request& request, const ParsedUrl& url);
+
+}  // namespace extdeps::fetch

@@ -1,0 +1,177 @@
+// `extdeps cache info` and `extdeps cache clean`, as functions and through the command line.
+#include "core/fetch/cache_commands.h"
+
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "core/cli/cli.h"
+#include "core/fetch/cache_store.h"
+#include "core/fetch/file_lock.h"
+#include "core/fetch/options.h"
+#include "tests/core/fetch/fetch_fixture.h"
+
+namespace fs = std::filesystem;
+
+// Designated initializers leave the other fields at their defaults on purpose; GCC 12 warns.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace extdeps::fetch {
+namespace {
+
+using namespace std::chrono_literals;
+using test::Route;
+
+class FetchCacheCommandsTest : public FetchFixture {
+ protected:
+  // Three downloads (fresh, stale, not found), a leftover, and the other caches.
+  void fill() {
+    server.route("/fresh.json", {.body = std::string(2048, 'f'), .headers = {{"Cache-Control", "max-age=3600"}}});
+    server.route("/stale.json", {.body = "s", .etag = "\"s\""});
+    auto f = fetcher();
+    ASSERT_TRUE(f.fetch({.url = server.url("/fresh.json")}).ok());
+    ASSERT_TRUE(f.fetch({.url = server.url("/stale.json")}).ok());
+    ASSERT_TRUE(f.fetch({.url = server.url("/none.zst"), .missing_ok = true}).ok());
+    fs::create_directories(cache + "/solv");
+    std::ofstream(cache + "/solv/apt-1.available.solv") << std::string(1000, 'x');
+    fs::create_directories(cache + "/detect");
+    std::ofstream(cache + "/detect/host.json") << "{}";
+    std::ofstream(cache + "/http/.tmp-0123456789abcdef-1-1") << "partial";
+  }
+  std::string info() {
+    std::ostringstream out;
+    auto r = cache_info(ctx, cache + "/http", out);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return out.str();
+  }
+};
+
+TEST_F(FetchCacheCommandsTest, InfoListsTheDownloadsAndSummarisesTheOtherCaches) {
+  fill();
+  later(30min);
+  std::string text = info();
+  EXPECT_TRUE(contains(text, "downloads: " + cache + "/http\n")) << text;
+  EXPECT_TRUE(contains(text, "  fresh       30 min ago    2.0 KiB  " + server.url("/fresh.json") + "\n")) << text;
+  EXPECT_TRUE(contains(text, "  stale       30 min ago        1 B  " + server.url("/stale.json") + "\n")) << text;
+  EXPECT_TRUE(contains(text, "  not found   30 min ago        0 B  " + server.url("/none.zst") + "\n")) << text;
+  EXPECT_TRUE(contains(text, "  3 downloads, ")) << text;
+  EXPECT_TRUE(contains(text, "  1 leftover file (unfinished downloads, entries without metadata), 7 B: "
+                             "`extdeps cache clean` removes them\n")) << text;
+  EXPECT_TRUE(contains(text, "solv: " + cache + "/solv: 1 file, 1000 B\n")) << text;
+  EXPECT_TRUE(contains(text, "detect: " + cache + "/detect: 1 file, 2 B\n")) << text;
+  EXPECT_TRUE(contains(text, "total: ")) << text;
+}
+
+TEST_F(FetchCacheCommandsTest, InfoOnAnEmptyCache) {
+  EXPECT_EQ(info(), "downloads: " + cache + "/http\n  no downloads\nsolv: " + cache + "/solv: empty\ndetect: " +
+                        cache + "/detect: empty\ntotal: 0 B\n");
+}
+
+TEST_F(FetchCacheCommandsTest, CleanRemovesAllButDownloadsRunningNow) {
+  fill();
+  // An old leftover goes; a temporary file written just now may be another process's download.
+  std::string old_tmp = cache + "/http/.tmp-fedcba9876543210-1-2";
+  std::ofstream(old_tmp) << "old";
+  fs::last_write_time(old_tmp, fs::file_time_type::clock::now() - 1h);
+  std::ostringstream out;
+  ASSERT_TRUE(cache_clean(ctx, cache + "/http", out).ok());
+  std::string text = out.str();
+  EXPECT_TRUE(text.starts_with("removed 3 downloads (")) << text;
+  EXPECT_TRUE(contains(text, "kept 1 file of downloads running now\n")) << text;
+  EXPECT_TRUE(contains(text, "removed 1 file (1000 B) from " + cache + "/solv\n")) << text;
+  EXPECT_TRUE(contains(text, "removed 1 file (2 B) from " + cache + "/detect\n")) << text;
+  EXPECT_FALSE(fs::exists(old_tmp));
+  EXPECT_TRUE(fs::exists(cache + "/http/.tmp-0123456789abcdef-1-1"));
+  auto listing = CacheStore(cache + "/http").list();
+  EXPECT_TRUE(listing.entries.empty());
+  EXPECT_TRUE(listing.orphans.empty());
+  EXPECT_FALSE(fs::exists(cache + "/solv/apt-1.available.solv"));
+  // The next fetch downloads again.
+  ASSERT_TRUE(fetcher().fetch({.url = server.url("/fresh.json")}).ok());
+  EXPECT_EQ(server.count("/fresh.json"), 2);
+}
+
+TEST_F(FetchCacheCommandsTest, CleanWaitsForTheLock) {
+  fill();
+  auto held = FileLock::acquire(cache + "/http/.lock", FileLock::Mode::shared);
+  ASSERT_TRUE(held.ok());
+  std::atomic<bool> done{false};
+  std::thread cleaner([&] {
+    std::ostringstream out;
+    EXPECT_TRUE(cache_clean(ctx, cache + "/http", out).ok());
+    done = true;
+  });
+  std::this_thread::sleep_for(150ms);
+  EXPECT_FALSE(done);
+  EXPECT_EQ(CacheStore(cache + "/http").list().entries.size(), 3u);
+  { auto release = std::move(held).value(); }
+  cleaner.join();
+  EXPECT_TRUE(done);
+  EXPECT_TRUE(CacheStore(cache + "/http").list().entries.empty());
+}
+
+TEST_F(FetchCacheCommandsTest, TheCommandLineRunsThem) {
+  fill();
+  auto c = Context::for_test("/");
+  std::ostringstream out, err;
+  int rc = cli::run(c, {"cache", "info", "--cache-dir", cache}, out, err);
+  EXPECT_EQ(rc, 0) << err.str();
+  EXPECT_TRUE(contains(out.str(), "downloads: " + cache + "/http\n")) << out.str();
+  EXPECT_TRUE(contains(out.str(), server.url("/fresh.json"))) << out.str();
+  std::ostringstream out2, err2;
+  rc = cli::run(c, {"cache", "clean", "--cache-dir", cache}, out2, err2);
+  EXPECT_EQ(rc, 0) << err2.str();
+  EXPECT_TRUE(out2.str().starts_with("removed 3 downloads")) << out2.str();
+  std::ostringstream out3, err3;
+  EXPECT_EQ(cli::run(c, {"cache"}, out3, err3), 2);
+  std::ostringstream out4, err4;
+  auto bad = Context::for_test("/", {{"EXTDEPS_OFFLINE", "maybe"}});
+  EXPECT_EQ(cli::run(bad, {"cache", "info", "--cache-dir", cache}, out4, err4), 2);
+  EXPECT_EQ(err4.str(), "error: EXTDEPS_OFFLINE: expected 1 or 0, got 'maybe'\n");
+}
+
+TEST_F(FetchCacheCommandsTest, NoCacheFolderIsAnError) {
+  auto c = Context::for_test("/");
+  std::ostringstream out;
+  auto r = cache_info(c, "", out);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::environment);
+  EXPECT_EQ(r.error().message, "no cache folder (set XDG_CACHE_HOME or pass --cache-dir)");
+}
+
+TEST(FetchOptionsTest, FlagsAndEnvironmentMakeTheOptions) {
+  CLI::App app;
+  auto* cmd = app.add_subcommand("get");
+  FetchFlags flags;
+  add_fetch_flags(*cmd, flags);
+  app.parse(std::vector<std::string>{"--offline", "/tmp/c", "--cache-dir", "get"});  // CLI11 takes them reversed
+  EXPECT_TRUE(flags.offline);
+  EXPECT_EQ(flags.cache_dir, "/tmp/c");
+
+  auto ctx = Context::for_test("/");
+  ctx.set_cache_dir("/home/u/.cache/extdeps");
+  auto o = options_for(ctx, flags);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(ctx.cache_dir(), "/tmp/c");
+  EXPECT_EQ(o->cache_dir, "/tmp/c/http");
+  EXPECT_TRUE(o->offline);
+  EXPECT_FALSE(o->progress);
+
+  auto env_ctx = Context::for_test("/", {{"EXTDEPS_OFFLINE", "1"}});
+  env_ctx.set_cache_dir("/c");
+  auto from_env = options_for(env_ctx, FetchFlags{.stderr_is_terminal = true});
+  ASSERT_TRUE(from_env.ok());
+  EXPECT_TRUE(from_env->offline);
+  EXPECT_TRUE(from_env->progress);
+  EXPECT_EQ(from_env->cache_dir, "/c/http");
+  auto off = Context::for_test("/", {{"EXTDEPS_OFFLINE", "0"}});
+  EXPECT_FALSE(options_for(off, {})->offline);
+}
+
+}  // namespace
+}  // namespace extdeps::fetch
