@@ -8,6 +8,9 @@
 #ifdef EXTDEPS_HAVE_PROVIDER_PKGCONF
 #include "providers/pkgconf/pkgconf_provider.h"
 #endif
+#ifdef EXTDEPS_HAVE_PROVIDER_CONDA
+#include "providers/conda/conda_provider.h"
+#endif
 
 namespace extdeps {
 
@@ -23,6 +26,10 @@ std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx) {
 #endif
 #ifdef EXTDEPS_HAVE_PROVIDER_PKGCONF
   out.push_back(pkgconf::make_provider(ctx));
+#endif
+#ifdef EXTDEPS_HAVE_PROVIDER_CONDA
+  // Not available without a conda environment or index files (providers/conda/README.md).
+  out.push_back(conda::make_provider(ctx));
 #endif
   return out;
 }

@@ -1,6 +1,7 @@
 // The scheme dispatch of version.h, the rpm scheme's checks, and upstream versions.
 #include "core/version/version.h"
 
+#include "core/version/conda.h"
 #include "core/version/deb.h"
 #include "core/version/detail.h"
 #include "core/version/pep440.h"
@@ -61,6 +62,8 @@ int compare(VersionScheme scheme, std::string_view a, std::string_view b) {
       if (pa && pb) return pep440_compare(*pa, *pb);
       return rpm_compare(normalize_upstream(a), normalize_upstream(b));
     }
+    case VersionScheme::conda:
+      return conda_compare(a, b);
   }
   return 0;
 }
@@ -76,6 +79,8 @@ Result<std::string> normalize(VersionScheme scheme, std::string_view native) {
       if (!v) return v.error();
       return pep440_pool_order(*v);
     }
+    case VersionScheme::conda:
+      return conda_normalize(native);
   }
   return bad_input("unknown version scheme");
 }
@@ -104,6 +109,7 @@ std::optional<VersionScheme> parse_scheme(std::string_view name) {
   if (name == "deb") return VersionScheme::deb;
   if (name == "rpm" || name == "pkgconfig") return VersionScheme::rpm;
   if (name == "pep440") return VersionScheme::pep440;
+  if (name == "conda") return VersionScheme::conda;
   return std::nullopt;
 }
 
@@ -115,6 +121,8 @@ std::string_view scheme_name(VersionScheme scheme) {
       return "rpm";
     case VersionScheme::pep440:
       return "pep440";
+    case VersionScheme::conda:
+      return "conda";
   }
   return "unknown";
 }

@@ -17,9 +17,10 @@ TEST(VersionScheme, NamesRoundTrip) {
   EXPECT_EQ(parse_scheme("rpm"), VersionScheme::rpm);
   EXPECT_EQ(parse_scheme("pkgconfig"), VersionScheme::rpm);
   EXPECT_EQ(parse_scheme("pep440"), VersionScheme::pep440);
-  EXPECT_FALSE(parse_scheme("conda").has_value());
+  EXPECT_EQ(parse_scheme("conda"), VersionScheme::conda);
+  EXPECT_FALSE(parse_scheme("nix").has_value());
   EXPECT_FALSE(parse_scheme("DEB").has_value());
-  for (auto s : {VersionScheme::deb, VersionScheme::rpm, VersionScheme::pep440})
+  for (auto s : {VersionScheme::deb, VersionScheme::rpm, VersionScheme::pep440, VersionScheme::conda})
     EXPECT_EQ(parse_scheme(scheme_name(s)), s);
 }
 

@@ -1,0 +1,181 @@
+// Files are read through a 1 MiB buffer, memory is handed out whole, and zstd is decoded one
+// block at a time into a 1 MiB buffer, so an error lands at the start of the damaged block.
+#include "providers/conda/byte_source.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace extdeps::conda {
+
+namespace {
+
+constexpr size_t kChunk = 1 << 20;
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+class FileSource final : public ByteSource {
+ public:
+  FileSource(std::string path, int fd) : ByteSource(std::move(path)), fd_(fd), buf_(kChunk) {}
+  ~FileSource() override { ::close(fd_); }
+  FileSource(const FileSource&) = delete;
+  FileSource& operator=(const FileSource&) = delete;
+
+  Result<std::string_view> next() override {
+    while (true) {
+      ssize_t n = ::read(fd_, buf_.data(), buf_.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return environment_error(name() + ": cannot read: " + std::strerror(errno));
+      return std::string_view(buf_.data(), static_cast<size_t>(n));
+    }
+  }
+
+  Result<void> seek(std::uint64_t offset) override {
+    if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0)
+      return environment_error(name() + ": cannot seek: " + std::strerror(errno));
+    return {};
+  }
+
+  bool compressed() const override { return false; }
+
+ private:
+  int fd_;
+  std::vector<char> buf_;
+};
+
+class MemorySource final : public ByteSource {
+ public:
+  MemorySource(std::string name, std::string_view data) : ByteSource(std::move(name)), data_(data) {}
+
+  Result<std::string_view> next() override {
+    std::string_view rest = data_.substr(pos_);
+    pos_ = data_.size();
+    return rest;
+  }
+
+  Result<void> seek(std::uint64_t offset) override {
+    pos_ = static_cast<size_t>(std::min<std::uint64_t>(offset, data_.size()));
+    return {};
+  }
+
+  bool compressed() const override { return false; }
+
+ private:
+  std::string_view data_;
+  size_t pos_ = 0;
+};
+
+class ZstdSource final : public ByteSource {
+ public:
+  explicit ZstdSource(std::unique_ptr<ByteSource> in)
+      : ByteSource(in->name()), in_(std::move(in)), ctx_(ZSTD_createDCtx()), buf_(kChunk) {}
+  ~ZstdSource() override { ZSTD_freeDCtx(ctx_); }
+  ZstdSource(const ZstdSource&) = delete;
+  ZstdSource& operator=(const ZstdSource&) = delete;
+
+  Result<std::string_view> next() override {
+    while (true) {
+      auto chunk = decode();
+      if (!chunk) return chunk;
+      std::string_view out = *chunk;
+      if (skip_ == 0 || out.empty()) return out;
+      // A seek: drop what comes before the offset.
+      size_t drop = static_cast<size_t>(std::min<std::uint64_t>(skip_, out.size()));
+      skip_ -= drop;
+      out.remove_prefix(drop);
+      if (!out.empty()) return out;
+    }
+  }
+
+  Result<void> seek(std::uint64_t offset) override {
+    if (!ctx_) return environment_error(name() + ": cannot create a zstd decoder");
+    ZSTD_DCtx_reset(ctx_, ZSTD_reset_session_only);
+    if (auto r = in_->seek(0); !r) return r;
+    input_ = {};
+    consumed_ = 0;
+    want_ = kHeader;
+    frame_ended_ = false;
+    input_ended_ = false;
+    skip_ = offset;
+    return {};
+  }
+
+  bool compressed() const override { return true; }
+
+ private:
+  // Decodes up to one buffer of data; empty at the end of the stream.
+  Result<std::string_view> decode() {
+    if (!ctx_) return environment_error(name() + ": cannot create a zstd decoder");
+    size_t produced = 0;
+    while (produced < buf_.size()) {
+      if (input_.empty() && !input_ended_) {
+        auto more = in_->next();
+        if (!more) return more.error();
+        input_ = *more;
+        input_ended_ = input_.empty();
+      }
+      // Feeding what the decoder asks for (a frame header, then one block at a time) places an
+      // error at the start of the damaged block.
+      ZSTD_inBuffer src{input_.data(), std::min(input_.size(), want_), 0};
+      ZSTD_outBuffer dst{buf_.data() + produced, buf_.size() - produced, 0};
+      size_t hint = ZSTD_decompressStream(ctx_, &dst, &src);
+      if (ZSTD_isError(hint)) return corrupt(ZSTD_getErrorName(hint));
+      input_.remove_prefix(src.pos);
+      consumed_ += src.pos;
+      produced += dst.pos;
+      if (src.pos == 0 && dst.pos == 0) {
+        if (!input_ended_) return corrupt("the decoder made no progress");
+        if (!frame_ended_) return truncated();
+        break;
+      }
+      frame_ended_ = hint == 0;  // 0: a frame ended exactly here; another may follow
+      want_ = hint == 0 ? kHeader : hint;
+    }
+    return std::string_view(buf_.data(), produced);
+  }
+
+  Error corrupt(std::string_view why) const {
+    return environment_error(name() + ": corrupt zstd data at byte offset " + std::to_string(consumed_) +
+                             " (expected a valid zstd stream; " + std::string(why) + ")");
+  }
+  Error truncated() const {
+    return environment_error(name() + ": zstd data ends early at byte offset " + std::to_string(consumed_) +
+                             " (expected the rest of the stream; the file may be truncated)");
+  }
+
+  static constexpr size_t kHeader = 5;  // ZSTD_FRAMEHEADERSIZE_PREFIX
+  std::unique_ptr<ByteSource> in_;
+  ZSTD_DCtx* ctx_;
+  std::vector<char> buf_;
+  std::string_view input_;
+  std::uint64_t consumed_ = 0;  // compressed bytes fed to the decoder
+  std::uint64_t skip_ = 0;      // decoded bytes still to drop after a seek
+  size_t want_ = kHeader;
+  bool frame_ended_ = false, input_ended_ = false;
+};
+
+std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {
+  if (ends_with(in->name(), ".zst")) return std::make_unique<ZstdSource>(std::move(in));
+  return in;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ByteSource>> open_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return environment_error(path + ": cannot open: " + std::strerror(errno));
+  return decoded(std::make_unique<FileSource>(path, fd));
+}
+
+std::unique_ptr<ByteSource> over_memory(std::string_view data, std::string name) {
+  return decoded(std::make_unique<MemorySource>(std::move(name), data));
+}
+
+}  // namespace extdeps::conda

@@ -1,0 +1,43 @@
+// Where conda's JSON comes from: a file or bytes already in memory, plain or zstd-compressed
+// (repodata.json.zst), handed out a chunk at a time so a 250 MB index is never held whole.
+// Internal to the conda provider.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/util/result.h"
+
+namespace extdeps::conda {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // The next chunk of (decompressed) data, valid until the next call; empty at the end. Errors
+  // name the input and, for a corrupt or truncated zstd stream, the offset in the compressed
+  // bytes.
+  virtual Result<std::string_view> next() = 0;
+  // Goes on from `offset` of the (decompressed) data: a file seeks, memory moves, and zstd
+  // decodes again from the start, dropping what comes before.
+  virtual Result<void> seek(std::uint64_t offset) = 0;
+  // Whether the data is decompressed, so that offsets in messages say which bytes they count.
+  virtual bool compressed() const = 0;
+  const std::string& name() const { return name_; }
+
+ protected:
+  explicit ByteSource(std::string name) : name_(std::move(name)) {}
+
+ private:
+  std::string name_;
+};
+
+// Opens `path`; a name ending in ".zst" is decompressed as it is read.
+Result<std::unique_ptr<ByteSource>> open_file(const std::string& path);
+
+// Bytes in memory, which must outlive the source. `name` names them in errors; a name ending in
+// ".zst" means zstd.
+std::unique_ptr<ByteSource> over_memory(std::string_view data, std::string name);
+
+}  // namespace extdeps::conda

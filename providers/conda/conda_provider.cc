@@ -1,0 +1,206 @@
+// The conda provider: choosing the front end, keying a cache on the index files and the
+// environment, loading records, and rendering the install command.
+#include "providers/conda/conda_provider.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "providers/conda/matchspec.h"
+#include "providers/conda/prefix.h"
+#include "providers/conda/repodata.h"
+
+namespace extdeps::conda {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Bump when records are read differently: a cache keyed on the old reading is then unused.
+constexpr std::string_view kReaderFormat = "conda-records-1";
+
+long long mtime_ns(const struct stat& st) {
+  return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+bool on_path(const Context& ctx, std::string_view tool) {
+  auto path = ctx.env("PATH");
+  if (!path) return false;
+  std::string_view rest = *path;
+  while (true) {
+    size_t colon = rest.find(':');
+    std::string_view dir = rest.substr(0, colon);
+    if (!dir.empty()) {
+      std::string file = std::string(dir) + "/" + std::string(tool);
+      struct stat st {};
+      if (::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(file.c_str(), X_OK) == 0) return true;
+    }
+    if (colon == std::string_view::npos) return false;
+    rest.remove_prefix(colon + 1);
+  }
+}
+
+class CondaProvider final : public Provider {
+ public:
+  CondaProvider(ProviderOptions options, std::string env_prefix, Frontend frontend)
+      : options_(std::move(options)), env_prefix_(std::move(env_prefix)), frontend_(frontend) {}
+
+  std::string_view ecosystem() const override { return "conda-forge"; }
+  std::string_view manager() const override { return "conda"; }
+  VersionScheme scheme() const override { return VersionScheme::conda; }
+
+  // A configured index or a given --prefix counts even when missing, so load() says what is wrong.
+  bool available(const Context&) const override {
+    return !options_.repodata.empty() || !options_.prefix.empty() || is_conda_prefix(env_prefix_);
+  }
+
+  Result<SourceId> identity(const Context&) const override {
+    std::string key = std::string(kReaderFormat) + "\n";
+    for (const auto& f : options_.repodata) {
+      struct stat st {};
+      if (::stat(f.path.c_str(), &st) != 0) return environment_error(f.path + ": cannot stat: " + std::strerror(errno));
+      key += "repodata " + f.channel_url + " " + f.subdir + " " + f.path + " " + std::to_string(st.st_size) + " " +
+             std::to_string(mtime_ns(st)) + "\n";
+    }
+    std::string prefix = this->prefix();
+    if (prefix.empty() || !is_conda_prefix(prefix)) {
+      key += "prefix " + (prefix.empty() ? std::string("none") : prefix + " missing") + "\n";
+      return SourceId{std::move(key)};
+    }
+    key += "prefix " + prefix + "\n";
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (fs::directory_iterator it(fs::path(prefix) / "conda-meta", ec), end; !ec && it != end; it.increment(ec))
+      names.push_back(it->path().filename().string());
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names) {
+      struct stat st {};
+      std::string path = prefix + "/conda-meta/" + n;
+      if (::stat(path.c_str(), &st) != 0) continue;  // gone since the listing
+      key += n + " " + std::to_string(st.st_size) + " " + std::to_string(mtime_ns(st)) + "\n";
+    }
+    return SourceId{std::move(key)};
+  }
+
+  Result<void> load(const Context& ctx, const RecordSink& available, const RecordSink& installed) override {
+    for (const auto& f : options_.repodata) {
+      RepodataOptions ro{f.channel_url.empty() ? std::string() : f.channel_url + "/" + f.subdir + "/", f.subdir};
+      auto r = read_repodata_file(f.path, ro, available);
+      if (!r) return r.error();
+    }
+    std::string prefix = this->prefix();
+    if (prefix.empty()) return {};
+    if (!is_conda_prefix(prefix)) {
+      if (!options_.prefix.empty())
+        return environment_error(prefix + ": not a conda environment (no conda-meta folder; check --prefix)");
+      ctx.warn("CONDA_PREFIX=" + prefix + " is not a conda environment (no conda-meta folder); "
+               "no installed conda packages are read");
+      return {};
+    }
+    auto packages = read_prefix(prefix);
+    if (!packages) return packages.error();
+    for (auto& p : *packages) installed(std::move(p.record));
+    return {};
+  }
+
+  std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const override {
+    return conda::install_commands(packages, {frontend_, prefix(), options_.channels});
+  }
+
+  // depends and constrains hold "name rest" split by split_name; the rest is a MatchSpec's
+  // version and build ("3.12.* *_cp312").
+  Result<std::unique_ptr<SpecMatcher>> compile_spec(std::string_view spec) const override {
+    return compile_conda_spec(spec);
+  }
+
+ private:
+  std::string prefix() const { return options_.prefix.empty() ? env_prefix_ : options_.prefix; }
+
+  ProviderOptions options_;
+  std::string env_prefix_;  // $CONDA_PREFIX when the provider was made
+  Frontend frontend_;
+};
+
+}  // namespace
+
+std::string_view frontend_name(Frontend frontend) {
+  switch (frontend) {
+    case Frontend::conda: return "conda";
+    case Frontend::mamba: return "mamba";
+    case Frontend::micromamba: return "micromamba";
+    case Frontend::pixi: return "pixi";
+  }
+  return "conda";
+}
+
+std::optional<Frontend> parse_frontend(std::string_view name) {
+  for (Frontend f : {Frontend::conda, Frontend::mamba, Frontend::micromamba, Frontend::pixi})
+    if (frontend_name(f) == name) return f;
+  return std::nullopt;
+}
+
+Frontend choose_frontend(const Context& ctx) {
+  if (auto chosen = ctx.env("EXTDEPS_CONDA_FRONTEND"); chosen && !chosen->empty()) {
+    if (auto f = parse_frontend(*chosen)) return *f;
+    ctx.warn("EXTDEPS_CONDA_FRONTEND='" + *chosen +
+             "' is not one of conda, mamba, micromamba or pixi; it is ignored");
+  }
+  for (Frontend f : {Frontend::mamba, Frontend::micromamba, Frontend::conda, Frontend::pixi})
+    if (on_path(ctx, frontend_name(f))) return f;
+  return Frontend::conda;
+}
+
+std::string package_spec(Frontend frontend, std::string_view name, std::string_view version,
+                         std::string_view build) {
+  std::string spec(name);
+  if (version.empty()) return spec;
+  if (build.empty() || frontend == Frontend::pixi) return spec + "==" + std::string(version);
+  return spec + "=" + std::string(version) + "=" + std::string(build);
+}
+
+std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages, const CommandOptions& options) {
+  if (packages.empty()) return {};
+  Command c;
+  c.argv.emplace_back(frontend_name(options.frontend));
+  if (options.frontend == Frontend::pixi) {
+    c.argv.emplace_back("add");
+  } else {
+    // -y: extdeps shows the plan and asks before it runs anything. --override-channels: the
+    // plan was solved against exactly these channels, not whatever else .condarc adds.
+    c.argv.insert(c.argv.end(), {"install", "-y"});
+    if (!options.prefix.empty()) c.argv.insert(c.argv.end(), {"-p", options.prefix});
+    if (!options.channels.empty()) c.argv.emplace_back("--override-channels");
+    for (const auto& ch : options.channels) c.argv.insert(c.argv.end(), {"-c", ch.name});
+  }
+  for (const auto& p : packages) c.argv.push_back(package_spec(options.frontend, p.name, p.version, p.build));
+  return {std::move(c)};
+}
+
+std::unique_ptr<Provider> make_provider(const Context& ctx, ProviderOptions options) {
+  Frontend frontend = options.frontend ? *options.frontend : choose_frontend(ctx);
+  std::string env_prefix = ctx.env("CONDA_PREFIX").value_or("");
+  return std::make_unique<CondaProvider>(std::move(options), std::move(env_prefix), frontend);
+}
+
+std::unique_ptr<Provider> make_provider(const Context& ctx) {
+  ProviderOptions options;
+  std::string env_prefix = ctx.env("CONDA_PREFIX").value_or("");
+  if (is_conda_prefix(env_prefix)) {
+    auto config = channel_config(ctx, {});
+    if (config) {
+      options.channels = std::move(config->channels);
+    } else {
+      ctx.warn(config.error().message + " (the conda provider uses conda-forge)");
+      options.channels = {{std::string(kDefaultChannel), std::string(kDefaultChannelAlias) + "/conda-forge"}};
+    }
+  } else {
+    options.frontend = Frontend::conda;  // not available: no PATH walk, no warning
+  }
+  return make_provider(ctx, std::move(options));
+}
+
+}  // namespace extdeps::conda
