@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <iostream>
 
 #include "core/cli/cli.h"
@@ -5,6 +7,7 @@
 int main(int argc, char** argv) {
   auto ctx = extdeps::Context::from_process();
   ctx.set_self_exe("/proc/self/exe");
+  ctx.set_stderr_is_terminal(::isatty(2) == 1);
   std::vector<std::string> args(argv + 1, argv + argc);
   return extdeps::cli::run(ctx, args, std::cout, std::cerr);
 }

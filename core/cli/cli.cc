@@ -23,6 +23,12 @@ int fail(std::ostream& err, const Error& e) {
   return static_cast<int>(e.code);
 }
 
+void add_sources(CLI::App* cmd, SourceOptions& o) {
+  cmd->add_option("--channel", o.channels, "conda channel, name or URL (repeatable; default: conda-forge)");
+  cmd->add_option("--prefix", o.prefix, "conda environment whose packages are installed (default: $CONDA_PREFIX)");
+  cmd->add_flag("--offline", o.offline, "use only cached downloads; fail where there is none");
+}
+
 void add_common(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("path", o.path, "project folder or declaration file (default: .)");
   cmd->add_option("--manager", o.managers, "package managers in order of preference (e.g. apt)")
@@ -36,6 +42,7 @@ void add_common(CLI::App* cmd, RunOptions& o) {
   cmd->add_flag("--no-cache", o.no_cache, "do not read or write the index cache");
   cmd->add_option("--cache-dir", o.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
   cmd->add_option("--mapping-dir", o.mapping_dirs, "extra mapping tables folder (repeatable)");
+  add_sources(cmd, o.sources);
 }
 
 std::string sudo_for(const Context& ctx) { return ctx.is_root() ? "" : "sudo"; }
@@ -193,6 +200,8 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   show->add_option("--manager", so.managers, "package managers to look in")->delimiter(',');
   show->add_option("--mapping-dir", so.mapping_dirs, "extra mapping tables folder (repeatable)");
   show->add_flag("--no-cache", so.no_cache, "do not read or write the index cache");
+  show->add_option("--cache-dir", so.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
+  add_sources(show, so.sources);
   auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
   version_cmd->require_subcommand(1);
   auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");

@@ -8,6 +8,8 @@
 #include "core/declare/declare.h"
 #include "core/detect/host.h"
 #include "core/detect/os_release.h"
+#include "core/fetch/fetch.h"
+#include "core/fetch/options.h"
 #include "core/mapping/mapping.h"
 #include "core/plan/render.h"
 #include "core/solve/solve.h"
@@ -38,6 +40,33 @@ std::string host_text(const Context& ctx) {
   auto os = detect::read_os_release(ctx);
   std::string name = os.pretty_name.empty() ? (os.id.empty() ? "an unknown system" : os.id) : os.pretty_name;
   return name + ", " + detect::dpkg_architecture(ctx);
+}
+
+// The providers a solve uses, their downloads done. The fetcher lives as long as they do.
+struct Sources {
+  std::unique_ptr<fetch::Fetcher> fetcher;
+  std::vector<std::unique_ptr<Provider>> providers;
+};
+
+Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o) {
+  ProviderSettings ps;
+  ps.managers = settings.managers.value_or(std::vector<std::string>{});
+  ps.conda_channels = o.channels;
+  ps.conda_channels_config = settings.conda_channels.value_or(std::vector<std::string>{});
+  ps.conda_channels_config_from = settings.conda_channels_from;
+  ps.conda_prefix = o.prefix;
+  fetch::FetchFlags flags;
+  flags.offline = o.offline;
+  auto fo = fetch::options_for(ctx, flags);
+  if (!fo.ok()) return fo.error();
+  Sources s;
+  s.fetcher = std::make_unique<fetch::Fetcher>(ctx, *fo);
+  s.providers = make_providers(ctx, ps);
+  for (auto& p : s.providers) {
+    if (!wanted(*p, ctx, ps)) continue;
+    if (auto r = p->prepare(ctx, *s.fetcher); !r.ok()) return r.error();
+  }
+  return s;
 }
 
 }  // namespace
@@ -112,12 +141,13 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
 
-  auto providers = make_providers(ctx);
+  auto sources = sources_for(ctx, *settings, o.sources);
+  if (!sources.ok()) return sources.error();
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
   sopt.use_cache = !o.no_cache;
   sopt.host = &*host;
-  auto outcome = solve::resolve(ctx, selected, *tables, providers, sopt);
+  auto outcome = solve::resolve(ctx, selected, *tables, sources->providers, sopt);
   if (!outcome.ok()) {
     bool manager = outcome.error().message.rfind("unknown package manager", 0) == 0;
     return manager ? blame(settings->managers_from, outcome.error()) : outcome.error();
@@ -132,6 +162,7 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     err << "error: " << text << ": " << url.error().message << '\n';
     return 2;
   }
+  if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   // No declaration file here; the environment and the user's configuration still count.
   config::Settings cli_settings;
   if (!o.managers.empty()) cli_settings.managers = o.managers;
@@ -194,7 +225,12 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     return 1;
   }
   // Candidates here: resolve the id alone for each category.
-  auto providers = make_providers(ctx);
+  auto sources = sources_for(ctx, *settings, o.sources);
+  if (!sources.ok()) {
+    err << "error: " << sources.error().message << '\n';
+    return static_cast<int>(sources.error().code);
+  }
+  auto& providers = sources->providers;
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
   sopt.use_cache = !o.no_cache;

@@ -13,9 +13,17 @@
 
 namespace extdeps::cli {
 
+// What the providers that download or read environments take from the command line.
+struct SourceOptions {
+  std::vector<std::string> channels;  // --channel (conda), repeatable
+  std::string prefix;                 // --prefix: a conda environment
+  bool offline = false;               // --offline: downloads come from the cache only
+};
+
 struct RunOptions {
   std::string path = ".";
   std::vector<std::string> managers;
+  SourceOptions sources;
   std::vector<std::string> categories;  // empty: build, host and run
   std::vector<std::string> optional;
   bool all_optional = false;
@@ -37,6 +45,8 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& options);
 struct ShowOptions {
   bool json = false;
   bool no_cache = false;
+  std::string cache_dir;
+  SourceOptions sources;
   std::vector<std::string> managers;
   std::vector<std::string> mapping_dirs;
 };

@@ -75,11 +75,16 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         if (!d.empty() && d.front() != '/' && !base.empty()) d = base + "/" + d;
       s.mapping_dirs = *v;
       s.mapping_dirs_from = where(path, node);
+    } else if (key == "conda-channels") {
+      auto v = string_list(path, node, key.str());
+      if (!v.ok()) return v.error();
+      s.conda_channels = *v;
+      s.conda_channels_from = where(path, node);
     } else if (key == "build-backend") {
       // read by the Python build hook, not by the resolver
     } else {
       return bad_input(where(path, node) + ": unknown configuration key '" + std::string(key.str()) +
-                       "' (known: managers, mapping-dirs)");
+                       "' (known: managers, mapping-dirs, conda-channels)");
     }
   }
   return s;
@@ -101,6 +106,10 @@ Result<Settings> load(const Context& ctx, const std::string& declaration_path, c
     if (s.mapping_dirs) {
       out.mapping_dirs = s.mapping_dirs;
       out.mapping_dirs_from = s.mapping_dirs_from;
+    }
+    if (s.conda_channels) {
+      out.conda_channels = s.conda_channels;
+      out.conda_channels_from = s.conda_channels_from;
     }
   };
   if (auto user = user_config_path(ctx); !user.empty()) {

@@ -16,6 +16,10 @@ namespace extdeps::config {
 struct Settings {
   std::optional<std::vector<std::string>> managers;
   std::optional<std::vector<std::string>> mapping_dirs;
+  // conda channels (conda-channels); the command line's --channel and EXTDEPS_CONDA_CHANNELS are
+  // applied by the conda provider, above these (providers/conda/README.md).
+  std::optional<std::vector<std::string>> conda_channels;
+  std::string conda_channels_from;
   // Where each value came from, for messages: "command line", "EXTDEPS_MANAGERS", or the
   // file:line:col of the key. Relative mapping-dirs in a file are made relative to its folder.
   std::string managers_from;
@@ -23,7 +27,7 @@ struct Settings {
 };
 
 // Reads [tool.extdeps] from a pyproject.toml or extdeps.toml, or the top level of a user config
-// file (keys: managers, mapping-dirs). A missing file gives empty settings.
+// file (keys: managers, mapping-dirs, conda-channels). A missing file gives empty settings.
 Result<Settings> read_file(const std::string& path, bool under_tool_table);
 
 // The user file: $XDG_CONFIG_HOME/extdeps/config.toml or ~/.config/extdeps/config.toml.

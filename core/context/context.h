@@ -53,6 +53,9 @@ class Context {
   std::istream* input() const { return input_; }
   void set_input(std::istream* in) { input_ = in; }
   bool is_root() const { return is_root_; }
+  // Whether stderr is a terminal, so that downloads draw a progress line there. Set by main().
+  bool stderr_is_terminal() const { return stderr_is_terminal_; }
+  void set_stderr_is_terminal(bool yes) { stderr_is_terminal_ = yes; }
   // The extdeps binary itself, for work done in a child process (the driver probe). Set by main();
   // empty in a library or test process, which then does no such work.
   const std::string& self_exe() const { return self_exe_; }
@@ -71,6 +74,7 @@ class Context {
   CommandRunner runner_;
   std::istream* input_ = nullptr;
   bool is_root_ = false;
+  bool stderr_is_terminal_ = false;
   std::string self_exe_;
   std::shared_ptr<std::vector<std::string>> warnings_ = std::make_shared<std::vector<std::string>>();
 };

@@ -36,6 +36,10 @@ struct Request {
   std::string url;                // http://, https:// or file://
   bool missing_ok = false;        // 404/410 (a missing file) is an answer (found = false), not an error
   std::optional<long> max_age_s;  // replaces the server's freshness (0: always revalidate)
+  // With missing_ok: a remembered "not found" younger than this answers without the network,
+  // whatever the server said of its freshness (a channel without repodata.json.zst is not asked
+  // for it on every run).
+  std::optional<long> missing_max_age_s;
 };
 
 struct Response {

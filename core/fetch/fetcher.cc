@@ -104,6 +104,9 @@ struct Fetcher::Impl {
       return cached_response(request, *cached);
     }
     if (cached && cached->fresh(request.max_age_s, now_s())) return cached_response(request, *cached);
+    if (cached && !cached->found() && request.missing_max_age_s &&
+        cached->age_at(now_s()) < *request.missing_max_age_s)
+      return cached_response(request, *cached);
     Job job;
     job.index = index;
     job.request = &request;

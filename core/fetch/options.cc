@@ -20,7 +20,7 @@ Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
     else if (*v != "0" && *v != "false" && *v != "no")
       return bad_input("EXTDEPS_OFFLINE: expected 1 or 0, got '" + *v + "'");
   }
-  o.progress = flags.stderr_is_terminal;
+  o.progress = flags.stderr_is_terminal || ctx.stderr_is_terminal();
   return o;
 }
 

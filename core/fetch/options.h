@@ -18,7 +18,7 @@ namespace extdeps::fetch {
 struct FetchFlags {
   std::string cache_dir;         // --cache-dir; empty: the Context's
   bool offline = false;          // --offline
-  bool stderr_is_terminal = false;  // the caller's isatty(2): draw the progress line
+  bool stderr_is_terminal = false;  // draw the progress line (also when the Context says so)
 };
 
 // Registers --cache-dir and --offline on a subcommand.

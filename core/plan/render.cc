@@ -71,6 +71,7 @@ nlohmann::json to_json(const Outcome& o) {
     for (const auto& p : s.packages) {
       json q{{"name", p.name}, {"version", p.version}};
       if (!p.arch.empty()) q["arch"] = p.arch;
+      if (!p.build.empty()) q["build"] = p.build;
       pk.push_back(std::move(q));
     }
     steps.push_back({{"manager", s.manager}, {"packages", std::move(pk)}, {"command", s.command},

@@ -14,6 +14,26 @@
 
 namespace extdeps {
 
+namespace fetch {
+class Fetcher;
+}
+
+// What the command line and the configuration tell the providers; each reads its own part.
+struct ProviderSettings {
+  // The managers the user named (--manager, EXTDEPS_MANAGERS, configuration), in order of
+  // preference; empty when none was named. A provider whose manager is named is used even
+  // where it would not be by default (conda without an active environment).
+  std::vector<std::string> managers;
+  // conda: channels from --channel (first), then from [tool.extdeps] conda-channels of the
+  // project or the user's configuration; the environment of --prefix (else $CONDA_PREFIX).
+  std::vector<std::string> conda_channels;
+  std::vector<std::string> conda_channels_config;
+  std::string conda_channels_config_from;  // "file:line:col" of the key, for messages
+  std::string conda_prefix;
+
+  bool names(std::string_view manager) const;
+};
+
 struct PlannedPackage {
   std::string name;
   std::string version;  // native
@@ -47,6 +67,9 @@ class Provider {
   // The manager that installs what it offers ("apt"); empty for a detector such as pkgconf.
   virtual std::string_view manager() const = 0;
   virtual VersionScheme scheme() const = 0;
+  // Whether it installs into the system's own prefixes (apt into /usr), where the libraries a
+  // detector finds on the default search path live: those rank with it when managers are named.
+  virtual bool system_wide() const { return false; }
   // Whether this provider can work on this machine (apt: a dpkg database is there).
   virtual bool available(const Context& ctx) const = 0;
   virtual Result<SourceId> identity(const Context& ctx) const = 0;
@@ -57,9 +80,18 @@ class Provider {
   // Compiles the text of a DepOp::spec relation (conda: ">=1.20,<2.0a0 py310*"). Only providers
   // whose records use DepOp::spec override it; the default refuses every spec.
   virtual Result<std::unique_ptr<SpecMatcher>> compile_spec(std::string_view spec) const;
+
+  // Downloads what load() reads (a channel's indexes) through the fetcher, which outlives
+  // load(). Called once, before identity() and load(), for each provider the solve will use
+  // (see wanted()). The default has nothing to download.
+  virtual Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher);
 };
 
+// Whether a solve uses the provider: named in settings.managers when any is named (a detector,
+// with no manager, always), else available by default.
+bool wanted(const Provider& provider, const Context& ctx, const ProviderSettings& settings);
+
 // Every compiled-in provider, in default preference order.
-std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx);
+std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx, const ProviderSettings& settings = {});
 
 }  // namespace extdeps

@@ -1,4 +1,6 @@
 // The one place providers are registered, in default preference order.
+#include <algorithm>
+
 #include "core/detect/os_release.h"
 #include "core/provider/provider.h"
 
@@ -19,7 +21,19 @@ Result<std::unique_ptr<SpecMatcher>> Provider::compile_spec(std::string_view spe
                    " provider has no match expressions ('" + std::string(spec) + "')");
 }
 
-std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx) {
+Result<void> Provider::prepare(const Context&, fetch::Fetcher&) { return {}; }
+
+bool ProviderSettings::names(std::string_view manager) const {
+  return std::find(managers.begin(), managers.end(), manager) != managers.end();
+}
+
+bool wanted(const Provider& provider, const Context& ctx, const ProviderSettings& settings) {
+  if (!provider.manager().empty() && !settings.managers.empty() && !settings.names(provider.manager()))
+    return false;
+  return provider.available(ctx);
+}
+
+std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx, const ProviderSettings& settings) {
   std::vector<std::unique_ptr<Provider>> out;
 #ifdef EXTDEPS_HAVE_PROVIDER_APT
   out.push_back(apt::make_provider(ctx));
@@ -28,8 +42,8 @@ std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx) {
   out.push_back(pkgconf::make_provider(ctx));
 #endif
 #ifdef EXTDEPS_HAVE_PROVIDER_CONDA
-  // Not available without a conda environment or index files (providers/conda/README.md).
-  out.push_back(conda::make_provider(ctx));
+  // Used when named in --manager, or in an active conda environment (providers/conda/README.md).
+  out.push_back(conda::make_provider(ctx, settings));
 #endif
   return out;
 }

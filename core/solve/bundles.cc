@@ -91,7 +91,7 @@ void BundleSet::add_installed_tool(Id tool, Category category, const std::string
 }
 
 MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry,
-                           Category category, int priority) {
+                           Category category, int priority, int installed_priority) {
   MappingView view;
   view.entry = &entry;
   view.alternatives = alternatives_for(entry, category);
@@ -144,7 +144,13 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
       for (size_t i = 0; inst && i < names.size(); ++i)
         if (names[i] != from_name && !any_installed(names[i])) inst = false;
 
-      Repo* repo = inst ? installed : repo_for(priority * 16 - static_cast<int>(k));
+      // Alternatives rank in order within a manager (k < 16); installed ones above available
+      // ones, a manager's above a detector's.
+      int kk = static_cast<int>(std::min<size_t>(k, 15));
+      int detector = lp.provider->manager().empty() ? 16 : 0;
+      Repo* repo = !inst                   ? repo_for(priority * 64 - kk)
+                   : installed_priority < 0 ? installed
+                                            : repo_for(installed_priority * 64 + 32 - detector - kk);
       Id bp = repo_add_solvable(repo);
       Solvable* bs = pool_id2solvable(pool, bp);
       std::string bname = "mapping:" + eco + "/" + std::string(category_name(category)) + "/" +

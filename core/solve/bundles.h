@@ -3,7 +3,8 @@
 // provides "<category>(<id>)" at the upstream version and requires its native packages. A
 // requirement is then one libsolv job: install something providing "host(dep:generic/libxml2)
 // >= 2.9". Bundles whose packages are all installed live in the installed repo, so a need that is
-// already met costs nothing and stays met.
+// already met costs nothing and stays met; or, where the user named an order of managers, in a
+// repo of their manager's rank, so an earlier manager is preferred to what a later one installed.
 #pragma once
 
 #include <map>
@@ -50,8 +51,12 @@ class BundleSet {
   Id need_name(Category category, const std::string& id);
 
   // Adds the bundles of `entry` for one provider. priority: of the provider's repo.
+  // installed_priority: where a bundle whose packages are all installed goes. Negative: the
+  // installed repo, so whatever is installed meets the need whatever the manager. Else a repo
+  // just above the available bundles of that priority and below the next manager's: a named
+  // order of managers is a preference over what is installed too.
   MappingView add(const LoadedProvider& provider, const mapping::Entry& entry, Category category,
-                  int priority);
+                  int priority, int installed_priority = -1);
 
   // A tool found on the machine outside any package manager (nvcc under /usr/local/cuda) meets
   // `id` for `category` at `upstream`: an installed bundle over the installed solvable `tool`.

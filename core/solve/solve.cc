@@ -65,6 +65,7 @@ class Resolver {
   Explainer explain_;
   std::vector<LoadedProvider> loaded_;
   std::vector<int> priority_;
+  std::vector<int> installed_priority_;  // per loaded provider, for BundleSet::add
   std::vector<Need> needs_;
   std::vector<Id> host_solvables_;
   std::vector<Id> disfavored_;
@@ -95,9 +96,11 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
     if (p->manager().empty()) order.push_back(p.get());
 
   int rank = 0;
+  int system_priority = 0;  // of the system-wide manager, when named
   for (Provider* p : order) {
     if (!p->available(ctx_)) continue;
     int priority = p->manager().empty() ? 0 : 100 - 10 * rank++;
+    if (p->system_wide() && !opt.managers.empty()) system_priority = priority;
     std::vector<std::string> roots;
     if (const mapping::Table* t = tables_.find_ecosystem(p->ecosystem()))
       for (const auto& e : t->entries)
@@ -106,6 +109,11 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
     if (!lp.ok()) return lp.error();
     loaded_.push_back(*lp);
     priority_.push_back(priority);
+    // Without named managers whatever is installed meets a need. With them, what a manager
+    // installed ranks with it; what a detector found (a pkg-config module) with the system's
+    // manager, or below every manager when that is not named.
+    if (opt.managers.empty()) installed_priority_.push_back(-1);
+    else installed_priority_.push_back(p->manager().empty() ? system_priority : priority);
   }
   return {};
 }
@@ -187,7 +195,7 @@ void Resolver::map_needs() {
       const auto& lp = loaded_[i];
       const mapping::Table* t = tables_.find_ecosystem(lp.provider->ecosystem());
       const mapping::Entry* e = t ? t->find(id) : nullptr;
-      if (e) n.views.emplace_back(&lp, bundles_.add(lp, *e, n.req->category, priority_[i]));
+      if (e) n.views.emplace_back(&lp, bundles_.add(lp, *e, n.req->category, priority_[i], installed_priority_[i]));
     }
     if (n.req->category != Category::run && toolkit_ && detect::is_cuda_toolkit_id(id))
       bundles_.add_installed_tool(toolkit_, n.req->category, id, nvcc_version_);
@@ -288,7 +296,7 @@ void Resolver::record_result(Solver* solv) {
     Id chosen = 0;
     auto rank = [&](Id p) {
       const Bundle* b = bundles_.find(p);
-      return std::make_tuple(pool_id2solvable(pool, p)->repo != pool->installed, -b->priority, b->alternative);
+      return std::make_tuple(!b->installed, -b->priority, b->alternative);
     };
     for (Id p : n.in_range) {
       if (!bundles_.find(p) || solver_get_decisionlevel(solv, p) <= 0) continue;
@@ -296,8 +304,7 @@ void Resolver::record_result(Solver* solv) {
     }
     if (!chosen) continue;
     const Bundle& bundle = *bundles_.find(chosen);
-    n.outcome.status = pool_id2solvable(pool, chosen)->repo == pool->installed ? plan::Status::satisfied
-                                                                              : plan::Status::planned;
+    n.outcome.status = bundle.installed ? plan::Status::satisfied : plan::Status::planned;
     for (Id name : bundle.names) {
       // The package of that name in the result; failing that (a name the mapping gives that only
       // virtual packages provide), the provider the solve chose.
@@ -440,7 +447,7 @@ void Resolver::solve() {
       if (involved.empty()) continue;
       auto met = [&](const Need* n) {
         for (Id p : n->in_range)
-          if (pool_id2solvable(pool, p)->repo == pool->installed) return true;
+          if (bundles_.find(p)->installed) return true;
         return false;
       };
       // The victim: a need not met yet before one that is, the later one in the declaration first.

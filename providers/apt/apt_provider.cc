@@ -51,6 +51,7 @@ class AptProvider final : public Provider {
 
   std::string_view ecosystem() const override { return ecosystem_; }
   std::string_view manager() const override { return "apt"; }
+  bool system_wide() const override { return true; }
   VersionScheme scheme() const override { return VersionScheme::deb; }
 
   bool available(const Context& ctx) const override {

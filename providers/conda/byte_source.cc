@@ -23,7 +23,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 class FileSource final : public ByteSource {
  public:
-  FileSource(std::string path, int fd) : ByteSource(std::move(path)), fd_(fd), buf_(kChunk) {}
+  FileSource(std::string name, int fd) : ByteSource(std::move(name)), fd_(fd), buf_(kChunk) {}
   ~FileSource() override { ::close(fd_); }
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
@@ -168,10 +168,12 @@ std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {
 
 }  // namespace
 
-Result<std::unique_ptr<ByteSource>> open_file(const std::string& path) {
+Result<std::unique_ptr<ByteSource>> open_file(const std::string& path, std::string name) {
+  if (name.empty()) name = path;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return environment_error(path + ": cannot open: " + std::strerror(errno));
-  return decoded(std::make_unique<FileSource>(path, fd));
+  if (fd < 0)
+    return environment_error(name + (name == path ? "" : " (" + path + ")") + ": cannot open: " + std::strerror(errno));
+  return decoded(std::make_unique<FileSource>(std::move(name), fd));
 }
 
 std::unique_ptr<ByteSource> over_memory(std::string_view data, std::string name) {

@@ -33,8 +33,10 @@ class ByteSource {
   std::string name_;
 };
 
-// Opens `path`; a name ending in ".zst" is decompressed as it is read.
-Result<std::unique_ptr<ByteSource>> open_file(const std::string& path);
+// Opens `path`; a name ending in ".zst" is decompressed as it is read. `name` (default: the
+// path) is what errors call the data, and its ending decides: a cached download is a file named
+// by a hash whose name for people is its URL.
+Result<std::unique_ptr<ByteSource>> open_file(const std::string& path, std::string name = {});
 
 // Bytes in memory, which must outlive the source. `name` names them in errors; a name ending in
 // ".zst" means zstd.

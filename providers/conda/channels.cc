@@ -295,7 +295,7 @@ Result<std::optional<CondaRc>> read_condarc(const std::string& path) {
 }
 
 Result<ChannelConfig> channel_config(const Context& ctx, const std::vector<std::string>& cli,
-                                     const std::vector<std::string>& project) {
+                                     const std::vector<std::string>& project, const std::string& project_source) {
   ChannelConfig config;
   config.channel_alias = std::string(kDefaultChannelAlias);
   std::vector<std::string> files;
@@ -327,7 +327,7 @@ Result<ChannelConfig> channel_config(const Context& ctx, const std::vector<std::
     config.source = "EXTDEPS_CONDA_CHANNELS";
   } else if (!project.empty()) {
     names = project;
-    config.source = "[tool.extdeps] conda-channels";
+    config.source = project_source.empty() ? "[tool.extdeps] conda-channels" : project_source;
   } else if (rc_channels && !rc_channels->empty()) {
     names = *rc_channels;
     config.source = rc_source;

@@ -54,9 +54,11 @@ struct ChannelConfig {
 // by commas or blanks; empty means unset), `project` ([tool.extdeps] conda-channels), the first
 // of $CONDA_PREFIX/.condarc and ~/.condarc that sets channels, conda-forge. channel_alias comes
 // from the first of those two files that sets it. Paths from the environment are used as given,
-// not under ctx.root().
+// not under ctx.root(). `project_source` names where `project` was set ("pyproject.toml:12:19")
+// in messages.
 Result<ChannelConfig> channel_config(const Context& ctx, const std::vector<std::string>& cli,
-                                     const std::vector<std::string>& project = {});
+                                     const std::vector<std::string>& project = {},
+                                     const std::string& project_source = {});
 
 // conda's subdir for a platform: ("Linux", "x86_64") -> "linux-64", ("Darwin", "arm64") ->
 // "osx-arm64", ("Windows", "AMD64") -> "win-64". Machines may be spelt as uname -m or dpkg

@@ -10,6 +10,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/detect/os_release.h"
+#include "core/fetch/fetch.h"
+#include "providers/conda/index_fetch.h"
 #include "providers/conda/matchspec.h"
 #include "providers/conda/prefix.h"
 #include "providers/conda/repodata.h"
@@ -48,14 +51,39 @@ class CondaProvider final : public Provider {
  public:
   CondaProvider(ProviderOptions options, std::string env_prefix, Frontend frontend)
       : options_(std::move(options)), env_prefix_(std::move(env_prefix)), frontend_(frontend) {}
+  CondaProvider(ProviderOptions options, std::string env_prefix, Frontend frontend, ProviderSettings settings)
+      : CondaProvider(std::move(options), std::move(env_prefix), frontend) {
+    settings_ = std::move(settings);
+  }
 
   std::string_view ecosystem() const override { return "conda-forge"; }
   std::string_view manager() const override { return "conda"; }
   VersionScheme scheme() const override { return VersionScheme::conda; }
 
-  // A configured index or a given --prefix counts even when missing, so load() says what is wrong.
+  // A configured index or a given --prefix counts even when missing, so load() says what is wrong;
+  // so does being named in --manager: prepare() then downloads the channels' indexes.
   bool available(const Context&) const override {
-    return !options_.repodata.empty() || !options_.prefix.empty() || is_conda_prefix(env_prefix_);
+    return !options_.repodata.empty() || !options_.prefix.empty() || is_conda_prefix(env_prefix_) ||
+           settings_.names(manager());
+  }
+
+  // The channels' indexes, unless the caller gave index files: channels from --channel,
+  // EXTDEPS_CONDA_CHANNELS, the configuration or .condarc; the machine's subdir and noarch.
+  Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher) override {
+    fetcher_ = &fetcher;
+    if (!options_.repodata.empty()) return {};
+    auto config = channel_config(ctx, settings_.conda_channels, settings_.conda_channels_config,
+                                 settings_.conda_channels_config_from);
+    if (!config) return config.error();
+    auto subdir = native_subdir(ctx);
+    if (!subdir)
+      return environment_error("conda has no subdir for this machine (" + detect::dpkg_architecture(ctx) +
+                               "); set CONDA_SUBDIR, e.g. CONDA_SUBDIR=linux-64");
+    auto files = fetch_repodata(fetcher, repodata_locations(config->channels, subdirs_for(*subdir)));
+    if (!files) return files.error();
+    options_.channels = std::move(config->channels);
+    options_.repodata = std::move(*files);
+    return {};
   }
 
   Result<SourceId> identity(const Context&) const override {
@@ -89,8 +117,14 @@ class CondaProvider final : public Provider {
   Result<void> load(const Context& ctx, const RecordSink& available, const RecordSink& installed) override {
     for (const auto& f : options_.repodata) {
       RepodataOptions ro{f.channel_url.empty() ? std::string() : f.channel_url + "/" + f.subdir + "/", f.subdir};
-      auto r = read_repodata_file(f.path, ro, available);
-      if (!r) return r.error();
+      auto r = read_repodata_file(f.path, ro, available, f.url);
+      if (r) continue;
+      // A damaged download is dropped from the cache so that the next run fetches it again.
+      Error e = r.error();
+      if (!f.url.empty() && fetcher_ && !f.url.starts_with("file:")) {
+        if (fetcher_->forget(f.url).ok()) e.message += " (the cached copy was removed; the next run downloads it again)";
+      }
+      return e;
     }
     std::string prefix = this->prefix();
     if (prefix.empty()) return {};
@@ -123,6 +157,8 @@ class CondaProvider final : public Provider {
   ProviderOptions options_;
   std::string env_prefix_;  // $CONDA_PREFIX when the provider was made
   Frontend frontend_;
+  ProviderSettings settings_;
+  fetch::Fetcher* fetcher_ = nullptr;  // from prepare(); outlives load()
 };
 
 }  // namespace
@@ -186,21 +222,14 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, ProviderOptions opti
   return std::make_unique<CondaProvider>(std::move(options), std::move(env_prefix), frontend);
 }
 
-std::unique_ptr<Provider> make_provider(const Context& ctx) {
+std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettings& settings) {
   ProviderOptions options;
+  options.prefix = settings.conda_prefix;
   std::string env_prefix = ctx.env("CONDA_PREFIX").value_or("");
-  if (is_conda_prefix(env_prefix)) {
-    auto config = channel_config(ctx, {});
-    if (config) {
-      options.channels = std::move(config->channels);
-    } else {
-      ctx.warn(config.error().message + " (the conda provider uses conda-forge)");
-      options.channels = {{std::string(kDefaultChannel), std::string(kDefaultChannelAlias) + "/conda-forge"}};
-    }
-  } else {
-    options.frontend = Frontend::conda;  // not available: no PATH walk, no warning
-  }
-  return make_provider(ctx, std::move(options));
+  bool used = settings.names("conda") || !settings.conda_prefix.empty() || is_conda_prefix(env_prefix);
+  // Not used: no PATH walk, no warning.
+  Frontend frontend = used ? choose_frontend(ctx) : Frontend::conda;
+  return std::make_unique<CondaProvider>(std::move(options), std::move(env_prefix), frontend, settings);
 }
 
 }  // namespace extdeps::conda

@@ -11,6 +11,7 @@
 
 #include "core/provider/provider.h"
 #include "providers/conda/channels.h"
+#include "providers/conda/repodata.h"
 
 namespace extdeps::conda {
 
@@ -22,13 +23,6 @@ std::optional<Frontend> parse_frontend(std::string_view name);
 // the first of mamba, micromamba, conda and pixi found on PATH (read through the Context, used as
 // given), else conda.
 Frontend choose_frontend(const Context& ctx);
-
-// One index on disk: the fetcher's copy of <channel>/<subdir>/repodata.json or .json.zst.
-struct RepodataFile {
-  std::string channel_url;  // "https://conda.anaconda.org/conda-forge"
-  std::string subdir;       // "linux-64", "noarch"
-  std::string path;
-};
 
 struct ProviderOptions {
   std::vector<Channel> channels;       // in priority order: what commands pass with -c
@@ -60,10 +54,11 @@ std::vector<Command> install_commands(const std::vector<PlannedPackage>& package
 // $CONDA_PREFIX is a conda environment.
 std::unique_ptr<Provider> make_provider(const Context& ctx, ProviderOptions options);
 
-// As registered, before the fetcher hands over index files: no index, the environment of
-// $CONDA_PREFIX, and where that is a conda environment, the channels of channel_config(ctx, {})
-// for commands (a broken .condarc is warned about; conda-forge is used then). Without
-// $CONDA_PREFIX the provider is not available and reads nothing.
-std::unique_ptr<Provider> make_provider(const Context& ctx);
+// As registered: used when settings name the conda manager, or give a prefix, or $CONDA_PREFIX
+// is a conda environment; else not available, and it reads nothing. prepare() downloads the
+// indexes of the channels (--channel, EXTDEPS_CONDA_CHANNELS, [tool.extdeps] conda-channels,
+// .condarc, conda-forge) for the machine's subdir and noarch; the environment is --prefix, else
+// $CONDA_PREFIX.
+std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettings& settings);
 
 }  // namespace extdeps::conda

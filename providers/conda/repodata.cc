@@ -257,8 +257,8 @@ Result<RepodataSummary> read_repodata(ByteSource& source, const RepodataOptions&
 }
 
 Result<RepodataSummary> read_repodata_file(const std::string& path, const RepodataOptions& options,
-                                           const RecordSink& sink) {
-  auto source = open_file(path);
+                                           const RecordSink& sink, const std::string& name) {
+  auto source = open_file(path, name);
   if (!source) return source.error();
   return read_repodata(**source, options, sink);
 }

@@ -13,6 +13,17 @@
 
 namespace extdeps::conda {
 
+// One index on disk: the fetcher's copy of <channel>/<subdir>/repodata.json or .json.zst, or a
+// local file.
+struct RepodataFile {
+  std::string channel_url;  // "https://conda.anaconda.org/conda-forge"
+  std::string subdir;       // "linux-64", "noarch"
+  std::string path;
+  // The URL it was downloaded from: what errors name, and what a damaged copy is forgotten
+  // under. Empty for a file named directly (errors then name the path).
+  std::string url;
+};
+
 struct RepodataOptions {
   // The URL of the folder the index describes ("https://conda.anaconda.org/conda-forge/linux-64/"):
   // package URLs, each record's origin, are file names appended to it, or to the index's
@@ -43,9 +54,10 @@ struct RepodataSummary {
 Result<RepodataSummary> read_repodata(ByteSource& source, const RepodataOptions& options, const RecordSink& sink);
 
 // The same for a file (".zst": zstd) and for bytes in memory (`name`'s ".zst" means zstd; it
-// names the bytes in errors).
+// names the bytes in errors). A file's `name` (default: its path) does the same for a download
+// kept in the cache under a hashed name: its URL.
 Result<RepodataSummary> read_repodata_file(const std::string& path, const RepodataOptions& options,
-                                           const RecordSink& sink);
+                                           const RecordSink& sink, const std::string& name = {});
 Result<RepodataSummary> read_repodata_buffer(std::string_view data, const std::string& name,
                                              const RepodataOptions& options, const RecordSink& sink);
 

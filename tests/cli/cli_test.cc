@@ -1,5 +1,4 @@
-// The command line, run in-process over a fixture machine: a copy of tests/data/apt/bookworm (real
-// bookworm lists and dpkg status, trimmed) with libxml2-dev taken out of the status file.
+// The command line, run in-process over a fixture machine (tests/support/cli_fixture.h).
 #include "core/cli/cli.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "tests/support/cli_fixture.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -17,52 +17,9 @@ namespace fs = std::filesystem;
 namespace extdeps {
 namespace {
 
-struct CliRun {
-  int rc;
-  std::string out, err;
-};
+using test::CliRun;
 
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    root_ = test::temp_dir() + "/root";
-    fs::copy(test::data_path("apt/bookworm"), root_, fs::copy_options::recursive);
-    // Take libxml2-dev out of the installed set, so that it has to be planned.
-    std::string status = test::read_file(root_ + "/var/lib/dpkg/status");
-    auto start = status.find("Package: libxml2-dev\n");
-    ASSERT_NE(start, std::string::npos);
-    auto end = status.find("\n\n", start);
-    status.erase(start, end == std::string::npos ? std::string::npos : end + 2 - start);
-    std::ofstream(root_ + "/var/lib/dpkg/status") << status;
-    project_ = test::temp_dir();
-    cache_ = test::temp_dir();
-  }
-
-  void write_project(const std::string& name, const std::string& text) {
-    std::ofstream(project_ + "/" + name) << text;
-  }
-
-  CliRun run(std::vector<std::string> args, std::map<std::string, std::string> env = {},
-          std::string input = "") {
-    env.emplace("EXTDEPS_MAPPINGS_DIR", std::string(EXTDEPS_SOURCE_MAPPINGS_DIR));
-    env.emplace("PKG_CONFIG_LIBDIR", "");
-    auto ctx = Context::for_test(root_, env);
-    ctx.set_cache_dir(cache_);
-    ctx.set_command_runner([this](const std::vector<std::string>& argv) {
-      commands_.push_back(argv);
-      return exit_status_;
-    });
-    std::istringstream in(input);
-    ctx.set_input(&in);
-    std::ostringstream out, err;
-    int rc = cli::run(ctx, args, out, err);
-    return {rc, out.str(), err.str()};
-  }
-
-  std::string root_, project_, cache_;
-  std::vector<std::vector<std::string>> commands_;
-  int exit_status_ = 0;
-};
+class CliTest : public test::CliFixture {};
 
 const char* kProject = R"([external]
 build-requires = ["dep:virtual/compiler/c", "dep:generic/make"]

@@ -252,6 +252,26 @@ TEST_F(FetchTest, MissingOkTurnsNotFoundIntoAnAnswerThatOfflineRemembers) {
   EXPECT_EQ(error_of(strict), "offline: no cached copy of " + server.url("/missing.zst"));
 }
 
+TEST_F(FetchTest, ARememberedNotFoundIsTrustedForMissingMaxAge) {
+  Request r{.missing_ok = true, .missing_max_age_s = 3600};
+  ASSERT_FALSE(get("/repodata.json.zst", r)->found);
+  EXPECT_EQ(server.count("/repodata.json.zst"), 1);
+  later(std::chrono::minutes(30));
+  auto again = get("/repodata.json.zst", r);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->found);
+  EXPECT_TRUE(again->from_cache);
+  EXPECT_EQ(server.count("/repodata.json.zst"), 1);  // not asked again
+  // Without missing_max_age_s a "not found" with no freshness of its own is asked again, and
+  // past the age it is asked again too: the server may have the file by now.
+  EXPECT_FALSE(get("/repodata.json.zst", {.missing_ok = true})->found);
+  EXPECT_EQ(server.count("/repodata.json.zst"), 2);
+  later(std::chrono::hours(2));
+  server.route("/repodata.json.zst", {.body = "now here"});
+  EXPECT_EQ(body_of(get("/repodata.json.zst", r)), "now here");
+  EXPECT_EQ(server.count("/repodata.json.zst"), 3);
+}
+
 TEST_F(FetchTest, RetriesServerErrorsThenSucceeds) {
   server.route("/flaky", {.body = "at last", .fail_first = 2});
   EXPECT_EQ(body_of(get("/flaky")), "at last");

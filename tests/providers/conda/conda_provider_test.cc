@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/fetch/fetch.h"
 #include "core/plan/render.h"
 #include "tests/providers/conda/conda_test_support.h"
 #include "tests/test_support.h"
@@ -44,18 +45,18 @@ TEST(CondaProvider, DescribesItself) {
 
 TEST(CondaProvider, WithNoIndexAndNoEnvironmentItIsNotAvailable) {
   Context ctx = Context::for_test("/");
-  EXPECT_FALSE(make_provider(ctx)->available(ctx));
+  EXPECT_FALSE(make_provider(ctx, ProviderSettings{})->available(ctx));
   EXPECT_FALSE(make_provider(ctx, ProviderOptions{})->available(ctx));
   // CONDA_PREFIX that is not an environment does not count either.
   Context not_env = Context::for_test("/", {{"CONDA_PREFIX", extdeps::test::temp_dir()}});
-  EXPECT_FALSE(make_provider(not_env)->available(not_env));
+  EXPECT_FALSE(make_provider(not_env, ProviderSettings{})->available(not_env));
   EXPECT_TRUE(not_env.warnings().empty());
 }
 
 TEST(CondaProvider, IsRegisteredAndIdleWithoutCondaPrefix) {
   Context ctx = Context::for_test("/");
   size_t found = 0;
-  for (const auto& p : make_providers(ctx)) {
+  for (const auto& p : make_providers(ctx)) {  // nothing named, no environment
     if (p->manager() != "conda") continue;
     ++found;
     EXPECT_EQ(p->ecosystem(), "conda-forge");
@@ -65,26 +66,53 @@ TEST(CondaProvider, IsRegisteredAndIdleWithoutCondaPrefix) {
   EXPECT_TRUE(ctx.warnings().empty());
 }
 
+// A channel folder on disk: the fixture's linux-64 index and an empty noarch one.
+std::string local_channel() {
+  std::string dir = extdeps::test::temp_dir() + "/channel";
+  fs::create_directories(dir + "/linux-64");
+  fs::create_directories(dir + "/noarch");
+  fs::copy_file(fixture_channel(), dir + "/linux-64/repodata.json");
+  std::ofstream(dir + "/noarch/repodata.json") << R"({"info": {"subdir": "noarch"}, "packages": {}})";
+  return dir;
+}
+
+TEST(CondaProvider, NamedInManagersItIsAvailableAndReadsNothingUntilPrepared) {
+  Context ctx = Context::for_test("/", {{"PATH", ""}});
+  ProviderSettings named;
+  named.managers = {"apt", "conda"};
+  auto p = make_provider(ctx, named);
+  EXPECT_TRUE(p->available(ctx));
+  EXPECT_TRUE(wanted(*p, ctx, named));
+  ProviderSettings other;
+  other.managers = {"apt"};
+  EXPECT_FALSE(wanted(*make_provider(ctx, other), ctx, other));
+}
+
 TEST(CondaProvider, ARegisteredProviderTakesTheEnvironmentOfCondaPrefix) {
   EXTDEPS_SHARED_OR_SKIP(env, "conda/env-py313-osx");
-  Context ctx = Context::for_test("/", {{"CONDA_PREFIX", env}, {"PATH", ""}});
-  auto p = make_provider(ctx);
+  std::string channel = local_channel();
+  Context ctx = Context::for_test("/", {{"CONDA_PREFIX", env}, {"PATH", ""}, {"CONDA_SUBDIR", "linux-64"},
+                                        {"EXTDEPS_CONDA_CHANNELS", "file://" + channel}});
+  auto p = make_provider(ctx, ProviderSettings{});
   ASSERT_TRUE(p->available(ctx));
+  fetch::Fetcher fetcher(ctx, {});
+  auto prepared = p->prepare(ctx, fetcher);
+  ASSERT_TRUE(prepared.ok()) << prepared.error().message;
   Collected avail, inst;
   auto r = p->load(ctx, avail.sink(), inst.sink());
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_TRUE(avail.records.empty());
+  EXPECT_EQ(avail.records.size(), 5u);  // file:// indexes are read in place
   ASSERT_EQ(inst.records.size(), 16u);
   const PackageRecord* py = inst.find("python");
   ASSERT_NE(py, nullptr);
   EXPECT_EQ(py->version, "3.13.2");
   EXPECT_EQ(py->build, "hfd29fff_1_cp313t");
   EXPECT_TRUE(py->installed);
-  // Commands go to that environment, with the default channel (its .condarc is absent).
+  // Commands go to that environment, with the channel the plan was made from.
   auto cmds = p->install_commands({{"numpy", "2.2.3", "osx-arm64", "py313hb6a6212_0"}});
   ASSERT_EQ(cmds.size(), 1u);
-  EXPECT_EQ(cmds[0].argv, (Strings{"conda", "install", "-y", "-p", env, "--override-channels", "-c", "conda-forge",
-                                   "numpy=2.2.3=py313hb6a6212_0"}));
+  EXPECT_EQ(cmds[0].argv, (Strings{"conda", "install", "-y", "-p", env, "--override-channels", "-c",
+                                   "file://" + channel, "numpy=2.2.3=py313hb6a6212_0"}));
 }
 
 TEST(CondaProvider, LoadsTheIndexAsAvailableAndThePrefixAsInstalled) {
