@@ -15,6 +15,9 @@ Usage: bench/run.sh [OPTIONS]
                       else build/extdeps)
       --rosdep-base F rosdep YAML used as the only (local) source
                       (default: ../shared/data/rosdep/base.yaml from the repository root)
+      --conda DIR     the conda benchmark instead: bench/conda-ten-deps resolved with
+                      --manager conda against the channel in DIR (bench/gen-conda-channel.py
+                      writes one), cold and warm; no rosdep or apt cases
       --no-rosdep     skip the rosdep cases
       --no-apt        skip the apt-get -s case
       --no-hyperfine  time with the helper's pass only, even when hyperfine is installed
@@ -41,6 +44,7 @@ do_apt=1
 use_hf=1
 profile=""
 top=25
+conda_channel=""
 
 while (($#)); do
   case "$1" in
@@ -49,6 +53,7 @@ while (($#)); do
     -o|--out) out=$2; shift 2 ;;
     -x|--extdeps) bin=$2; shift 2 ;;
     --rosdep-base) rosdep_base=$2; shift 2 ;;
+    --conda) conda_channel=$2; shift 2 ;;
     --no-rosdep) do_rosdep=0; shift ;;
     --no-apt) do_apt=0; shift ;;
     --no-hyperfine) use_hf=0; shift ;;
@@ -128,6 +133,16 @@ add_case() {
 }
 
 ext=("$bin" resolve "$decl" --manager apt)
+if [[ -n $conda_channel ]]; then
+  [[ -r $conda_channel/noarch/repodata.json || -r $conda_channel/noarch/repodata.json.zst ]] ||
+    die "no conda channel in $conda_channel (bench/gen-conda-channel.py DIR writes one)"
+  conda_channel=$(cd "$conda_channel" && pwd)
+  decl="$repo/bench/conda-ten-deps"
+  # The generated channel is linux-64; CONDA_SUBDIR makes that the machine's subdir everywhere.
+  ext=(env CONDA_SUBDIR=linux-64 "$bin" resolve "$decl" --manager conda --channel "file://$conda_channel")
+  do_rosdep=0
+  do_apt=0
+fi
 cold_dir="$work/cache-cold"
 warm_dir="$work/cache-warm"
 add_case extdeps-cold "$cold_runs" 0 "rm -rf '$cold_dir'" 0 "${ext[@]}" --cache-dir "$cold_dir"

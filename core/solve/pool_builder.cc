@@ -1,4 +1,5 @@
 #include "core/solve/pool_builder.h"
+#include "core/solve/record_buffer.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -18,7 +19,7 @@ namespace extdeps::solve {
 namespace {
 
 // Bump when the way records become solvables changes: old caches are then ignored.
-constexpr std::string_view kCacheFormat = "records-2";
+constexpr std::string_view kCacheFormat = "records-3";
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -81,7 +82,8 @@ class RecordAdder {
     repodata_set_poolstr(data_, p, b_.native_version_key(), r.version.c_str());
     if (!r.build.empty()) repodata_set_poolstr(data_, p, b_.build_key(), r.build.c_str());
     if (r.track_features) repodata_set_num(data_, p, b_.track_features_key(), r.track_features);
-    if (!r.origin.empty()) repodata_set_poolstr(data_, p, b_.origin_key(), r.origin.c_str());
+    // Not pooled: origins are unique per record, and every pooled string costs repo_write a sort.
+    if (!r.origin.empty()) repodata_set_str(data_, p, b_.origin_key(), r.origin.c_str());
   }
 
   void finish() { repodata_internalize(data_); }
@@ -349,54 +351,37 @@ std::string PoolBuilder::cache_path(const Provider& provider, const SourceId& id
          std::string(part) + ".solv";
 }
 
-Result<void> PoolBuilder::load_records(Provider& provider, Repo* available, Repo* installed) {
+Result<void> PoolBuilder::load_records(Provider& provider, Repo* available, Repo* installed,
+                                       const std::vector<std::string>& roots) {
   std::string eco(provider.ecosystem());
   std::optional<RecordAdder> avail;
   if (available) avail.emplace(*this, ctx_, available, eco, provider.scheme());
   RecordAdder inst(*this, ctx_, installed, eco, provider.scheme());
+  // A package outside the closure of the names the mapping tables mention and of what is
+  // installed can never be part of a plan for a mapped need: it never reaches the pool. Newer
+  // versions of what is installed stay too (upgrading libxml2-dev can require upgrading the
+  // installed libxml2 that depends on it exactly), and what installed packages depend on.
+  const bool prune = avail && !roots.empty();
+  RecordBuffer buffer;
+  std::vector<std::string> reach = roots;
   RecordSink avail_sink = [&](PackageRecord&& r) {
-    if (avail) avail->add(std::move(r));
+    if (prune) buffer.add(std::move(r));
+    else if (avail) avail->add(std::move(r));
   };
-  RecordSink inst_sink = [&](PackageRecord&& r) { inst.add(std::move(r)); };
+  RecordSink inst_sink = [&](PackageRecord&& r) {
+    if (prune) {
+      reach.push_back(r.name);
+      for (const auto& alts : r.depends)
+        for (const auto& d : alts) reach.push_back(d.name);
+    }
+    inst.add(std::move(r));
+  };
   auto loaded = provider.load(ctx_, avail_sink, inst_sink);
+  if (prune && loaded.ok())
+    for (std::uint32_t i : buffer.closure(reach)) avail->add(buffer.get(i));
   if (avail) avail->finish();
   inst.finish();
   return loaded;
-}
-
-void PoolBuilder::prune_to_closure(Repo* available, int installed_start, const std::string& eco,
-                                   const std::vector<std::string>& roots) {
-  Pool* pool = pool_.get();
-  pool_createwhatprovides(pool);
-  std::vector<char> keep(pool->nsolvables, 0);
-  std::vector<Id> todo;
-  auto visit = [&](Id dep) {
-    Id p, pp;
-    FOR_PROVIDES(p, pp, dep) {
-      if (keep[p]) continue;
-      keep[p] = 1;
-      todo.push_back(p);
-    }
-  };
-  for (const auto& r : roots)
-    if (Id n = name_id(eco, r, false)) visit(n);
-  // Newer versions of what is installed stay too: upgrading one package for a need can require
-  // upgrading an installed package that depends on it exactly (libxml2 and libxml2-dev).
-  for (Id p = installed_start; p < installed_->end; ++p) {
-    Solvable* s = pool_id2solvable(pool, p);
-    if (s->repo == installed_) visit(s->name);
-  }
-  while (!todo.empty()) {
-    Solvable* s = pool_id2solvable(pool, todo.back());
-    todo.pop_back();
-    if (!s->requires_) continue;
-    for (Id* d = s->repo->idarraydata + s->requires_; *d; ++d) visit(*d);
-  }
-  for (Id p = available->end - 1; p >= available->start; --p) {
-    Solvable* s = pool_id2solvable(pool, p);
-    if (s->repo == available && !keep[p]) repo_free_solvable(available, p, 0);
-  }
-  pool_freewhatprovides(pool);
 }
 
 Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priority, bool use_cache,
@@ -440,10 +425,9 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
     }
   }
 
-  auto loaded = load_records(provider, lp.available, installed_);
+  auto loaded = load_records(provider, lp.available, installed_, roots);
   if (!loaded.ok()) return loaded.error();
   lp.installed_end = installed_->end;
-  if (!roots.empty()) prune_to_closure(lp.available, lp.installed_start, eco, roots);
   store_evr_map(lp);
   if (!avail_path.empty()) {
     std::error_code ec;

@@ -76,14 +76,16 @@ class PoolBuilder {
   Id origin_key() const { return key_origin_; }
 
  private:
-  Result<void> load_records(Provider& provider, Repo* available, Repo* installed);
+  // Loads the provider's records: installed ones into `installed`; available ones into
+  // `available`, only those in the closure of `roots` and of what is installed (all of them
+  // when `roots` is empty), buffered until the closure is known (record_buffer.h).
+  Result<void> load_records(Provider& provider, Repo* available, Repo* installed,
+                            const std::vector<std::string>& roots);
   std::string cache_path(const Provider& provider, const SourceId& id, std::string_view roots,
                          std::string_view part) const;
   static Id namespace_callback(Pool* pool, void* data, Id ns, Id arg);
   void store_evr_map(const LoadedProvider& lp);
   void remove_stale_cache(const std::string& eco) const;
-  void prune_to_closure(Repo* available, int installed_start, const std::string& ecosystem,
-                        const std::vector<std::string>& roots);
 
   const Context& ctx_;
   PoolPtr pool_;
