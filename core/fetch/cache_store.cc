@@ -34,7 +34,7 @@ nlohmann::json to_json(const EntryMeta& m) {
   nlohmann::json j = {{"format", kFormat},     {"url", m.url},         {"status", m.status},
                       {"etag", m.etag},        {"last_modified", m.last_modified},
                       {"age", m.age_s},        {"fetched_at", m.fetched_at},
-                      {"size", m.size}};
+                      {"size", m.size},        {"content_type", m.content_type}};
   j["lifetime"] = m.lifetime_s ? nlohmann::json(*m.lifetime_s) : nlohmann::json(nullptr);
   return j;
 }
@@ -47,6 +47,7 @@ std::optional<EntryMeta> from_json(const nlohmann::json& j) {
     m.status = j.at("status").get<long>();
     m.etag = j.value("etag", "");
     m.last_modified = j.value("last_modified", "");
+    m.content_type = j.value("content_type", "");
     if (j.contains("lifetime") && !j.at("lifetime").is_null()) m.lifetime_s = j.at("lifetime").get<long>();
     m.age_s = j.value("age", 0L);
     m.fetched_at = j.at("fetched_at").get<std::int64_t>();

@@ -21,6 +21,7 @@ struct EntryMeta {
   long status = 200;  // 200 (a body), or 404/410: a remembered "not found" with an empty body
   std::string etag;
   std::string last_modified;
+  std::string content_type;
   std::optional<long> lifetime_s;  // fresh this long after it was sent (Cache-Control, Expires)
   long age_s = 0;                  // how old the answer already was when it came (Age)
   std::int64_t fetched_at = 0;     // seconds since the epoch, Context clock

@@ -40,6 +40,9 @@ struct Request {
   // whatever the server said of its freshness (a channel without repodata.json.zst is not asked
   // for it on every run).
   std::optional<long> missing_max_age_s;
+  // The Accept header ("application/vnd.pypi.simple.v1+json, text/html;q=0.01"); empty: none.
+  // The cache is keyed on the URL alone: ask one URL with one Accept.
+  std::string accept;
 };
 
 struct Response {
@@ -53,6 +56,8 @@ struct Response {
   std::chrono::system_clock::time_point fetched_at;  // when the body was last downloaded or validated
   long http_status = 0;     // the last status the server gave (304 when revalidated; the stored
                             // status when from_cache); 0 for file://
+  std::string content_type; // as the server sent it with the body ("text/html; charset=utf-8");
+                            // empty for file:// and when it sent none
 };
 
 // Not thread-safe: one Fetcher per thread. The Context must outlive it.

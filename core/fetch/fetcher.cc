@@ -76,6 +76,7 @@ struct Fetcher::Impl {
     r.from_cache = true;
     r.fetched_at = from_seconds(meta.fetched_at);
     r.http_status = meta.status;
+    r.content_type = meta.content_type;
     return r;
   }
 
@@ -121,7 +122,7 @@ struct Fetcher::Impl {
     auto body = store.create_temp(job.request->url);
     if (!body.ok()) return body.error();
     auto t = Transfer::create(settings, job.request->url, job.conditional ? &*job.cached : nullptr,
-                              std::move(body).value());
+                              std::move(body).value(), job.request->accept);
     if (!t.ok()) return t.error();
     job.transfer = std::move(t).value();
     curl_easy_setopt(job.transfer->handle(), CURLOPT_PRIVATE, &job);
@@ -168,6 +169,7 @@ struct Fetcher::Impl {
     m.status = status;
     m.etag = h.etag;
     m.last_modified = h.last_modified;
+    m.content_type = h.content_type;
     m.lifetime_s = h.lifetime_s();
     m.age_s = h.age_s;
     m.fetched_at = now_s();
@@ -175,10 +177,11 @@ struct Fetcher::Impl {
     return m;
   }
 
-  Response network_response(const Job& job, long status, bool found) const {
+  Response network_response(const Job& job, long status, bool found, const std::string& content_type) const {
     Response r;
     r.url = job.request->url;
     r.found = found;
+    r.content_type = content_type;
     if (found) r.body_path = store.body_path(job.request->url);
     r.fetched_at = from_seconds(now_s());
     r.http_status = status;
@@ -206,7 +209,7 @@ struct Fetcher::Impl {
       auto meta = meta_from(job, h, status, t.body().written());
       auto stored = h.cache_control.no_store ? store.commit_unstored(job.request->url, t.body())
                                              : store.commit(meta, t.body());
-      job.result = stored.ok() ? Result<Response>(network_response(job, status, true))
+      job.result = stored.ok() ? Result<Response>(network_response(job, status, true, h.content_type))
                                : Result<Response>(named(job, stored.error()));
       return;
     }
@@ -214,7 +217,7 @@ struct Fetcher::Impl {
       // Remembered (with an empty body) so that --offline can give the same answer.
       auto meta = meta_from(job, h, status, 0);
       auto stored = h.cache_control.no_store ? store.remove(job.request->url) : store.commit(meta, t.body());
-      job.result = stored.ok() ? Result<Response>(network_response(job, status, false))
+      job.result = stored.ok() ? Result<Response>(network_response(job, status, false, h.content_type))
                                : Result<Response>(named(job, stored.error()));
       return;
     }
@@ -233,6 +236,7 @@ struct Fetcher::Impl {
     // A 304 carries the headers that changed; the others stay as stored.
     if (!h.etag.empty()) meta.etag = h.etag;
     if (!h.last_modified.empty()) meta.last_modified = h.last_modified;
+    if (!h.content_type.empty()) meta.content_type = h.content_type;
     if (auto lifetime = h.lifetime_s()) meta.lifetime_s = lifetime;
     meta.age_s = h.age_s;
     meta.fetched_at = now_s();
@@ -250,7 +254,7 @@ struct Fetcher::Impl {
       --job.tries;
       return;
     }
-    auto r = network_response(job, 304, true);
+    auto r = network_response(job, 304, true, meta.content_type);
     r.revalidated = true;
     job.result = std::move(r);
   }

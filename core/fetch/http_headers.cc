@@ -85,6 +85,8 @@ void ResponseHeaders::add_line(std::string_view line) {
     last_modified = std::string(value);
   } else if (name == "content-encoding") {
     content_encoding = lower(value);
+  } else if (name == "content-type") {
+    content_type = std::string(value);
   } else if (name == "content-length") {
     content_length = number<std::uint64_t>(value);
   } else if (name == "cache-control") {

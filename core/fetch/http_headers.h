@@ -26,6 +26,7 @@ struct ResponseHeaders {
   std::string etag;
   std::string last_modified;
   std::string content_encoding;
+  std::string content_type;
   std::optional<std::uint64_t> content_length;
   CacheControl cache_control;
   std::optional<std::int64_t> date_s, expires_s;  // seconds since the epoch

@@ -45,7 +45,7 @@ TransferSettings TransferSettings::from(const Context& ctx, const Options& optio
 
 Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& settings,
                                                    const std::string& url, const EntryMeta* cached,
-                                                   TempFile body) {
+                                                   TempFile body, const std::string& accept) {
   init_curl_once();
   std::unique_ptr<Transfer> t(new Transfer());
   t->settings_ = settings;
@@ -78,14 +78,15 @@ Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& setti
   curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, &Transfer::on_progress);
   curl_easy_setopt(e, CURLOPT_XFERINFODATA, t.get());
+  if (!accept.empty()) t->request_headers_ = curl_slist_append(t->request_headers_, ("Accept: " + accept).c_str());
   if (cached) {
     if (!cached->etag.empty())
       t->request_headers_ = curl_slist_append(t->request_headers_, ("If-None-Match: " + cached->etag).c_str());
     if (!cached->last_modified.empty())
       t->request_headers_ = curl_slist_append(
           t->request_headers_, ("If-Modified-Since: " + cached->last_modified).c_str());
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->request_headers_);
   }
+  if (t->request_headers_) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->request_headers_);
   return t;
 }
 

@@ -34,9 +34,10 @@ struct TransferSettings {
 class Transfer {
  public:
   // A GET of url into body; revalidating `cached` (If-None-Match / If-Modified-Since) when given.
+  // `accept`, when not empty, is sent as the Accept header.
   static Result<std::unique_ptr<Transfer>> create(const TransferSettings& settings,
                                                   const std::string& url, const EntryMeta* cached,
-                                                  TempFile body);
+                                                  TempFile body, const std::string& accept = {});
   ~Transfer();
   Transfer(const Transfer&) = delete;
   Transfer& operator=(const Transfer&) = delete;

@@ -272,6 +272,30 @@ TEST_F(FetchTest, ARememberedNotFoundIsTrustedForMissingMaxAge) {
   EXPECT_EQ(server.count("/repodata.json.zst"), 3);
 }
 
+TEST_F(FetchTest, SendsAcceptAndKeepsTheContentTypeWithTheBody) {
+  const std::string json = "application/vnd.pypi.simple.v1+json";
+  server.route("/simple/ninja/", {.body = "{}", .headers = {{"Content-Type", json}}, .etag = "\"1\""});
+  Request r{.accept = json + ", text/html;q=0.01"};
+  auto first = get("/simple/ninja/", r);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_EQ(first->content_type, json);
+  EXPECT_EQ(server.seen("/simple/ninja/").back().header("accept"), json + ", text/html;q=0.01");
+  // Revalidated (304 without the header) and offline, it is still known.
+  auto again = get("/simple/ninja/", r);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->revalidated);
+  EXPECT_EQ(again->content_type, json);
+  auto o = options();
+  o.offline = true;
+  auto offline = Fetcher(ctx, o).fetch({.url = server.url("/simple/ninja/")});
+  ASSERT_TRUE(offline.ok());
+  EXPECT_EQ(offline->content_type, json);
+  // No Accept asked: none sent.
+  server.route("/plain", {.body = "x"});
+  ASSERT_TRUE(get("/plain").ok());
+  EXPECT_EQ(server.seen("/plain").back().header("accept"), "*/*");
+}
+
 TEST_F(FetchTest, RetriesServerErrorsThenSucceeds) {
   server.route("/flaky", {.body = "at last", .fail_first = 2});
   EXPECT_EQ(body_of(get("/flaky")), "at last");
