@@ -27,6 +27,9 @@ void add_sources(CLI::App* cmd, SourceOptions& o) {
   cmd->add_option("--channel", o.channels, "conda channel, name or URL (repeatable; default: conda-forge)");
   cmd->add_option("--prefix", o.prefix, "conda environment whose packages are installed (default: $CONDA_PREFIX)");
   cmd->add_flag("--offline", o.offline, "use only cached downloads; fail where there is none");
+  cmd->add_option("--python", o.python, "the Python interpreter pypi plans for (default: python3 on PATH)");
+  cmd->add_option("--index-url", o.index_url, "Python package index (default: $PIP_INDEX_URL, else PyPI)");
+  cmd->add_option("--extra-index-url", o.extra_index_urls, "another Python package index (repeatable)");
 }
 
 void add_common(CLI::App* cmd, RunOptions& o) {

@@ -48,8 +48,25 @@ struct Sources {
   std::vector<std::unique_ptr<Provider>> providers;
 };
 
-Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o) {
+// The native names each table maps the requirements to (every category, every alternative).
+std::map<std::string, std::vector<std::string>> request_names(const mapping::Tables& tables,
+                                                              const std::vector<Requirement>& reqs) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& t : tables.tables)
+    for (const auto& r : reqs)
+      if (const mapping::Entry* e = t.find(r.url.id()))
+        for (const auto& name : e->all_packages()) out[t.ecosystem].push_back(name);
+  return out;
+}
+
+Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o,
+                            std::map<std::string, std::vector<std::string>> names, const detect::HostFacts* host) {
   ProviderSettings ps;
+  ps.request_names = std::move(names);
+  ps.host = host;
+  ps.python = o.python;
+  ps.pypi_index_url = o.index_url;
+  ps.pypi_extra_index_urls = o.extra_index_urls;
   ps.managers = settings.managers.value_or(std::vector<std::string>{});
   ps.conda_channels = o.channels;
   ps.conda_channels_config = settings.conda_channels.value_or(std::vector<std::string>{});
@@ -141,7 +158,7 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
 
-  auto sources = sources_for(ctx, *settings, o.sources);
+  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, selected), &*host);
   if (!sources.ok()) return sources.error();
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
@@ -225,7 +242,9 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     return 1;
   }
   // Candidates here: resolve the id alone for each category.
-  auto sources = sources_for(ctx, *settings, o.sources);
+  Requirement probe;
+  probe.url = *url;
+  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, {probe}), nullptr);
   if (!sources.ok()) {
     err << "error: " << sources.error().message << '\n';
     return static_cast<int>(sources.error().code);

@@ -18,6 +18,9 @@ struct SourceOptions {
   std::vector<std::string> channels;  // --channel (conda), repeatable
   std::string prefix;                 // --prefix: a conda environment
   bool offline = false;               // --offline: downloads come from the cache only
+  std::string python;                 // --python: the interpreter pypi plans for
+  std::string index_url;              // --index-url (pypi)
+  std::vector<std::string> extra_index_urls;  // --extra-index-url (pypi), repeatable
 };
 
 struct RunOptions {

@@ -55,6 +55,21 @@ Result<ParsedUrl> parse_url(std::string_view url) {
   return p;
 }
 
+Result<std::string> resolve_url(const std::string& base, std::string_view reference) {
+  std::unique_ptr<CURLU, UrlDeleter> u(curl_url());
+  if (!u) return environment_error(base + ": out of memory");
+  if (auto rc = curl_url_set(u.get(), CURLUPART_URL, base.c_str(), 0); rc != CURLUE_OK)
+    return bad_input(base + ": not a valid URL (" + curl_url_strerror(rc) + ")");
+  std::string ref(reference);
+  // On a handle that holds a URL, a relative one is resolved against it.
+  if (auto rc = curl_url_set(u.get(), CURLUPART_URL, ref.c_str(), 0); rc != CURLUE_OK)
+    return bad_input("'" + ref + "' on " + base + ": not a valid URL reference (" + curl_url_strerror(rc) + ")");
+  curl_url_set(u.get(), CURLUPART_FRAGMENT, nullptr, 0);
+  std::string out = part(u.get(), CURLUPART_URL);
+  if (out.empty()) return bad_input("'" + ref + "' on " + base + ": not a valid URL reference");
+  return out;
+}
+
 Result<Response> fetch_file_url(const Context& ctx, const Request& request, const ParsedUrl& url) {
   Response r;
   r.url = request.url;

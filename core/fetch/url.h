@@ -21,6 +21,10 @@ struct ParsedUrl {
 // https and file.
 Result<ParsedUrl> parse_url(std::string_view url);
 
+// A reference resolved against an absolute base URL (RFC 3986 section 5: "../x", "/x", "//host/x"
+// or a whole URL), without its fragment. Bad input naming both when either cannot be parsed.
+Result<std::string> resolve_url(const std::string& base, std::string_view reference);
+
 // The file itself is the body: body_path is its path, nothing is copied.
 Result<Response> fetch_file_url(const Context& ctx, const Request& request, const ParsedUrl& url);
 

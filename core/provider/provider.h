@@ -3,6 +3,7 @@
 // of libsolv (DESIGN.md decision 6).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,6 +18,9 @@ namespace extdeps {
 namespace fetch {
 class Fetcher;
 }
+namespace detect {
+struct HostFacts;
+}
 
 // What the command line and the configuration tell the providers; each reads its own part.
 struct ProviderSettings {
@@ -30,6 +34,17 @@ struct ProviderSettings {
   std::vector<std::string> conda_channels_config;
   std::string conda_channels_config_from;  // "file:line:col" of the key, for messages
   std::string conda_prefix;
+  // pypi: the target interpreter (--python; empty: python3 on PATH), --index-url and every
+  // --extra-index-url (PIP_INDEX_URL / PIP_EXTRA_INDEX_URL when not given).
+  std::string python;
+  std::string pypi_index_url;
+  std::vector<std::string> pypi_extra_index_urls;
+
+  // The native names the request's needs map to, per ecosystem (every alternative of every
+  // category): where a provider fetches per package (pypi), what it starts from.
+  std::map<std::string, std::vector<std::string>> request_names;
+  // The machine the plan is for (glibc, CUDA driver); null when not detected.
+  const detect::HostFacts* host = nullptr;
 
   bool names(std::string_view manager) const;
 };

@@ -13,6 +13,9 @@
 #ifdef EXTDEPS_HAVE_PROVIDER_CONDA
 #include "providers/conda/conda_provider.h"
 #endif
+#ifdef EXTDEPS_HAVE_PROVIDER_PYPI
+#include "providers/pypi/pypi_provider.h"
+#endif
 
 namespace extdeps {
 
@@ -44,6 +47,10 @@ std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx, const 
 #ifdef EXTDEPS_HAVE_PROVIDER_CONDA
   // Used when named in --manager, or in an active conda environment (providers/conda/README.md).
   out.push_back(conda::make_provider(ctx, settings));
+#endif
+#ifdef EXTDEPS_HAVE_PROVIDER_PYPI
+  // Used only when named in --manager (providers/pypi/README.md).
+  out.push_back(pypi::make_provider(ctx, settings));
 #endif
   return out;
 }

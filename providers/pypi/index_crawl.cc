@@ -1,0 +1,179 @@
+#include "providers/pypi/index_crawl.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/util/text.h"
+#include "core/version/pep440.h"
+#include "providers/pypi/core_metadata.h"
+#include "providers/pypi/simple_index.h"
+
+namespace extdeps::pypi {
+
+namespace {
+
+// Wheel metadata never changes once uploaded: a year before it is asked again.
+constexpr long kMetadataMaxAgeS = 365L * 24 * 3600;
+constexpr int kMaxRounds = 50;
+
+std::string read_body(const std::string& path) {
+  std::string out;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return out;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  std::fclose(f);
+  return out;
+}
+
+std::string page_url(const std::string& index, const std::string& name) {
+  std::string base = index;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  std::string url = base + "/" + name + "/";
+  // A local mirror is a folder tree: each project's page is its index.html.
+  if (url.starts_with("file:")) url += "index.html";
+  return url;
+}
+
+bool glibc_ok(const std::optional<std::pair<int, int>>& need, const std::optional<std::pair<int, int>>& have) {
+  return !need || (have && *have >= *need);
+}
+
+struct Choice {
+  ProjectFile file;
+  WheelName wheel;
+  std::size_t rank = 0;
+  std::string platform;
+  std::optional<std::pair<int, int>> glibc;
+};
+
+// The platform tag a wheel was ranked by, and the glibc it then needs.
+void best_platform(const std::vector<std::string>& tags, std::size_t rank, Choice& c) {
+  const std::string& best = tags[rank];
+  c.platform = best.substr(best.rfind('-') + 1);
+  c.glibc = manylinux_glibc(c.platform);
+}
+
+}  // namespace
+
+Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& in) {
+  CrawlResult out;
+  TagRanker ranker(in.tags);
+  auto python = version::parse_pep440(in.python_version);
+  std::set<std::string> seen;
+  std::vector<std::string> todo;
+  for (const auto& r : in.roots) {
+    std::string n = normalize_name(r);
+    if (seen.insert(n).second) todo.push_back(n);
+  }
+  for (int round = 0; !todo.empty() && round < kMaxRounds; ++round) {
+    // Every page of this round, from every index, at once.
+    std::vector<fetch::Request> pages;
+    for (const auto& name : todo)
+      for (const auto& index : in.index_urls)
+        pages.push_back({.url = page_url(index, name), .missing_ok = true, .accept = std::string(kAccept)});
+    auto answers = fetcher.fetch_all(pages);
+    std::map<std::string, std::map<std::string, Choice>> chosen;  // name -> version -> wheel
+    for (size_t i = 0; i < pages.size(); ++i) {
+      if (!answers[i].ok()) return answers[i].error();
+      const auto& a = *answers[i];
+      if (!a.found) continue;
+      const std::string& name = todo[i / in.index_urls.size()];
+      std::string body = read_body(a.body_path);
+      out.fetched.push_back(a.url);
+      out.bodies.push_back(a.body_path);
+      ++out.pages;
+      bool json = is_json_type(a.content_type) ||
+                  (a.content_type.empty() && !body.empty() && body.find_first_not_of(" \t\r\n") != std::string::npos &&
+                   body[body.find_first_not_of(" \t\r\n")] == '{');
+      auto files = json ? parse_json_page(body, a.url) : parse_html_page(body, a.url);
+      if (!files) {
+        if (fetcher.forget(a.url).ok() && !a.url.starts_with("file:"))
+          return Error{files.error().code,
+                       files.error().message + " (the cached copy was removed; the next run downloads it again)"};
+        return files.error();
+      }
+      for (auto& f : *files) {
+        if (f.yanked || !f.filename.ends_with(".whl")) continue;
+        auto w = parse_wheel_filename(f.filename);
+        if (!w || normalize_name(w->distribution) != name) continue;
+        auto v = version::parse_pep440(w->version);
+        if (!v) continue;
+        // As pip does by default: no pre-releases, no development releases.
+        if (v->pre != version::Pep440::Pre::none || v->dev) continue;
+        if (!f.requires_python.empty() && python) {
+          auto range = declare::parse_range(f.requires_python);
+          if (range && !declare::range_contains(*range, in.python_version)) continue;
+        }
+        auto rank = ranker.rank(*w);
+        if (!rank) continue;
+        Choice c{f, *w, *rank, {}, {}};
+        best_platform(in.tags, *rank, c);
+        std::string key = version::pep440_canonical(*v);
+        auto& slot = chosen[name];
+        auto it = slot.find(key);
+        if (it == slot.end()) {
+          slot.emplace(key, std::move(c));
+          continue;
+        }
+        // A wheel this glibc runs beats one it does not; then the better tag; then the first index.
+        bool ok_new = glibc_ok(c.glibc, in.glibc), ok_old = glibc_ok(it->second.glibc, in.glibc);
+        if ((ok_new && !ok_old) || (ok_new == ok_old && c.rank < it->second.rank)) it->second = std::move(c);
+      }
+    }
+    // Their metadata, all at once.
+    std::vector<fetch::Request> metas;
+    std::vector<Candidate*> of_meta;
+    size_t first = out.candidates.size();
+    for (auto& [name, versions] : chosen)
+      for (auto& [key, c] : versions) {
+        Candidate cand;
+        cand.name = name;
+        cand.version = c.wheel.version;
+        cand.filename = c.file.filename;
+        cand.url = c.file.url;
+        cand.platform = c.platform;
+        cand.glibc = c.glibc;
+        cand.metadata_known = c.file.has_metadata;
+        out.candidates.push_back(std::move(cand));
+      }
+    for (size_t i = first; i < out.candidates.size(); ++i) {
+      auto& cand = out.candidates[i];
+      if (!cand.metadata_known) {
+        if (out.no_metadata.empty() || out.no_metadata.back() != cand.name) out.no_metadata.push_back(cand.name);
+        continue;
+      }
+      metas.push_back({.url = cand.url + ".metadata", .missing_ok = true, .max_age_s = kMetadataMaxAgeS});
+      of_meta.push_back(&cand);
+    }
+    auto meta_answers = fetcher.fetch_all(metas);
+    std::vector<std::string> next;
+    for (size_t i = 0; i < metas.size(); ++i) {
+      if (!meta_answers[i].ok()) return meta_answers[i].error();
+      const auto& a = *meta_answers[i];
+      if (!a.found) {  // announced but not there: its dependencies stay unknown
+        of_meta[i]->metadata_known = false;
+        out.no_metadata.push_back(of_meta[i]->name);
+        continue;
+      }
+      out.fetched.push_back(a.url);
+      out.bodies.push_back(a.body_path);
+      auto m = parse_core_metadata(read_body(a.body_path), a.url);
+      if (!m) {
+        if (!a.url.starts_with("file:") && fetcher.forget(a.url).ok())
+          return Error{m.error().code,
+                       m.error().message + " (the cached copy was removed; the next run downloads it again)"};
+        return m.error();
+      }
+      of_meta[i]->requires_dist = m->requires_dist;
+      for (const auto& r : active_requirements(m->requires_dist, in.env))
+        if (seen.insert(r.name).second) next.push_back(r.name);
+    }
+    todo = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace extdeps::pypi

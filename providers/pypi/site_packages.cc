@@ -1,0 +1,95 @@
+#include "providers/pypi/site_packages.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/util/text.h"
+#include "providers/pypi/core_metadata.h"
+
+namespace extdeps::pypi {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The metadata file of a folder entry, or "" when the entry is not a distribution's.
+std::string metadata_file(const fs::directory_entry& e) {
+  std::string name = e.path().filename().string();
+  std::error_code ec;
+  if (name.ends_with(".dist-info") && e.is_directory(ec)) return (e.path() / "METADATA").string();
+  if (name.ends_with(".egg-info")) {
+    if (e.is_directory(ec)) return (e.path() / "PKG-INFO").string();
+    if (e.is_regular_file(ec)) return e.path().string();
+  }
+  return {};
+}
+
+std::vector<fs::directory_entry> entries(const std::string& dir) {
+  std::vector<fs::directory_entry> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(*it);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.path() < b.path(); });
+  return out;
+}
+
+}  // namespace
+
+std::vector<DepAlternatives> relations_of(const std::vector<std::string>& requires_dist, const declare::MarkerEnv& env) {
+  std::vector<DepAlternatives> out;
+  for (const auto& r : active_requirements(requires_dist, env)) {
+    NativeDep d{r.name, r.specifier.empty() ? DepOp::any : DepOp::spec, r.specifier};
+    out.push_back({d});
+  }
+  return out;
+}
+
+Result<std::vector<PackageRecord>> read_site_packages(const std::vector<std::string>& site_dirs,
+                                                      const declare::MarkerEnv& env) {
+  std::vector<PackageRecord> out;
+  std::set<std::string> seen;
+  for (const auto& dir : site_dirs) {
+    for (const auto& e : entries(dir)) {
+      std::string file = metadata_file(e);
+      if (file.empty()) continue;
+      std::ifstream in(file, std::ios::binary);
+      if (!in) return environment_error(file + ": cannot read the installed distribution's metadata");
+      std::stringstream ss;
+      ss << in.rdbuf();
+      auto m = parse_core_metadata(ss.str(), file);
+      if (!m) return m.error();
+      std::string name = normalize_name(m->name);
+      if (!seen.insert(name).second) continue;
+      PackageRecord r;
+      r.name = name;
+      r.version = m->version;
+      r.depends = relations_of(m->requires_dist, env);
+      r.origin = file;
+      r.installed = true;
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+std::string site_packages_identity(const std::vector<std::string>& site_dirs) {
+  std::string key;
+  for (const auto& dir : site_dirs) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0) continue;
+    key += dir + " " + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
+    for (const auto& e : entries(dir)) {
+      std::string file = metadata_file(e);
+      if (file.empty() || ::stat(file.c_str(), &st) != 0) continue;
+      key += e.path().filename().string() + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) +
+             "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
+    }
+  }
+  return key;
+}
+
+}  // namespace extdeps::pypi
