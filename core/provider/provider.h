@@ -85,6 +85,11 @@ class Provider {
   // Whether it installs into the system's own prefixes (apt into /usr), where the libraries a
   // detector finds on the default search path live: those rank with it when managers are named.
   virtual bool system_wide() const { return false; }
+  // Whether its plans name every package of the closure the solve chose, pinned (conda, pip:
+  // their own resolvers would otherwise pick other versions than the ones checked here), or only
+  // the packages a need maps to and the installed ones to upgrade (apt resolves the rest the
+  // same way, from the same lists).
+  virtual bool pins_closure() const { return false; }
   // Whether this provider can work on this machine (apt: a dpkg database is there).
   virtual bool available(const Context& ctx) const = 0;
   virtual Result<SourceId> identity(const Context& ctx) const = 0;

@@ -103,10 +103,22 @@ std::string Explainer::driver_needed(Id source, Id d) const {
          "; set EXTDEPS_OVERRIDE_CUDA=" + plan_for + " to plan for another machine";
 }
 
+// A relation on the host's C library ("__glibc >=2.17", a manylinux wheel's need), in words.
+std::string Explainer::libc_needed(Id source, const std::string& relation) const {
+  std::string need = relation.substr(relation.find(' ') == std::string::npos ? relation.size() : relation.find(' ') + 1);
+  std::string have = host_ && host_->libc == "glibc" && !host_->libc_version.empty()
+                         ? "glibc " + host_->libc_version
+                         : host_ && !host_->libc.empty() ? host_->libc + " " + host_->libc_version : "no glibc";
+  return solvable(source) + " needs glibc " + (need.empty() ? "" : need + " ") + "and this machine has " + have +
+         " (EXTDEPS_OVERRIDE_GLIBC plans for another machine)";
+}
+
 std::string Explainer::rule(Solver* solv, Id r) const {
   Id source = 0, target = 0, d = 0;
   SolverRuleinfo type = solver_ruleinfo(solv, r, &source, &target, &d);
   if ((type == SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP || type == SOLVER_RULE_PKG_REQUIRES) && d) {
+    std::string text = dep(d);
+    if (text == "__glibc" || text.starts_with("__glibc ")) return libc_needed(source, text);
     Id name = d;
     while (ISRELDEP(name)) name = GETRELDEP(b_.pool(), name)->name;
     std::string n = pool_id2str(b_.pool(), name);

@@ -267,8 +267,14 @@ void Resolver::explain_failure(Need& n) {
   if (details.empty()) details.push_back("no package manager here offers it");
   // The headline is the strongest reason: a driver, then a candidate that cannot be installed,
   // then a conflict with the rest of the plan, then versions out of range, then what is absent.
-  auto strength = [](const std::string& d) {
-    if (d.find("this plan needs an NVIDIA driver") != std::string::npos) return 5;
+  // A driver is the whole story only when it is what stops every candidate that could be
+  // installed otherwise; where others fail for their own reasons (a glibc too old), those lead.
+  bool other_reasons = std::any_of(details.begin(), details.end(), [](const std::string& d) {
+    return d.find(" cannot be installed: ") != std::string::npos &&
+           d.find("this plan needs an NVIDIA driver") == std::string::npos;
+  });
+  auto strength = [other_reasons](const std::string& d) {
+    if (d.find("this plan needs an NVIDIA driver") != std::string::npos) return other_reasons ? 3 : 5;
     if (d.find(" cannot be installed: ") != std::string::npos) return 4;
     if (d.find(" conflicts with ") != std::string::npos || d.find("cannot be planned together") != std::string::npos ||
         d.find(" depends on ") != std::string::npos)
@@ -333,11 +339,11 @@ void Resolver::record_result(Solver* solv) {
   std::set<Id> installed_names;
   for (Id p = b_.installed()->start; p < b_.installed()->end; ++p)
     if (pool_id2solvable(pool, p)->repo == b_.installed()) installed_names.insert(pool_id2solvable(pool, p)->name);
-  // conda plans are the whole environment change the solve made (every package of the closure,
-  // pinned to name, version and build), so what conda installs is what was checked here.
+  // conda and pip plans are the whole environment change the solve made (every package of the
+  // closure, pinned to name, version and build), so what they install is what was checked here.
   for (const auto& lp : loaded_) {
     if (lp.provider->manager().empty() || !lp.available) continue;
-    bool whole = lp.provider->scheme() == VersionScheme::conda;
+    bool whole = lp.provider->pins_closure();
     for (Id p = lp.available->start; p < lp.available->end; ++p) {
       Solvable* s = pool_id2solvable(pool, p);
       if (s->repo != lp.available || solver_get_decisionlevel(solv, p) <= 0) continue;

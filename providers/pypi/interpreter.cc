@@ -78,8 +78,10 @@ bool is_script(const std::string& path) {
   return in.gcount() == 2 && head[0] == '#' && head[1] == '!';
 }
 
-std::string cache_file(const Context& ctx, const std::string& real, const struct stat& st) {
-  std::string key = real + "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
+// Keyed on the path as given too: a virtual environment's python is a link to its base
+// interpreter, and which environment it is follows from where the link is (pyvenv.cfg beside it).
+std::string cache_file(const Context& ctx, const std::string& given, const std::string& real, const struct stat& st) {
+  std::string key = given + "|" + real + "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
                     std::to_string(st.st_mtim.tv_nsec) + "|" + std::to_string(kAnswerFormat);
   std::uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : key) h = (h ^ c) * 1099511628211ULL;
@@ -140,7 +142,7 @@ Result<Interpreter> find_interpreter(const Context& ctx, const std::string& pyth
   if (::stat(real.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::access(real.c_str(), X_OK) != 0)
     return environment_error(path + ": not an executable file (--python)");
   const bool cacheable = ctx.cache_enabled() && !is_script(real);
-  std::string cached = cacheable ? cache_file(ctx, real, st) : "";
+  std::string cached = cacheable ? cache_file(ctx, path, real, st) : "";
   if (!cached.empty()) {
     std::ifstream in(cached);
     if (in) {

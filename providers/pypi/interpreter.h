@@ -34,9 +34,10 @@ struct Interpreter {
 };
 
 // Finds and asks the interpreter. `python` is --python (a path, or a name looked up on PATH);
-// empty: python3 on PATH. The answer is cached in <cache>/pypi/interpreters/ keyed on the
-// executable's real path, size and mtime (not for a script such as a pyenv shim, which may run
-// another interpreter each time). Errors say which interpreter and why.
+// empty: python3 on PATH. The answer is cached in <cache>/pypi/interpreters/ keyed on the path
+// as given (a venv's python links to its base interpreter) and the executable's real path, size
+// and mtime (not for a script such as a pyenv shim, which may run another interpreter each
+// time). Errors say which interpreter and why.
 Result<Interpreter> find_interpreter(const Context& ctx, const std::string& python);
 
 // PEP 508 marker values of the interpreter (python_version, sys_platform, platform_machine ...).

@@ -77,6 +77,7 @@ class PypiProvider final : public Provider {
   std::string_view ecosystem() const override { return "pypi"; }
   std::string_view manager() const override { return "pypi"; }
   VersionScheme scheme() const override { return VersionScheme::pep440; }
+  bool pins_closure() const override { return true; }
   bool available(const Context&) const override { return settings_.names(manager()); }
 
   Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher) override {
