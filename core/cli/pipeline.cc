@@ -4,6 +4,7 @@
 #include <optional>
 #include <ostream>
 
+#include "core/cli/environment_output.h"
 #include "core/config/config.h"
 #include "core/declare/declare.h"
 #include "core/detect/host.h"
@@ -55,6 +56,7 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
   ps.conda_channels_config = settings.conda_channels.value_or(std::vector<std::string>{});
   ps.conda_channels_config_from = settings.conda_channels_from;
   ps.conda_prefix = o.prefix;
+  ps.nix_index = o.nix_index;
   fetch::FetchFlags flags;
   flags.offline = o.offline;
   auto fo = fetch::options_for(ctx, flags);
@@ -143,6 +145,9 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
 
   auto sources = sources_for(ctx, *settings, o.sources);
   if (!sources.ok()) return sources.error();
+  const Provider* renderer = nullptr;
+  if (auto r = environment_renderer(ctx, sources->providers, o.format); !r) return r.error();
+  else renderer = *r;
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
   sopt.use_cache = !o.no_cache;
@@ -152,7 +157,13 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     bool manager = outcome.error().message.rfind("unknown package manager", 0) == 0;
     return manager ? blame(settings->managers_from, outcome.error()) : outcome.error();
   }
-  return Prepared{*path, host_text(ctx), std::move(*outcome)};
+  Prepared p{*path, host_text(ctx), std::move(*outcome), {}};
+  if (renderer) {
+    auto text = render_environment(*renderer, p.outcome, o.format, *path);
+    if (!text) return text.error();
+    p.rendered = std::move(*text);
+  }
+  return p;
 }
 
 int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::ostream& out,

@@ -18,6 +18,7 @@ struct SourceOptions {
   std::vector<std::string> channels;  // --channel (conda), repeatable
   std::string prefix;                 // --prefix: a conda environment
   bool offline = false;               // --offline: downloads come from the cache only
+  std::string nix_index;              // --nix-index: a nixpkgs index, file or URL
 };
 
 struct RunOptions {
@@ -28,6 +29,7 @@ struct RunOptions {
   std::vector<std::string> optional;
   bool all_optional = false;
   bool json = false;
+  std::string format;  // --format: text, json, or an environment file a provider renders (shell.nix)
   bool explain = false;
   bool no_cache = false;
   std::string cache_dir;
@@ -38,6 +40,7 @@ struct Prepared {
   std::string declaration_path;
   std::string host_text;  // "Debian GNU/Linux 12 (bookworm), amd64"
   plan::Outcome outcome;
+  std::string rendered;  // the environment file of --format, when one was asked for
 };
 
 Result<Prepared> prepare(Context& ctx, const RunOptions& options);

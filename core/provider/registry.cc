@@ -13,6 +13,9 @@
 #ifdef EXTDEPS_HAVE_PROVIDER_CONDA
 #include "providers/conda/conda_provider.h"
 #endif
+#ifdef EXTDEPS_HAVE_PROVIDER_NIX
+#include "providers/nix/nix_provider.h"
+#endif
 
 namespace extdeps {
 
@@ -22,6 +25,11 @@ Result<std::unique_ptr<SpecMatcher>> Provider::compile_spec(std::string_view spe
 }
 
 Result<void> Provider::prepare(const Context&, fetch::Fetcher&) { return {}; }
+
+Result<std::string> Provider::render_environment(const EnvironmentRequest& request) const {
+  return bad_input("the " + std::string(manager().empty() ? ecosystem() : manager()) + " provider renders no " +
+                   request.format);
+}
 
 bool ProviderSettings::names(std::string_view manager) const {
   return std::find(managers.begin(), managers.end(), manager) != managers.end();
@@ -44,6 +52,10 @@ std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx, const 
 #ifdef EXTDEPS_HAVE_PROVIDER_CONDA
   // Used when named in --manager, or in an active conda environment (providers/conda/README.md).
   out.push_back(conda::make_provider(ctx, settings));
+#endif
+#ifdef EXTDEPS_HAVE_PROVIDER_NIX
+  // Used when named in --manager or given an index (--nix-index); providers/nix/README.md.
+  out.push_back(nix::make_provider(ctx, settings));
 #endif
   return out;
 }

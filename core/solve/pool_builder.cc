@@ -78,6 +78,10 @@ class RecordAdder {
     // A constraint conflicts with every package of that name that does not meet it.
     for (const auto& d : r.constrains)
       s->conflicts = repo_addid_dep(repo_, s->conflicts, b_.spec_dep(eco_, d.name, d.op == DepOp::spec ? d.version : "", true), 0);
+    if (!r.family.empty()) {
+      s->provides = repo_addid_dep(repo_, s->provides, b_.family_id(eco_, r.family), 0);
+      s->provides = repo_addid_dep(repo_, s->provides, b_.set_id(eco_, r.set), 0);
+    }
     repodata_set_poolstr(data_, p, b_.native_version_key(), r.version.c_str());
     if (!r.build.empty()) repodata_set_poolstr(data_, p, b_.build_key(), r.build.c_str());
     if (r.track_features) repodata_set_num(data_, p, b_.track_features_key(), r.track_features);
@@ -160,6 +164,38 @@ Id PoolBuilder::name_id(std::string_view ecosystem, std::string_view name, bool 
   buf.append(name);
   return pool_strn2id(pool_.get(), buf.data(), static_cast<unsigned>(buf.size()), create ? 1 : 0);
 }
+
+Id PoolBuilder::family_id(std::string_view ecosystem, std::string_view family, bool create) {
+  std::string n(family);
+  n += "#family";
+  return name_id(ecosystem, n, create);
+}
+
+Id PoolBuilder::set_id(std::string_view ecosystem, std::string_view set, bool create) {
+  std::string n(set);
+  n += "#set";
+  return name_id(ecosystem, n, create);
+}
+
+namespace {
+
+// The first plain provide of a solvable whose name ends with `suffix`.
+Id provide_with_suffix(Pool* pool, Id p, std::string_view suffix) {
+  Solvable* s = pool_id2solvable(pool, p);
+  if (!s->repo || !s->provides) return 0;
+  for (Id* d = s->repo->idarraydata + s->provides; *d; ++d) {
+    if (ISRELDEP(*d)) continue;
+    std::string_view n = pool_id2str(pool, *d);
+    if (n.size() > suffix.size() && n.substr(n.size() - suffix.size()) == suffix) return *d;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Id PoolBuilder::family_of(Id p) const { return provide_with_suffix(pool_.get(), p, "#family"); }
+
+Id PoolBuilder::set_of(Id p) const { return provide_with_suffix(pool_.get(), p, "#set"); }
 
 Id PoolBuilder::versioned(Id name) {
   auto it = versioned_.find(name);
@@ -380,6 +416,9 @@ void PoolBuilder::prune_to_closure(Repo* available, int installed_start, const s
   };
   for (const auto& r : roots)
     if (Id n = name_id(eco, r, false)) visit(n);
+  // The packages that stand in for a root (its family) stay too.
+  for (size_t i = 0, n = todo.size(); i < n; ++i)
+    if (Id family = family_of(todo[i])) visit(family);
   // Newer versions of what is installed stay too: upgrading one package for a need can require
   // upgrading an installed package that depends on it exactly (libxml2 and libxml2-dev).
   for (Id p = installed_start; p < installed_->end; ++p) {

@@ -1,11 +1,11 @@
 // The reader walks the current chunk with a pointer and asks the source for the next chunk only
 // when a token runs past its end, so strings and numbers may span chunks. Nesting is tracked in
 // a vector, never on the call stack: deep input cannot overflow it.
-#include "providers/conda/json_reader.h"
+#include "core/json/json_reader.h"
 
 #include <cstdio>
 
-namespace extdeps::conda {
+namespace extdeps::json {
 
 namespace {
 
@@ -196,6 +196,13 @@ bool JsonReader::read_number(std::string& text, std::optional<std::uint64_t>& va
 }
 
 bool JsonReader::read_null() { return peek_nonspace() == 'n' ? scan_literal("null") : unexpected("null"); }
+
+bool JsonReader::read_bool(bool& out) {
+  int c = peek_nonspace();
+  if (c != 't' && c != 'f') return unexpected("true or false");
+  out = c == 't';
+  return scan_literal(out ? "true" : "false");
+}
 
 // pos_ is at the opening quote.
 bool JsonReader::scan_string(std::string* out) {
@@ -395,4 +402,4 @@ bool JsonReader::seek(std::uint64_t offset) {
   return true;
 }
 
-}  // namespace extdeps::conda
+}  // namespace extdeps::json

@@ -1,9 +1,11 @@
-// Files are read through a 1 MiB buffer, memory is handed out whole, and zstd is decoded one
-// block at a time into a 1 MiB buffer, so an error lands at the start of the damaged block.
-#include "providers/conda/byte_source.h"
+// Files are read through a 1 MiB buffer, memory is handed out whole, zstd is decoded one block
+// at a time into a 1 MiB buffer, so an error lands at the start of the damaged block, and brotli
+// into a 1 MiB buffer as its decoder allows.
+#include "core/json/byte_source.h"
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <brotli/decode.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -11,7 +13,7 @@
 #include <cstring>
 #include <vector>
 
-namespace extdeps::conda {
+namespace extdeps::json {
 
 namespace {
 
@@ -161,8 +163,102 @@ class ZstdSource final : public ByteSource {
   bool frame_ended_ = false, input_ended_ = false;
 };
 
+// brotli has no frames to feed one at a time: an error is placed at the compressed bytes fed so
+// far, which is at or just after the damage.
+class BrotliSource final : public ByteSource {
+ public:
+  explicit BrotliSource(std::unique_ptr<ByteSource> in)
+      : ByteSource(in->name()), in_(std::move(in)), state_(BrotliDecoderCreateInstance(nullptr, nullptr, nullptr)),
+        buf_(kChunk) {}
+  ~BrotliSource() override {
+    if (state_) BrotliDecoderDestroyInstance(state_);
+  }
+  BrotliSource(const BrotliSource&) = delete;
+  BrotliSource& operator=(const BrotliSource&) = delete;
+
+  Result<std::string_view> next() override {
+    while (true) {
+      auto chunk = decode();
+      if (!chunk) return chunk;
+      std::string_view out = *chunk;
+      if (skip_ == 0 || out.empty()) return out;
+      size_t drop = static_cast<size_t>(std::min<std::uint64_t>(skip_, out.size()));
+      skip_ -= drop;
+      out.remove_prefix(drop);
+      if (!out.empty()) return out;
+    }
+  }
+
+  Result<void> seek(std::uint64_t offset) override {
+    if (state_) BrotliDecoderDestroyInstance(state_);
+    state_ = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
+    if (!state_) return environment_error(name() + ": cannot create a brotli decoder");
+    if (auto r = in_->seek(0); !r) return r;
+    input_ = {};
+    consumed_ = 0;
+    input_ended_ = false;
+    stream_ended_ = false;
+    skip_ = offset;
+    return {};
+  }
+
+  bool compressed() const override { return true; }
+
+ private:
+  Result<std::string_view> decode() {
+    if (!state_) return environment_error(name() + ": cannot create a brotli decoder");
+    size_t produced = 0;
+    while (produced < buf_.size() && !stream_ended_) {
+      if (input_.empty() && !input_ended_) {
+        auto more = in_->next();
+        if (!more) return more.error();
+        input_ = *more;
+        input_ended_ = input_.empty();
+      }
+      size_t avail_in = input_.size();
+      const auto* next_in = reinterpret_cast<const std::uint8_t*>(input_.data());
+      size_t avail_out = buf_.size() - produced;
+      auto* next_out = reinterpret_cast<std::uint8_t*>(buf_.data() + produced);
+      BrotliDecoderResult r = BrotliDecoderDecompressStream(state_, &avail_in, &next_in, &avail_out, &next_out, nullptr);
+      size_t used = input_.size() - avail_in;
+      input_.remove_prefix(used);
+      consumed_ += used;
+      produced = buf_.size() - avail_out;
+      if (r == BROTLI_DECODER_RESULT_ERROR)
+        return corrupt(BrotliDecoderErrorString(BrotliDecoderGetErrorCode(state_)));
+      if (r == BROTLI_DECODER_RESULT_SUCCESS) {
+        stream_ended_ = true;
+        if (input_.empty() && !input_ended_) {
+          auto more = in_->next();
+          if (!more) return more.error();
+          input_ = *more;
+        }
+        if (!input_.empty()) return corrupt("data follows the end of the stream");
+      } else if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT && input_ended_) {
+        return environment_error(name() + ": brotli data ends early at byte offset " + std::to_string(consumed_) +
+                                 " (expected the rest of the stream; the file may be truncated)");
+      }
+    }
+    return std::string_view(buf_.data(), produced);
+  }
+
+  Error corrupt(std::string_view why) const {
+    return environment_error(name() + ": corrupt brotli data at byte offset " + std::to_string(consumed_) +
+                             " (expected a valid brotli stream; " + std::string(why) + ")");
+  }
+
+  std::unique_ptr<ByteSource> in_;
+  BrotliDecoderState* state_;
+  std::vector<char> buf_;
+  std::string_view input_;
+  std::uint64_t consumed_ = 0;  // compressed bytes fed to the decoder
+  std::uint64_t skip_ = 0;      // decoded bytes still to drop after a seek
+  bool input_ended_ = false, stream_ended_ = false;
+};
+
 std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {
   if (ends_with(in->name(), ".zst")) return std::make_unique<ZstdSource>(std::move(in));
+  if (ends_with(in->name(), ".br")) return std::make_unique<BrotliSource>(std::move(in));
   return in;
 }
 
@@ -180,4 +276,4 @@ std::unique_ptr<ByteSource> over_memory(std::string_view data, std::string name)
   return decoded(std::make_unique<MemorySource>(std::move(name), data));
 }
 
-}  // namespace extdeps::conda
+}  // namespace extdeps::json
