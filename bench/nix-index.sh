@@ -56,7 +56,8 @@ if [[ -z $index ]]; then
 fi
 
 cmd=("$bin" resolve "$repo/bench/nix-ten-deps" --manager nix --nix-index "$index")
-env=(env EXTDEPS_NIX_SYSTEM=x86_64-linux EXTDEPS_NIX_PROFILE=/nonexistent)
+mkdir -p "$out/home"
+env=(env EXTDEPS_NIX_SYSTEM=x86_64-linux "HOME=$out/home")  # an empty HOME: no profile
 # The plan must be the expected one before anything is timed.
 rm -rf "$out/cache-check"
 "${env[@]}" "${cmd[@]}" --cache-dir "$out/cache-check" >"$out/plan.txt" || {

@@ -106,6 +106,11 @@ class Provider {
   // (see wanted()). The default has nothing to download.
   virtual Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher);
 
+  // The native names the solve can ask for (what its mapping table names), told before load()
+  // when the solver prunes the index to their closure. A provider may then leave out of the
+  // available records what that closure cannot reach, to load faster; the default keeps all.
+  virtual void restrict_to(const std::vector<std::string>& names) { (void)names; }
+
   // The environment files it renders from a plan ("shell.nix"); none by default.
   virtual std::vector<std::string> environment_formats() const { return {}; }
   virtual Result<std::string> render_environment(const EnvironmentRequest& request) const;

@@ -479,6 +479,7 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
     }
   }
 
+  if (!roots.empty()) provider.restrict_to(roots);
   auto loaded = load_records(provider, lp.available, installed_);
   if (!loaded.ok()) return loaded.error();
   lp.installed_end = installed_->end;

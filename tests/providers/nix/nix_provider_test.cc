@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -307,6 +308,51 @@ TEST_F(NixProviderTest, NixEnvMakesTheIndexWhenNoneIsGiven) {
   ::stat((cache_ + "/nix/" + made[0]).c_str(), &after);
   EXPECT_EQ(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
   EXPECT_EQ(before.st_mtim.tv_sec, after.st_mtim.tv_sec);
+}
+
+// Without a nixpkgs on NIX_PATH, the flake registry's nixpkgs: `nix search nixpkgs ^ --json`,
+// here a local flake over the test nixpkgs registered as nixpkgs (no network: the global
+// registry is an empty local file).
+TEST_F(NixProviderTest, NixSearchMakesTheIndexWhereOnlyFlakesAre) {
+  EXTDEPS_NIX_OR_SKIP(nix);
+  fs::create_directories(nix.dir + "/flake");
+  fs::copy(test::data_path("nix/nixpkgs"), nix.dir + "/flake/nixpkgs", fs::copy_options::recursive);
+  std::ofstream(nix.dir + "/flake/flake.nix")
+      << "{ outputs = { self }: { legacyPackages.x86_64-linux = import ./nixpkgs { system = \"x86_64-linux\"; }; }; }\n";
+  std::ofstream(nix.dir + "/registry.json") << R"({"flakes": [], "version": 2})";
+  std::ofstream(nix.dir + "/conf/nix.conf", std::ios::app) << "flake-registry = " << nix.dir << "/registry.json\n";
+  std::string err;
+  ASSERT_TRUE(nix.run("nix --extra-experimental-features 'nix-command flakes' registry add nixpkgs path:" + nix.dir + "/flake", &err))
+      << err;
+  ctx_ = Context::for_test("/", nix.env);  // no NIX_PATH
+  ctx_.set_cache_dir(cache_);
+  auto o = resolve(ProviderOptions{}, {"dep:generic/openssl@>=3.3", "dep:virtual/compiler/cuda@<12"});
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_EQ(summary(*o), (std::vector<std::string>{"planned openssl_3_3 3.3.1", "planned cudaPackages_11.cuda_nvcc 11.8.89"}));
+  std::vector<std::string> made;
+  for (const auto& f : fs::directory_iterator(cache_ + "/nix")) made.push_back(f.path().filename().string());
+  ASSERT_EQ(made.size(), 1u);
+  EXPECT_EQ(made[0].rfind("search-", 0), 0u);
+  // nix search prints every attribute, without meta: the broken libfoo is there.
+  EXPECT_NE(test::read_file(cache_ + "/nix/" + made[0]).find("\"legacyPackages.x86_64-linux.libfoo\""), std::string::npos);
+}
+
+// Told the names the solve can ask for, the provider loads those, the members of their families
+// and what is installed, and nothing else of the index.
+TEST_F(NixProviderTest, RestrictedToNamesItLoadsTheirFamiliesAndWhatIsInstalled) {
+  auto p = make_provider(ctx_, fixture(test::data_path("nix/profiles/v3")));
+  fetch::Fetcher fetcher(ctx_, fetch_options());
+  ASSERT_TRUE(p->prepare(ctx_, fetcher));
+  p->restrict_to({"openssl", "cudaPackages.libcufft", "hello"});
+  std::vector<std::string> available, installed;
+  ASSERT_TRUE(p->load(ctx_, [&](PackageRecord&& r) { available.push_back(r.name + " " + r.family + " " + r.set); },
+                      [&](PackageRecord&& r) { installed.push_back(r.name); }));
+  std::sort(available.begin(), available.end());
+  EXPECT_EQ(available, (std::vector<std::string>{"cudaPackages.libcufft libcufft cudaPackages",
+                                                 "cudaPackages_11.cuda_nvcc cuda_nvcc cudaPackages_11",
+                                                 "cudaPackages_11.libcufft libcufft cudaPackages_11", "hello hello ",
+                                                 "openssl openssl ", "openssl_3_3 openssl "}));
+  EXPECT_EQ(installed.size(), 5u);
 }
 
 TEST_F(NixProviderTest, WithoutNixAndWithoutAnIndexTheErrorSaysWhatToDo) {
