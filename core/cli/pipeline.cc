@@ -47,9 +47,11 @@ std::string host_text(const Context& ctx) {
 struct Sources {
   std::unique_ptr<fetch::Fetcher> fetcher;
   std::vector<std::unique_ptr<Provider>> providers;
+  const Provider* renderer = nullptr;  // of --format, checked before any download
 };
 
-Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o) {
+Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o,
+                            const std::string& format = "") {
   ProviderSettings ps;
   ps.managers = settings.managers.value_or(std::vector<std::string>{});
   ps.conda_channels = o.channels;
@@ -64,6 +66,9 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
   Sources s;
   s.fetcher = std::make_unique<fetch::Fetcher>(ctx, *fo);
   s.providers = make_providers(ctx, ps);
+  auto renderer = environment_renderer(ctx, s.providers, format);
+  if (!renderer) return renderer.error();
+  s.renderer = *renderer;
   for (auto& p : s.providers) {
     if (!wanted(*p, ctx, ps)) continue;
     if (auto r = p->prepare(ctx, *s.fetcher); !r.ok()) return r.error();
@@ -143,11 +148,8 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
 
-  auto sources = sources_for(ctx, *settings, o.sources);
+  auto sources = sources_for(ctx, *settings, o.sources, o.format);
   if (!sources.ok()) return sources.error();
-  const Provider* renderer = nullptr;
-  if (auto r = environment_renderer(ctx, sources->providers, o.format); !r) return r.error();
-  else renderer = *r;
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
   sopt.use_cache = !o.no_cache;
@@ -158,8 +160,8 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     return manager ? blame(settings->managers_from, outcome.error()) : outcome.error();
   }
   Prepared p{*path, host_text(ctx), std::move(*outcome), {}};
-  if (renderer) {
-    auto text = render_environment(*renderer, p.outcome, o.format, *path);
+  if (sources->renderer) {
+    auto text = render_environment(*sources->renderer, p.outcome, o.format, *path);
     if (!text) return text.error();
     p.rendered = std::move(*text);
   }

@@ -149,14 +149,12 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
     }
     if (!all_known) continue;
     Id from_name = b_.name_id(eco, from, false);
-    // A copy: add_bundle adds solvables, which may move what solvables_named refers to.
-    const std::vector<Id> named = solvables_named(from_name);
-    for (Id p : named) add_bundle(lp, entry, category, k, alt, {names, from_name, p, false}, priority, installed_priority);
+    for (Id p : solvables_named(from_name))
+      add_bundle(lp, entry, category, k, alt, {names, from_name, p, false}, priority, installed_priority);
 
     auto family = by_family_.find(family_of_name(from_name));
     if (family == by_family_.end()) continue;
-    const std::vector<Id> members = family->second;
-    for (Id p : members) {
+    for (Id p : family->second) {
       Id name = pool_id2solvable(pool, p)->name;
       if (name == from_name) continue;
       Id set = b_.set_of(p);
