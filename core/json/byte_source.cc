@@ -74,13 +74,11 @@ class MemorySource final : public ByteSource {
   size_t pos_ = 0;
 };
 
-class ZstdSource final : public ByteSource {
+// A decompressing source: a seek decodes again from the start of the input and drops what
+// comes before the offset. Subclasses decode one buffer at a time.
+class DecodedSource : public ByteSource {
  public:
-  explicit ZstdSource(std::unique_ptr<ByteSource> in)
-      : ByteSource(in->name()), in_(std::move(in)), ctx_(ZSTD_createDCtx()), buf_(kChunk) {}
-  ~ZstdSource() override { ZSTD_freeDCtx(ctx_); }
-  ZstdSource(const ZstdSource&) = delete;
-  ZstdSource& operator=(const ZstdSource&) = delete;
+  explicit DecodedSource(std::unique_ptr<ByteSource> in) : ByteSource(in->name()), buf_(kChunk), in_(std::move(in)) {}
 
   Result<std::string_view> next() override {
     while (true) {
@@ -88,7 +86,6 @@ class ZstdSource final : public ByteSource {
       if (!chunk) return chunk;
       std::string_view out = *chunk;
       if (skip_ == 0 || out.empty()) return out;
-      // A seek: drop what comes before the offset.
       size_t drop = static_cast<size_t>(std::min<std::uint64_t>(skip_, out.size()));
       skip_ -= drop;
       out.remove_prefix(drop);
@@ -97,13 +94,10 @@ class ZstdSource final : public ByteSource {
   }
 
   Result<void> seek(std::uint64_t offset) override {
-    if (!ctx_) return environment_error(name() + ": cannot create a zstd decoder");
-    ZSTD_DCtx_reset(ctx_, ZSTD_reset_session_only);
+    if (auto r = restart(); !r) return r;
     if (auto r = in_->seek(0); !r) return r;
     input_ = {};
     consumed_ = 0;
-    want_ = kHeader;
-    frame_ended_ = false;
     input_ended_ = false;
     skip_ = offset;
     return {};
@@ -111,26 +105,64 @@ class ZstdSource final : public ByteSource {
 
   bool compressed() const override { return true; }
 
+ protected:
+  // Up to one buffer of decoded data; empty at the end of the stream.
+  virtual Result<std::string_view> decode() = 0;
+  // Resets the decoder for a new pass over the input.
+  virtual Result<void> restart() = 0;
+
+  // Makes sure some input is at hand unless the input has ended.
+  Result<void> refill() {
+    if (!input_.empty() || input_ended_) return {};
+    auto more = in_->next();
+    if (!more) return more.error();
+    input_ = *more;
+    input_ended_ = input_.empty();
+    return {};
+  }
+  void consume(size_t n) {
+    input_.remove_prefix(n);
+    consumed_ += n;
+  }
+
+  std::vector<char> buf_;
+  std::string_view input_;
+  std::uint64_t consumed_ = 0;  // compressed bytes fed to the decoder
+  bool input_ended_ = false;
+
  private:
-  // Decodes up to one buffer of data; empty at the end of the stream.
-  Result<std::string_view> decode() {
+  std::unique_ptr<ByteSource> in_;
+  std::uint64_t skip_ = 0;  // decoded bytes still to drop after a seek
+};
+
+class ZstdSource final : public DecodedSource {
+ public:
+  explicit ZstdSource(std::unique_ptr<ByteSource> in) : DecodedSource(std::move(in)), ctx_(ZSTD_createDCtx()) {}
+  ~ZstdSource() override { ZSTD_freeDCtx(ctx_); }
+  ZstdSource(const ZstdSource&) = delete;
+  ZstdSource& operator=(const ZstdSource&) = delete;
+
+ private:
+  Result<void> restart() override {
+    if (!ctx_) return environment_error(name() + ": cannot create a zstd decoder");
+    ZSTD_DCtx_reset(ctx_, ZSTD_reset_session_only);
+    want_ = kHeader;
+    frame_ended_ = false;
+    return {};
+  }
+
+  Result<std::string_view> decode() override {
     if (!ctx_) return environment_error(name() + ": cannot create a zstd decoder");
     size_t produced = 0;
     while (produced < buf_.size()) {
-      if (input_.empty() && !input_ended_) {
-        auto more = in_->next();
-        if (!more) return more.error();
-        input_ = *more;
-        input_ended_ = input_.empty();
-      }
+      if (auto r = refill(); !r) return r.error();
       // Feeding what the decoder asks for (a frame header, then one block at a time) places an
       // error at the start of the damaged block.
       ZSTD_inBuffer src{input_.data(), std::min(input_.size(), want_), 0};
       ZSTD_outBuffer dst{buf_.data() + produced, buf_.size() - produced, 0};
       size_t hint = ZSTD_decompressStream(ctx_, &dst, &src);
       if (ZSTD_isError(hint)) return corrupt(ZSTD_getErrorName(hint));
-      input_.remove_prefix(src.pos);
-      consumed_ += src.pos;
+      consume(src.pos);
       produced += dst.pos;
       if (src.pos == 0 && dst.pos == 0) {
         if (!input_ended_) return corrupt("the decoder made no progress");
@@ -153,86 +185,49 @@ class ZstdSource final : public ByteSource {
   }
 
   static constexpr size_t kHeader = 5;  // ZSTD_FRAMEHEADERSIZE_PREFIX
-  std::unique_ptr<ByteSource> in_;
   ZSTD_DCtx* ctx_;
-  std::vector<char> buf_;
-  std::string_view input_;
-  std::uint64_t consumed_ = 0;  // compressed bytes fed to the decoder
-  std::uint64_t skip_ = 0;      // decoded bytes still to drop after a seek
   size_t want_ = kHeader;
-  bool frame_ended_ = false, input_ended_ = false;
+  bool frame_ended_ = false;
 };
 
 // brotli has no frames to feed one at a time: an error is placed at the compressed bytes fed so
 // far, which is at or just after the damage.
-class BrotliSource final : public ByteSource {
+class BrotliSource final : public DecodedSource {
  public:
   explicit BrotliSource(std::unique_ptr<ByteSource> in)
-      : ByteSource(in->name()), in_(std::move(in)), state_(BrotliDecoderCreateInstance(nullptr, nullptr, nullptr)),
-        buf_(kChunk) {}
+      : DecodedSource(std::move(in)), state_(BrotliDecoderCreateInstance(nullptr, nullptr, nullptr)) {}
   ~BrotliSource() override {
     if (state_) BrotliDecoderDestroyInstance(state_);
   }
   BrotliSource(const BrotliSource&) = delete;
   BrotliSource& operator=(const BrotliSource&) = delete;
 
-  Result<std::string_view> next() override {
-    while (true) {
-      auto chunk = decode();
-      if (!chunk) return chunk;
-      std::string_view out = *chunk;
-      if (skip_ == 0 || out.empty()) return out;
-      size_t drop = static_cast<size_t>(std::min<std::uint64_t>(skip_, out.size()));
-      skip_ -= drop;
-      out.remove_prefix(drop);
-      if (!out.empty()) return out;
-    }
-  }
-
-  Result<void> seek(std::uint64_t offset) override {
+ private:
+  Result<void> restart() override {
     if (state_) BrotliDecoderDestroyInstance(state_);
     state_ = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
     if (!state_) return environment_error(name() + ": cannot create a brotli decoder");
-    if (auto r = in_->seek(0); !r) return r;
-    input_ = {};
-    consumed_ = 0;
-    input_ended_ = false;
     stream_ended_ = false;
-    skip_ = offset;
     return {};
   }
 
-  bool compressed() const override { return true; }
-
- private:
-  Result<std::string_view> decode() {
+  Result<std::string_view> decode() override {
     if (!state_) return environment_error(name() + ": cannot create a brotli decoder");
     size_t produced = 0;
     while (produced < buf_.size() && !stream_ended_) {
-      if (input_.empty() && !input_ended_) {
-        auto more = in_->next();
-        if (!more) return more.error();
-        input_ = *more;
-        input_ended_ = input_.empty();
-      }
+      if (auto r = refill(); !r) return r.error();
       size_t avail_in = input_.size();
       const auto* next_in = reinterpret_cast<const std::uint8_t*>(input_.data());
       size_t avail_out = buf_.size() - produced;
       auto* next_out = reinterpret_cast<std::uint8_t*>(buf_.data() + produced);
       BrotliDecoderResult r = BrotliDecoderDecompressStream(state_, &avail_in, &next_in, &avail_out, &next_out, nullptr);
-      size_t used = input_.size() - avail_in;
-      input_.remove_prefix(used);
-      consumed_ += used;
+      consume(input_.size() - avail_in);
       produced = buf_.size() - avail_out;
       if (r == BROTLI_DECODER_RESULT_ERROR)
         return corrupt(BrotliDecoderErrorString(BrotliDecoderGetErrorCode(state_)));
       if (r == BROTLI_DECODER_RESULT_SUCCESS) {
         stream_ended_ = true;
-        if (input_.empty() && !input_ended_) {
-          auto more = in_->next();
-          if (!more) return more.error();
-          input_ = *more;
-        }
+        if (auto more = refill(); !more) return more.error();
         if (!input_.empty()) return corrupt("data follows the end of the stream");
       } else if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT && input_ended_) {
         return environment_error(name() + ": brotli data ends early at byte offset " + std::to_string(consumed_) +
@@ -247,13 +242,8 @@ class BrotliSource final : public ByteSource {
                              " (expected a valid brotli stream; " + std::string(why) + ")");
   }
 
-  std::unique_ptr<ByteSource> in_;
   BrotliDecoderState* state_;
-  std::vector<char> buf_;
-  std::string_view input_;
-  std::uint64_t consumed_ = 0;  // compressed bytes fed to the decoder
-  std::uint64_t skip_ = 0;      // decoded bytes still to drop after a seek
-  bool input_ended_ = false, stream_ended_ = false;
+  bool stream_ended_ = false;
 };
 
 std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {

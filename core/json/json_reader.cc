@@ -86,6 +86,21 @@ bool JsonReader::fail(std::string_view message) {
   return false;
 }
 
+bool JsonReader::wrong_kind(std::string_view what, JsonKind found, std::string_view expected) {
+  return fail(std::string(what) + " is " + std::string(json_kind_name(found)) + at(offset()) + " (expected " +
+              std::string(expected) + ")");
+}
+
+bool JsonReader::read_count(std::optional<std::uint64_t>& value, std::string& text, std::uint64_t& start) {
+  value.reset();
+  auto kind = peek();
+  if (!kind) return false;
+  start = offset();
+  if (*kind == JsonKind::number) return read_number(text, value);
+  text = json_kind_name(*kind);
+  return skip_value();
+}
+
 bool JsonReader::unexpected(std::string_view expected) {
   if (error_) return false;
   int c = peek_byte();

@@ -59,6 +59,13 @@ class JsonReader {
   // Records an error of the caller's ("... is a string at byte offset N (expected ...)"): the
   // message is prefixed with the input's name. Returns false.
   bool fail(std::string_view message);
+  // fail() for a value of the wrong kind at the current offset: "WHAT is a string at byte
+  // offset N (expected EXPECTED)".
+  bool wrong_kind(std::string_view what, JsonKind found, std::string_view expected);
+  // A version or count field: `value` when the next value is a non-negative integer, else
+  // nullopt; `text` quotes it for a message (the number as written, or "a string"); `start` is
+  // where it began. False only on a syntax error.
+  bool read_count(std::optional<std::uint64_t>& value, std::string& text, std::uint64_t& start);
   // " at byte offset N", saying for compressed input that it counts decompressed bytes.
   std::string at(std::uint64_t offset) const;
   bool failed() const { return error_.has_value(); }

@@ -10,7 +10,6 @@ namespace extdeps::nix {
 
 using json::JsonKind;
 using json::JsonReader;
-using json::json_kind_name;
 
 std::string_view index_format_name(IndexFormat format) {
   switch (format) {
@@ -43,8 +42,7 @@ class IndexReader {
 
  private:
   bool wrong(const std::string& what, JsonKind kind, std::string_view expected) {
-    return in_.fail(what + " is " + std::string(json_kind_name(kind)) + in_.at(in_.offset()) + " (expected " +
-                    std::string(expected) + ")");
+    return in_.wrong_kind(what, kind, expected);
   }
 
   std::string field(std::string_view f) const { return "attribute '" + attr_.path + "': " + std::string(f); }
@@ -77,16 +75,10 @@ class IndexReader {
   }
 
   bool packages_json_version() {
-    auto kind = in_.peek();
-    if (!kind) return false;
-    std::uint64_t start = in_.offset();
+    std::uint64_t start = 0;
     std::string text;
     std::optional<std::uint64_t> value;
-    if (*kind == JsonKind::number) {
-      if (!in_.read_number(text, value)) return false;
-    } else {
-      text = json_kind_name(*kind);
-    }
+    if (!in_.read_count(value, text, start)) return false;
     if (value != 2u)
       return in_.fail("version is " + text + in_.at(start) +
                       " (expected 2, a packages.json as nixpkgs channels publish it; another format is not read)");

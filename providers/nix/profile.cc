@@ -13,7 +13,6 @@ namespace extdeps::nix {
 
 using json::JsonKind;
 using json::JsonReader;
-using json::json_kind_name;
 
 namespace {
 
@@ -42,8 +41,7 @@ class ManifestReader {
 
  private:
   bool wrong(const std::string& what, JsonKind kind, std::string_view expected) {
-    return in_.fail(what + " is " + std::string(json_kind_name(kind)) + in_.at(in_.offset()) + " (expected " +
-                    std::string(expected) + ")");
+    return in_.wrong_kind(what, kind, expected);
   }
 
   bool top() {
@@ -75,16 +73,10 @@ class ManifestReader {
   }
 
   bool version() {
-    auto kind = in_.peek();
-    if (!kind) return false;
-    std::uint64_t start = in_.offset();
+    std::uint64_t start = 0;
     std::string text;
     std::optional<std::uint64_t> value;
-    if (*kind == JsonKind::number) {
-      if (!in_.read_number(text, value)) return false;
-    } else {
-      text = json_kind_name(*kind);
-    }
+    if (!in_.read_count(value, text, start)) return false;
     if (!value || *value < 1 || *value > 3)
       return in_.fail("version is " + text + in_.at(start) + " (expected 1, 2 or 3; a newer manifest is not read)");
     summary_.version = static_cast<int>(*value);
@@ -203,8 +195,7 @@ Result<size_t> read_nix_env_installed(json::ByteSource& source, const std::strin
                                       const RecordSink& installed) {
   JsonReader in(source);
   auto fail = [&](const std::string& what, JsonKind kind, std::string_view expected) -> Error {
-    in.fail(what + " is " + std::string(json_kind_name(kind)) + in.at(in.offset()) + " (expected " +
-            std::string(expected) + ")");
+    in.wrong_kind(what, kind, expected);
     return in.error();
   };
   auto kind = in.peek();
