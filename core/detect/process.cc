@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,7 +26,48 @@ int wait_status(pid_t pid) {
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+// Starts argv[0] (a path) in a process group of its own, so a timeout also ends what a wrapper
+// script started: stdin from /dev/null, stdout to out_fd, stderr to err_fd (or /dev/null when
+// negative). 0 and errno's text in `why` when it cannot be started.
+pid_t spawn(const std::vector<std::string>& argv, char** envp, int out_fd, int err_fd, std::string& why) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+  if (err_fd >= 0) posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
+  else posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), envp);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) why = std::strerror(rc);
+  return rc == 0 ? pid : 0;
+}
+
 }  // namespace
+
+std::string find_on_path(const Context& ctx, std::string_view tool) {
+  std::string path = ctx.env("PATH").value_or("");
+  std::string_view rest = path;
+  while (true) {
+    size_t colon = rest.find(':');
+    std::string_view dir = rest.substr(0, colon);
+    if (!dir.empty()) {
+      std::string file = std::string(dir) + "/" + std::string(tool);
+      struct stat st {};
+      if (::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(file.c_str(), X_OK) == 0) return file;
+    }
+    if (colon == std::string_view::npos) return {};
+    rest.remove_prefix(colon + 1);
+  }
+}
 
 Result<Captured> run_capture(const std::vector<std::string>& argv, int timeout_ms) {
   if (argv.empty()) return environment_error("no command to run");
@@ -33,27 +75,12 @@ Result<Captured> run_capture(const std::vector<std::string>& argv, int timeout_m
   if (pipe2(fds, O_CLOEXEC) != 0)
     return environment_error("cannot create a pipe for " + argv[0] + ": " + std::strerror(errno));
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  // Its own process group, so a timeout also ends what a wrapper script started.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  std::string why;
+  pid_t pid = spawn(argv, environ, fds[1], -1, why);
   close(fds[1]);
-  if (rc != 0) {
+  if (!pid) {
     close(fds[0]);
-    return environment_error("cannot run " + argv[0] + ": " + std::strerror(rc));
+    return environment_error("cannot run " + argv[0] + ": " + why);
   }
 
   Captured c;
@@ -117,29 +144,16 @@ Result<RanToFile> run_to_file(const std::vector<std::string>& argv, const std::v
     close(out);
     return environment_error("cannot create a pipe for " + argv[0] + ": " + std::strerror(errno));
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> args, envp;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+  std::vector<char*> envp;
   for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  std::string why;
+  pid_t pid = spawn(argv, envp.data(), out, fds[1], why);
   close(fds[1]);
   close(out);
-  if (rc != 0) {
+  if (!pid) {
     close(fds[0]);
-    return environment_error("cannot run " + argv[0] + ": " + std::strerror(rc));
+    return environment_error("cannot run " + argv[0] + ": " + why);
   }
   RanToFile r;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/context/context.h"
 #include "core/util/result.h"
 
 namespace extdeps::detect {
@@ -13,6 +14,10 @@ struct Captured {
   int exit_status = 0;  // the exit code; 128 + signal when killed by one
   std::string out;      // stdout (stderr is discarded)
 };
+
+// The path of an executable `tool` in the Context's PATH (as given: no root prefix); empty when
+// it is not there.
+std::string find_on_path(const Context& ctx, std::string_view tool);
 
 // argv[0] is a path (no PATH lookup). Fails with an environment error when the command cannot be
 // started or runs past timeout_ms.

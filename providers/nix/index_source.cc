@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/detect/process.h"
+#include "core/util/text.h"
 
 namespace extdeps::nix {
 
@@ -24,17 +25,6 @@ bool is_url(std::string_view s) {
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string hex_hash(std::string_view s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
 }
 
 std::string read_text(const std::string& path) {
@@ -75,7 +65,7 @@ std::string shell_words(const std::vector<std::string>& argv) {
 // Runs a nix command into `out`; an error says which command failed and what nix said.
 Result<void> run_nix(const Context& ctx, std::vector<std::string> argv, const std::string& out) {
   std::string tool = argv[0];
-  argv[0] = find_tool(ctx, tool);
+  argv[0] = detect::find_on_path(ctx, tool);
   if (argv[0].empty()) return environment_error(tool + " is not on PATH");
   auto ran = detect::run_to_file(argv, nix_environment(ctx), out, timeout_ms(ctx));
   argv[0] = tool;
@@ -126,22 +116,6 @@ std::vector<std::string> nix_environment(const Context& ctx) {
   return env;
 }
 
-std::string find_tool(const Context& ctx, std::string_view tool) {
-  std::string path = ctx.env("PATH").value_or("");
-  std::string_view rest = path;
-  while (true) {
-    size_t colon = rest.find(':');
-    std::string_view dir = rest.substr(0, colon);
-    if (!dir.empty()) {
-      std::string file = std::string(dir) + "/" + std::string(tool);
-      struct stat st {};
-      if (::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(file.c_str(), X_OK) == 0) return file;
-    }
-    if (colon == std::string_view::npos) return {};
-    rest.remove_prefix(colon + 1);
-  }
-}
-
 Result<IndexFile> locate_index(fetch::Fetcher& fetcher, const std::string& index) {
   if (!is_url(index)) {
     struct stat st {};
@@ -167,7 +141,7 @@ Result<IndexFile> locate_index(fetch::Fetcher& fetcher, const std::string& index
 
 Result<IndexFile> generate_index(const Context& ctx, const std::string& system) {
   std::string dir = cache_folder(ctx);
-  if (!find_tool(ctx, "nix-instantiate").empty() && !find_tool(ctx, "nix-env").empty()) {
+  if (!detect::find_on_path(ctx, "nix-instantiate").empty() && !detect::find_on_path(ctx, "nix-env").empty()) {
     std::string found_file = dir + "/find-file-" + std::to_string(::getpid());
     auto found = run_nix(ctx, {"nix-instantiate", "--find-file", "nixpkgs"}, found_file);
     std::string nixpkgs = trim(read_text(found_file));
@@ -176,7 +150,7 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
       std::error_code ec;
       std::string resolved = fs::canonical(nixpkgs, ec).string();
       if (ec) resolved = nixpkgs;
-      std::string target = dir + "/nixpkgs-" + hex_hash(resolved + "\n" + system) + ".json";
+      std::string target = dir + "/nixpkgs-" + fnv1a_hex(resolved + "\n" + system) + ".json";
       struct stat st {};
       if (::stat(target.c_str(), &st) != 0) {
         auto made = make_cached(ctx, {"nix-env", "-qaP", "--json", "--meta", "-f", resolved, "--argstr", "system", system},
@@ -186,7 +160,7 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
       return IndexFile{target, "nix-env -qaP --json --meta -f " + resolved, "", ""};
     }
   }
-  if (!find_tool(ctx, "nix").empty()) {
+  if (!detect::find_on_path(ctx, "nix").empty()) {
     const std::vector<std::string> nix = {"nix", "--extra-experimental-features", "nix-command flakes"};
     std::string meta_file = dir + "/flake-metadata-" + std::to_string(::getpid());
     auto argv = nix;
@@ -199,7 +173,7 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
     if (j.is_discarded() || !j.contains("url") || !j["url"].is_string())
       return environment_error("nix flake metadata nixpkgs --json printed no locked url");
     std::string locked = j["url"].get<std::string>();
-    std::string target = dir + "/search-" + hex_hash(locked + "\n" + system) + ".json";
+    std::string target = dir + "/search-" + fnv1a_hex(locked + "\n" + system) + ".json";
     struct stat st {};
     if (::stat(target.c_str(), &st) != 0) {
       argv = nix;

@@ -37,7 +37,4 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system);
 // the Context has them.
 std::vector<std::string> nix_environment(const Context& ctx);
 
-// The path of `tool` on the Context's PATH; empty when it is not there.
-std::string find_tool(const Context& ctx, std::string_view tool);
-
 }  // namespace extdeps::nix

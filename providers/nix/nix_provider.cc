@@ -186,12 +186,12 @@ class NixProvider final : public Provider {
     }
     if (kind_ != ProfileKind::nix_env) return {};
     // manifest.nix is a Nix expression: nix-env reads it.
-    if (find_tool(ctx, "nix-env").empty()) {
+    if (detect::find_on_path(ctx, "nix-env").empty()) {
       ctx.warn(profile_ + " is a nix-env profile, and nix-env is not on PATH: its packages are not read");
       return {};
     }
     std::string out = (fs::temp_directory_path() / ("extdeps-nix-env-q-" + std::to_string(::getpid()) + ".json")).string();
-    auto ran = detect::run_to_file({find_tool(ctx, "nix-env"), "-q", "--json", "-p", profile_}, nix_environment(ctx), out,
+    auto ran = detect::run_to_file({detect::find_on_path(ctx, "nix-env"), "-q", "--json", "-p", profile_}, nix_environment(ctx), out,
                                    120 * 1000);
     struct Remove {
       std::string path;
