@@ -222,7 +222,7 @@ class IndexReader {
         m = system == options_.platform->system();
       } else if (*k == JsonKind::object) {
         nlohmann::json pattern;
-        if (!value(pattern)) return false;
+        if (!value(pattern, 0)) return false;
         m = options_.platform->matches(pattern);
       } else {
         return wrong(field(f) + " element", *k, "a system such as \"x86_64-linux\" or a pattern object");
@@ -235,10 +235,12 @@ class IndexReader {
     return true;
   }
 
-  // Any value, into nlohmann's DOM (platform patterns are small and rare).
-  bool value(nlohmann::json& out) {
+  // Any value, into nlohmann's DOM (platform patterns are small and rare; a deeper one than any
+  // nixpkgs writes is refused rather than recursed into).
+  bool value(nlohmann::json& out, int depth) {
     auto kind = in_.peek();
     if (!kind) return false;
+    if (depth > 32) return in_.fail(field("a platform pattern") + " nests deeper than 32 levels" + in_.at(in_.offset()));
     std::string text;
     switch (*kind) {
       case JsonKind::object: {
@@ -248,7 +250,7 @@ class IndexReader {
         while (in_.next_key(k)) {
           nlohmann::json v;
           std::string key = k;
-          if (!value(v)) return false;
+          if (!value(v, depth + 1)) return false;
           out[key] = std::move(v);
         }
         return !in_.failed();
@@ -258,7 +260,7 @@ class IndexReader {
         in_.begin_array();
         while (in_.next_element()) {
           nlohmann::json v;
-          if (!value(v)) return false;
+          if (!value(v, depth + 1)) return false;
           out.push_back(std::move(v));
         }
         return !in_.failed();

@@ -163,6 +163,8 @@ TEST(NixIndex, ErrorsNameTheAttributeTheOffsetAndWhatWasExpected) {
             "system such as \"x86_64-linux\" or a pattern object)");
   EXPECT_EQ(error_of(R"({"hello": {"outputs": 1}})"),
             "index.json: attribute 'hello': outputs is a number at byte offset 22 (expected an object of output names)");
+  EXPECT_EQ(error_of(R"({"a": {"meta": {"platforms": [{"cpu": )" + std::string(100, '[')),
+            "index.json: attribute 'a': a platform pattern nests deeper than 32 levels at byte offset 70");
   EXPECT_EQ(error_of(R"({"hello": "hello-2.12"})"),
             "index.json: attribute 'hello' is a string at byte offset 10 (expected an object with name, pname, version)");
   EXPECT_EQ(error_of("[]"), "index.json: the index is an array at byte offset 0 (expected an object of attributes, "
