@@ -30,6 +30,7 @@ void add_sources(CLI::App* cmd, SourceOptions& o) {
   cmd->add_option("--python", o.python, "the Python interpreter pypi plans for (default: python3 on PATH)");
   cmd->add_option("--index-url", o.index_url, "Python package index (default: $PIP_INDEX_URL, else PyPI)");
   cmd->add_option("--extra-index-url", o.extra_index_urls, "another Python package index (repeatable)");
+  cmd->add_option("--nix-index", o.nix_index, "nixpkgs index: a file or URL (a channel's packages.json.br)");
 }
 
 void add_common(CLI::App* cmd, RunOptions& o) {
@@ -51,7 +52,9 @@ void add_common(CLI::App* cmd, RunOptions& o) {
 std::string sudo_for(const Context& ctx) { return ctx.is_root() ? "" : "sudo"; }
 
 int print_outcome(const Context& ctx, const Prepared& p, const RunOptions& o, std::ostream& out) {
-  if (o.json) {
+  if (!p.rendered.empty()) {
+    out << p.rendered;
+  } else if (o.json) {
     auto j = plan::to_json(p.outcome);
     j["declaration"] = p.declaration_path;
     out << j.dump(2) << '\n';
@@ -66,6 +69,12 @@ int print_outcome(const Context& ctx, const Prepared& p, const RunOptions& o, st
 }
 
 int cmd_resolve(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.format == "json") o.json = true;
+  if (o.format == "json" || o.format == "text") o.format.clear();
+  if (o.json && !o.format.empty()) {
+    err << "error: --json and --format " << o.format << " cannot be used together (see extdeps --help)\n";
+    return 2;
+  }
   auto p = prepare(ctx, o);
   if (!p.ok()) return fail(err, p.error());
   return print_outcome(ctx, *p, o, out);
@@ -162,7 +171,7 @@ int cmd_version_compare(const std::string& scheme_name, const std::string& a, co
                         std::ostream& out, std::ostream& err) {
   auto scheme = version::parse_scheme(scheme_name);
   if (!scheme) {
-    err << "error: unknown version scheme '" << scheme_name << "' (known: deb, rpm, pkgconfig, pep440, conda)\n";
+    err << "error: unknown version scheme '" << scheme_name << "' (known: deb, rpm, pkgconfig, pep440, conda, nix)\n";
     return 2;
   }
   for (const auto* v : {&a, &b}) {
@@ -188,6 +197,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   RunOptions ro;
   auto* resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
   add_common(resolve, ro);
+  resolve->add_option("--format", ro.format, "text, json, shell.nix or flake.nix (the nix packages of the plan)");
   auto* check = app.add_subcommand("check", "exit 0 when every need is already met, else 1");
   add_common(check, ro);
   auto* install = app.add_subcommand("install", "run the plan's commands, after asking");
@@ -209,7 +219,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   version_cmd->require_subcommand(1);
   auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
   std::string scheme = "deb", va, vb;
-  compare->add_option("--scheme", scheme, "deb, rpm, pkgconfig, pep440 or conda")->required();
+  compare->add_option("--scheme", scheme, "deb, rpm, pkgconfig, pep440, conda or nix")->required();
   compare->add_option("a", va)->required();
   compare->add_option("b", vb)->required();
 

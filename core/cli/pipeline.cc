@@ -4,6 +4,7 @@
 #include <optional>
 #include <ostream>
 
+#include "core/cli/environment_output.h"
 #include "core/config/config.h"
 #include "core/declare/declare.h"
 #include "core/detect/host.h"
@@ -46,6 +47,7 @@ std::string host_text(const Context& ctx) {
 struct Sources {
   std::unique_ptr<fetch::Fetcher> fetcher;
   std::vector<std::unique_ptr<Provider>> providers;
+  const Provider* renderer = nullptr;  // of --format, checked before any download
 };
 
 // The native names each table maps the requirements to (every category, every alternative).
@@ -60,7 +62,8 @@ std::map<std::string, std::vector<std::string>> request_names(const mapping::Tab
 }
 
 Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o,
-                            std::map<std::string, std::vector<std::string>> names, const detect::HostFacts* host) {
+                            std::map<std::string, std::vector<std::string>> names, const detect::HostFacts* host,
+                            const std::string& format = "") {
   ProviderSettings ps;
   ps.request_names = std::move(names);
   ps.host = host;
@@ -72,6 +75,7 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
   ps.conda_channels_config = settings.conda_channels.value_or(std::vector<std::string>{});
   ps.conda_channels_config_from = settings.conda_channels_from;
   ps.conda_prefix = o.prefix;
+  ps.nix_index = o.nix_index;
   fetch::FetchFlags flags;
   flags.offline = o.offline;
   auto fo = fetch::options_for(ctx, flags);
@@ -79,6 +83,9 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
   Sources s;
   s.fetcher = std::make_unique<fetch::Fetcher>(ctx, *fo);
   s.providers = make_providers(ctx, ps);
+  auto renderer = environment_renderer(ctx, s.providers, format);
+  if (!renderer) return renderer.error();
+  s.renderer = *renderer;
   for (auto& p : s.providers) {
     if (!wanted(*p, ctx, ps)) continue;
     if (auto r = p->prepare(ctx, *s.fetcher); !r.ok()) return r.error();
@@ -158,7 +165,7 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
 
-  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, selected), &*host);
+  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, selected), &*host, o.format);
   if (!sources.ok()) return sources.error();
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
@@ -169,7 +176,13 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     bool manager = outcome.error().message.rfind("unknown package manager", 0) == 0;
     return manager ? blame(settings->managers_from, outcome.error()) : outcome.error();
   }
-  return Prepared{*path, host_text(ctx), std::move(*outcome)};
+  Prepared p{*path, host_text(ctx), std::move(*outcome), {}};
+  if (sources->renderer) {
+    auto text = render_environment(*sources->renderer, p.outcome, o.format, *path);
+    if (!text) return text.error();
+    p.rendered = std::move(*text);
+  }
+  return p;
 }
 
 int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::ostream& out,

@@ -21,6 +21,7 @@ struct SourceOptions {
   std::string python;                 // --python: the interpreter pypi plans for
   std::string index_url;              // --index-url (pypi)
   std::vector<std::string> extra_index_urls;  // --extra-index-url (pypi), repeatable
+  std::string nix_index;              // --nix-index: a nixpkgs index, file or URL
 };
 
 struct RunOptions {
@@ -31,6 +32,7 @@ struct RunOptions {
   std::vector<std::string> optional;
   bool all_optional = false;
   bool json = false;
+  std::string format;  // --format: text, json, or an environment file a provider renders (shell.nix)
   bool explain = false;
   bool no_cache = false;
   std::string cache_dir;
@@ -41,6 +43,7 @@ struct Prepared {
   std::string declaration_path;
   std::string host_text;  // "Debian GNU/Linux 12 (bookworm), amd64"
   plan::Outcome outcome;
+  std::string rendered;  // the environment file of --format, when one was asked for
 };
 
 Result<Prepared> prepare(Context& ctx, const RunOptions& options);

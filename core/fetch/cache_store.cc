@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/fetch/file_lock.h"
+#include "core/util/text.h"
 
 namespace fs = std::filesystem;
 
@@ -141,17 +142,8 @@ Result<void> TempFile::finish() {
   return {};
 }
 
-std::string CacheStore::key(std::string_view url) {
-  // FNV-1a, 64 bits: the metadata keeps the URL, so a collision only costs a download.
-  std::uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : url) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
+// FNV-1a: the metadata keeps the URL, so a collision only costs a download.
+std::string CacheStore::key(std::string_view url) { return fnv1a_hex(url); }
 
 std::string CacheStore::body_path(std::string_view url) const { return dir_ + "/" + key(url) + ".body"; }
 std::string CacheStore::meta_path(std::string_view url) const { return dir_ + "/" + key(url) + ".json"; }

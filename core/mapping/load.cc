@@ -81,6 +81,7 @@ class Loader {
   bool pkgconfig_ = false;
   bool apt_ = false;
   bool conda_ = false;
+  bool nix_ = false;
   VersionRule default_rule_;
 };
 
@@ -247,6 +248,22 @@ bool is_conda_name(const std::string& s) {
   });
 }
 
+// A nixpkgs attribute path: names of letters, digits, '_', '\'' and '-', not starting with a
+// digit, '\'' or '-', joined by '.' ("cudaPackages.cuda_nvcc", "python3Packages.numpy"); an
+// installable ("nixpkgs#hello") or a store path is not one.
+bool is_nix_attr_path(const std::string& s) {
+  size_t start = 0;
+  while (true) {
+    size_t dot = s.find('.', start);
+    std::string_view part = std::string_view(s).substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.empty() || !(std::isalpha(static_cast<unsigned char>(part[0])) || part[0] == '_')) return false;
+    for (char c : part)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'' || c == '-')) return false;
+    if (dot == std::string::npos) return true;
+    start = dot + 1;
+  }
+}
+
 std::optional<Failure> Loader::check_package_names(const toml::table& t, const char* key,
                                                    const std::vector<std::string>& names) const {
   const toml::array* arr = t.get(key) ? t.get(key)->as_array() : nullptr;
@@ -254,6 +271,7 @@ std::optional<Failure> Loader::check_package_names(const toml::table& t, const c
     const auto& s = names[i];
     const bool ok = apt_     ? is_debian_name(s)
                      : conda_ ? is_conda_name(s)
+                     : nix_   ? is_nix_attr_path(s)
                               : std::none_of(s.begin(), s.end(), [](char c) {
                                   return std::isspace(static_cast<unsigned char>(c));
                                 });
@@ -263,6 +281,8 @@ std::optional<Failure> Loader::check_package_names(const toml::table& t, const c
                            std::string(apt_     ? "Debian package name"
                                        : conda_ ? "conda package name (lower case letters, "
                                                   "digits, - _ .)"
+                                       : nix_   ? "nixpkgs attribute path (names of letters, digits, "
+                                                  "_ ' -, joined by '.')"
                                                 : "name (it has a space)"));
   }
   return std::nullopt;
@@ -440,6 +460,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
   pkgconfig_ = out.ecosystem == "pkgconfig";
   apt_ = out.manager == "apt" || out.manager == "apt-get";
   conda_ = out.manager == "conda" || out.manager == "mamba" || out.manager == "micromamba";
+  nix_ = out.manager == "nix";
   if (const toml::node* v = root.get("version")) {
     if (pkgconfig_) return fail(v->source(), "the pkgconfig table has no version rule");
     if (auto f = read_rule(*v, default_rule_)) return f;

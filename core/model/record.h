@@ -10,7 +10,7 @@
 namespace extdeps {
 
 // How a provider's native version strings are ordered (core/version/).
-enum class VersionScheme { deb, rpm, pep440, conda };
+enum class VersionScheme { deb, rpm, pep440, conda, nix };
 
 // `spec`: `version` holds a match expression in the provider's own syntax that one operator and
 // version cannot say (conda's "numpy >=1.20,<2.0a0 py310*" keeps ">=1.20,<2.0a0 py310*"). The
@@ -43,6 +43,12 @@ struct PackageRecord {
   unsigned track_features = 0; // conda: how many track_features it has; each lowers preference
   std::string origin;          // where it came from: an index path, a .pc file, a status file
   bool installed = false;
+  // Packages of one family stand in for one another where a mapping names one of them (nix:
+  // attributes that share a pname, openssl and openssl_3_3), the one named first. `set` is the
+  // group a package belongs to (nix: its package set, cudaPackages_12_4): a mapping that names
+  // several packages takes them all from the set of the stand-in. Empty where a manager has none.
+  std::string family;
+  std::string set;
 };
 
 // Providers stream records into a sink instead of building a vector: the full bookworm index is

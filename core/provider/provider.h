@@ -45,6 +45,9 @@ struct ProviderSettings {
   std::map<std::string, std::vector<std::string>> request_names;
   // The machine the plan is for (glibc, CUDA driver); null when not detected.
   const detect::HostFacts* host = nullptr;
+  // nix: the nixpkgs index of --nix-index (a file or URL); empty: EXTDEPS_NIX_INDEX, else nix
+  // on this machine makes one.
+  std::string nix_index;
 
   bool names(std::string_view manager) const;
 };
@@ -59,6 +62,23 @@ struct PlannedPackage {
 struct Command {
   std::vector<std::string> argv;
   bool requires_elevation = false;  // needs root: run through sudo when not root
+};
+
+// What `extdeps resolve --format NAME` hands the provider that renders that format: a file a
+// manager's users keep instead of installing into a profile (nix: shell.nix, flake.nix).
+struct EnvironmentPackage {
+  std::string name;      // native name
+  std::string version;   // native version
+  std::string category;  // build, host or run: of the need it meets
+  std::string need;      // the need as written: "dep:generic/openssl >=3"
+  bool installed = false;
+};
+struct EnvironmentRequest {
+  std::string format;       // one of environment_formats()
+  std::string declaration;  // the declaration file the plan is for
+  std::vector<EnvironmentPackage> packages;  // what this provider's manager meets, installed or planned
+  std::vector<std::string> elsewhere;  // needs another manager meets: "dep:generic/zlib (apt: zlib1g-dev)"
+  std::vector<std::string> unmet;      // needs nothing meets, with why
 };
 
 // A compiled DepOp::spec relation: does a candidate with this native version and build string
@@ -105,6 +125,15 @@ class Provider {
   // load(). Called once, before identity() and load(), for each provider the solve will use
   // (see wanted()). The default has nothing to download.
   virtual Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher);
+
+  // The native names the solve can ask for (what its mapping table names), told before load()
+  // when the solver prunes the index to their closure. A provider may then leave out of the
+  // available records what that closure cannot reach, to load faster; the default keeps all.
+  virtual void restrict_to(const std::vector<std::string>& names) { (void)names; }
+
+  // The environment files it renders from a plan ("shell.nix"); none by default.
+  virtual std::vector<std::string> environment_formats() const { return {}; }
+  virtual Result<std::string> render_environment(const EnvironmentRequest& request) const;
 };
 
 // Whether a solve uses the provider: named in settings.managers when any is named (a detector,

@@ -16,6 +16,9 @@
 #ifdef EXTDEPS_HAVE_PROVIDER_PYPI
 #include "providers/pypi/pypi_provider.h"
 #endif
+#ifdef EXTDEPS_HAVE_PROVIDER_NIX
+#include "providers/nix/nix_provider.h"
+#endif
 
 namespace extdeps {
 
@@ -25,6 +28,11 @@ Result<std::unique_ptr<SpecMatcher>> Provider::compile_spec(std::string_view spe
 }
 
 Result<void> Provider::prepare(const Context&, fetch::Fetcher&) { return {}; }
+
+Result<std::string> Provider::render_environment(const EnvironmentRequest& request) const {
+  return bad_input("the " + std::string(manager().empty() ? ecosystem() : manager()) + " provider renders no " +
+                   request.format);
+}
 
 bool ProviderSettings::names(std::string_view manager) const {
   return std::find(managers.begin(), managers.end(), manager) != managers.end();
@@ -51,6 +59,10 @@ std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx, const 
 #ifdef EXTDEPS_HAVE_PROVIDER_PYPI
   // Used only when named in --manager (providers/pypi/README.md).
   out.push_back(pypi::make_provider(ctx, settings));
+#endif
+#ifdef EXTDEPS_HAVE_PROVIDER_NIX
+  // Used when named in --manager or given an index (--nix-index); providers/nix/README.md.
+  out.push_back(nix::make_provider(ctx, settings));
 #endif
   return out;
 }

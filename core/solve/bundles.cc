@@ -60,6 +60,38 @@ void BundleSet::index_names(const std::vector<Id>& names) {
     if (!s->repo) continue;
     if (wanted.count(s->name)) by_name_[s->name].push_back(p);
   }
+  // The families of those packages, and every member of each: the packages that can stand in.
+  std::unordered_set<Id> families;
+  for (const auto& [name, solvables] : by_name_)
+    for (Id p : solvables)
+      if (Id f = b_.family_of(p)) families.insert(f);
+  if (families.empty()) return;
+  for (Id p = 2; p < pool->nsolvables; ++p) {
+    Solvable* s = pool_id2solvable(pool, p);
+    if (!s->repo || !s->provides) continue;
+    for (Id* d = s->repo->idarraydata + s->provides; *d; ++d) {
+      if (ISRELDEP(*d) || !families.count(*d)) continue;
+      by_family_[*d].push_back(p);
+      if (!wanted.count(s->name)) by_name_[s->name].push_back(p);
+      break;
+    }
+  }
+}
+
+Id BundleSet::family_of_name(Id name) const {
+  for (Id p : solvables_named(name))
+    if (Id f = b_.family_of(p)) return f;
+  return 0;
+}
+
+Id BundleSet::in_set(Id name, Id set) const {
+  for (Id p : solvables_named(name))
+    if (b_.set_of(p) == set) return name;
+  auto it = by_family_.find(family_of_name(name));
+  if (it == by_family_.end()) return 0;
+  for (Id p : it->second)
+    if (b_.set_of(p) == set) return pool_id2solvable(b_.pool(), p)->name;
+  return 0;
 }
 
 const Bundle* BundleSet::find(Id solvable) const {
@@ -97,8 +129,6 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
   view.alternatives = alternatives_for(entry, category);
   Pool* pool = b_.pool();
   std::string eco(lp.provider->ecosystem());
-  Id need = need_name(category, entry.id);
-  Repo* installed = b_.installed();
 
   for (size_t k = 0; k < view.alternatives.size(); ++k) {
     const auto& alt = view.alternatives[k];
@@ -119,71 +149,94 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
     }
     if (!all_known) continue;
     Id from_name = b_.name_id(eco, from, false);
-    // Packages other than `from` are required at any version; installed only if one is.
-    auto any_installed = [&](Id n) {
-      for (Id p : solvables_named(n))
-        if (pool_id2solvable(pool, p)->repo == installed) return true;
-      return false;
-    };
-    for (Id p : solvables_named(from_name)) {
-      // repo_add_solvable below may move pool->solvables: keep values, not pointers.
-      const Id from_evr = pool_id2solvable(pool, p)->evr;
-      const bool from_installed = pool_id2solvable(pool, p)->repo == installed;
-      std::string native = b_.native_version(p);
-      std::string upstream = mapping::upstream_version(alt.version, native);
-      std::string evr = version::normalize_upstream(upstream);
-      bool inst = from_installed;
-      // A CUDA component run on this machine needs a driver new enough for its toolkit; without
-      // one, an installed copy does not meet the need either.
-      std::optional<detect::CudaToolkit> toolkit;
-      if (host_ && category == Category::run && detect::is_cuda_id(entry.id))
-        toolkit = detect::cuda_toolkit(upstream);
-      if (toolkit && !(host_->cuda.state == detect::CudaState::ok &&
-                       version::compare(VersionScheme::pep440, host_->cuda.cuda_version, toolkit->min_cuda) >= 0))
-        inst = false;
-      for (size_t i = 0; inst && i < names.size(); ++i)
-        if (names[i] != from_name && !any_installed(names[i])) inst = false;
+    for (Id p : solvables_named(from_name))
+      add_bundle(lp, entry, category, k, alt, {names, from_name, p, false}, priority, installed_priority);
 
-      // Alternatives rank in order within a manager (k < 16); installed ones above available
-      // ones, a manager's above a detector's.
-      int kk = static_cast<int>(std::min<size_t>(k, 15));
-      int detector = lp.provider->manager().empty() ? 16 : 0;
-      Repo* repo = !inst                   ? repo_for(priority * 64 - kk)
-                   : installed_priority < 0 ? installed
-                                            : repo_for(installed_priority * 64 + 32 - detector - kk);
-      Id bp = repo_add_solvable(repo);
-      Solvable* bs = pool_id2solvable(pool, bp);
-      std::string bname = "mapping:" + eco + "/" + std::string(category_name(category)) + "/" +
-                          entry.id + "#" + std::to_string(k);
-      bs->name = pool_str2id(pool, bname.c_str(), 1);
-      bs->evr = pool_str2id(pool, evr.c_str(), 1);
-      bs->arch = ARCH_NOARCH;
-      bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, bs->name, bs->evr, REL_EQ, 1), 0);
-      bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, need, bs->evr, REL_EQ, 1), 0);
-      if (toolkit) {
-        if (const auto* tk = &*toolkit) {
-          Id cuda = pool_str2id(pool, "__cuda", 1);
-          Id min = pool_str2id(pool, version::normalize_upstream(tk->min_cuda).c_str(), 1);
-          bs->requires_ = repo_addid_dep(repo, bs->requires_, pool_rel2id(pool, cuda, min, REL_GT | REL_EQ, 1), 0);
-          if (!host_->cuda.devices.empty()) {
-            Id arch = pool_str2id(pool, "__cuda_arch", 1), any = 0;
-            for (auto sm : tk->sm) {
-              Id one = pool_rel2id(pool, arch, pool_str2id(pool, version::normalize_upstream(sm).c_str(), 1), REL_EQ, 1);
-              any = any ? pool_rel2id(pool, any, one, REL_OR, 1) : one;
-            }
-            if (any) bs->requires_ = repo_addid_dep(repo, bs->requires_, any, 0);
-          }
-        }
-      }
-      Bundle b{eco, std::string(lp.provider->manager()), category, entry.id, static_cast<int>(k), names, p, upstream, inst, priority};
+    auto family = by_family_.find(family_of_name(from_name));
+    if (family == by_family_.end()) continue;
+    for (Id p : family->second) {
+      Id name = pool_id2solvable(pool, p)->name;
+      if (name == from_name) continue;
+      Id set = b_.set_of(p);
+      Over over{{}, name, p, true};
       for (Id n : names) {
-        Id dep = n == from_name ? pool_rel2id(pool, b_.versioned(n), from_evr, REL_EQ, 1) : n;
-        bs->requires_ = repo_addid_dep(repo, bs->requires_, dep, 0);
+        Id there = n == from_name ? name : in_set(n, set);
+        if (!there) break;
+        over.names.push_back(there);
       }
-      bundles_.emplace(bp, std::move(b));
+      if (over.names.size() != names.size()) continue;  // a package of the alternative has no stand-in there
+      add_bundle(lp, entry, category, k, alt, over, priority, installed_priority);
     }
   }
   return view;
+}
+
+void BundleSet::add_bundle(const LoadedProvider& lp, const mapping::Entry& entry, Category category, size_t k,
+                           const mapping::Alternative& alt, const Over& over, int priority,
+                           int installed_priority) {
+  Pool* pool = b_.pool();
+  Repo* installed = b_.installed();
+  std::string eco(lp.provider->ecosystem());
+  Id need = need_name(category, entry.id);
+  // Packages other than `from` are required at any version; installed only if one is.
+  auto any_installed = [&](Id n) {
+    for (Id p : solvables_named(n))
+      if (pool_id2solvable(pool, p)->repo == installed) return true;
+    return false;
+  };
+  // repo_add_solvable below may move pool->solvables: keep values, not pointers.
+  const Id from_evr = pool_id2solvable(pool, over.from)->evr;
+  const bool from_installed = pool_id2solvable(pool, over.from)->repo == installed;
+  std::string native = b_.native_version(over.from);
+  std::string upstream = mapping::upstream_version(alt.version, native);
+  std::string evr = version::normalize_upstream(upstream);
+  bool inst = from_installed;
+  // A CUDA component run on this machine needs a driver new enough for its toolkit; without
+  // one, an installed copy does not meet the need either.
+  std::optional<detect::CudaToolkit> toolkit;
+  if (host_ && category == Category::run && detect::is_cuda_id(entry.id)) toolkit = detect::cuda_toolkit(upstream);
+  if (toolkit && !(host_->cuda.state == detect::CudaState::ok &&
+                   version::compare(VersionScheme::pep440, host_->cuda.cuda_version, toolkit->min_cuda) >= 0))
+    inst = false;
+  for (size_t i = 0; inst && i < over.names.size(); ++i)
+    if (over.names[i] != over.from_name && !any_installed(over.names[i])) inst = false;
+
+  // Alternatives rank in order within a manager (k < 16), a stand-in just below the package the
+  // mapping names; installed ones above available ones, a manager's above a detector's.
+  int kk = static_cast<int>(std::min<size_t>(k, 15));
+  int detector = lp.provider->manager().empty() ? 16 : 0;
+  Repo* repo = !inst                   ? repo_for(priority * 64 - 2 * kk - (over.stand_in ? 1 : 0))
+               : installed_priority < 0 ? installed
+                                        : repo_for(installed_priority * 64 + 32 - detector - kk);
+  Id bp = repo_add_solvable(repo);
+  Solvable* bs = pool_id2solvable(pool, bp);
+  std::string bname =
+      "mapping:" + eco + "/" + std::string(category_name(category)) + "/" + entry.id + "#" + std::to_string(k);
+  bs->name = pool_str2id(pool, bname.c_str(), 1);
+  bs->evr = pool_str2id(pool, evr.c_str(), 1);
+  bs->arch = ARCH_NOARCH;
+  bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, bs->name, bs->evr, REL_EQ, 1), 0);
+  bs->provides = repo_addid_dep(repo, bs->provides, pool_rel2id(pool, need, bs->evr, REL_EQ, 1), 0);
+  if (toolkit) {
+    Id cuda = pool_str2id(pool, "__cuda", 1);
+    Id min = pool_str2id(pool, version::normalize_upstream(toolkit->min_cuda).c_str(), 1);
+    bs->requires_ = repo_addid_dep(repo, bs->requires_, pool_rel2id(pool, cuda, min, REL_GT | REL_EQ, 1), 0);
+    if (!host_->cuda.devices.empty()) {
+      Id arch = pool_str2id(pool, "__cuda_arch", 1), any = 0;
+      for (auto sm : toolkit->sm) {
+        Id one = pool_rel2id(pool, arch, pool_str2id(pool, version::normalize_upstream(sm).c_str(), 1), REL_EQ, 1);
+        any = any ? pool_rel2id(pool, any, one, REL_OR, 1) : one;
+      }
+      if (any) bs->requires_ = repo_addid_dep(repo, bs->requires_, any, 0);
+    }
+  }
+  Bundle b{eco, std::string(lp.provider->manager()), category, entry.id, static_cast<int>(k), over.names,
+           over.from, upstream, inst, priority, over.stand_in};
+  for (Id n : over.names) {
+    Id dep = n == over.from_name ? pool_rel2id(pool, b_.versioned(n), from_evr, REL_EQ, 1) : n;
+    bs->requires_ = repo_addid_dep(repo, bs->requires_, dep, 0);
+  }
+  bundles_.emplace(bp, std::move(b));
 }
 
 }  // namespace extdeps::solve

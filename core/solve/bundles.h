@@ -30,6 +30,7 @@ struct Bundle {
   std::string upstream;     // the upstream version read from it
   bool installed = false;
   int priority = 0;         // of the provider's repo: higher is preferred
+  bool stand_in = false;    // over another package of the family of the one the mapping names
 };
 
 // What the mapping tables say about one id for one provider, for messages.
@@ -50,7 +51,10 @@ class BundleSet {
   // The provides name of a requirement: "host(dep:generic/libxml2)".
   Id need_name(Category category, const std::string& id);
 
-  // Adds the bundles of `entry` for one provider. priority: of the provider's repo.
+  // Adds the bundles of `entry` for one provider. priority: of the provider's repo. Where the
+  // package a version is read from has a family (PackageRecord::family), every other member of
+  // it stands in too, in a repo just below the named package's: the named one is preferred when
+  // both fit. The other packages of the alternative are then taken from the stand-in's set.
   // installed_priority: where a bundle whose packages are all installed goes. Negative: the
   // installed repo, so whatever is installed meets the need whatever the manager. Else a repo
   // just above the available bundles of that priority and below the next manager's: a named
@@ -63,18 +67,31 @@ class BundleSet {
   void add_installed_tool(Id tool, Category category, const std::string& id, const std::string& upstream);
 
   // Call once, before any add(): indexes the solvables of these pooled names
-  // ("debian:libxml2-dev") in one pass over the pool.
+  // ("debian:libxml2-dev") in one pass over the pool, and the members of their families.
   void index_names(const std::vector<Id>& names);
   const Bundle* find(Id solvable) const;
   const std::vector<Id>& solvables_named(Id name) const;
 
  private:
+  struct Over {  // what one bundle is made over
+    std::vector<Id> names;
+    Id from_name = 0;
+    Id from = 0;
+    bool stand_in = false;
+  };
   Repo* repo_for(int priority);
+  void add_bundle(const LoadedProvider& lp, const mapping::Entry& entry, Category category, size_t k,
+                  const mapping::Alternative& alt, const Over& over, int priority, int installed_priority);
+  // The name in `set` that stands for `name`: itself when it has a solvable there, else a member
+  // of its family there; 0 when there is none.
+  Id in_set(Id name, Id set) const;
+  Id family_of_name(Id name) const;
 
   PoolBuilder& b_;
   std::map<int, Repo*> repos_;  // by priority
   std::unordered_map<Id, Bundle> bundles_;
   std::unordered_map<Id, std::vector<Id>> by_name_;
+  std::unordered_map<Id, std::vector<Id>> by_family_;
   std::vector<Id> empty_;
   const detect::HostFacts* host_ = nullptr;
 };

@@ -79,6 +79,10 @@ class RecordAdder {
     // A constraint conflicts with every package of that name that does not meet it.
     for (const auto& d : r.constrains)
       s->conflicts = repo_addid_dep(repo_, s->conflicts, b_.spec_dep(eco_, d.name, d.op == DepOp::spec ? d.version : "", true), 0);
+    if (!r.family.empty()) {
+      s->provides = repo_addid_dep(repo_, s->provides, b_.family_id(eco_, r.family), 0);
+      s->provides = repo_addid_dep(repo_, s->provides, b_.set_id(eco_, r.set), 0);
+    }
     repodata_set_poolstr(data_, p, b_.native_version_key(), r.version.c_str());
     if (!r.build.empty()) repodata_set_poolstr(data_, p, b_.build_key(), r.build.c_str());
     if (r.track_features) repodata_set_num(data_, p, b_.track_features_key(), r.track_features);
@@ -162,6 +166,38 @@ Id PoolBuilder::name_id(std::string_view ecosystem, std::string_view name, bool 
   buf.append(name);
   return pool_strn2id(pool_.get(), buf.data(), static_cast<unsigned>(buf.size()), create ? 1 : 0);
 }
+
+Id PoolBuilder::family_id(std::string_view ecosystem, std::string_view family, bool create) {
+  std::string n(family);
+  n += "#family";
+  return name_id(ecosystem, n, create);
+}
+
+Id PoolBuilder::set_id(std::string_view ecosystem, std::string_view set, bool create) {
+  std::string n(set);
+  n += "#set";
+  return name_id(ecosystem, n, create);
+}
+
+namespace {
+
+// The first plain provide of a solvable whose name ends with `suffix`.
+Id provide_with_suffix(Pool* pool, Id p, std::string_view suffix) {
+  Solvable* s = pool_id2solvable(pool, p);
+  if (!s->repo || !s->provides) return 0;
+  for (Id* d = s->repo->idarraydata + s->provides; *d; ++d) {
+    if (ISRELDEP(*d)) continue;
+    std::string_view n = pool_id2str(pool, *d);
+    if (n.size() > suffix.size() && n.substr(n.size() - suffix.size()) == suffix) return *d;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Id PoolBuilder::family_of(Id p) const { return provide_with_suffix(pool_.get(), p, "#family"); }
+
+Id PoolBuilder::set_of(Id p) const { return provide_with_suffix(pool_.get(), p, "#set"); }
 
 Id PoolBuilder::versioned(Id name) {
   auto it = versioned_.find(name);
@@ -425,6 +461,7 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
     }
   }
 
+  if (!roots.empty()) provider.restrict_to(roots);
   auto loaded = load_records(provider, lp.available, installed_, roots);
   if (!loaded.ok()) return loaded.error();
   lp.installed_end = installed_->end;

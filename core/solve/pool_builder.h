@@ -45,6 +45,13 @@ class PoolBuilder {
   // Id of a name in an ecosystem's namespace: "debian" + "libc6" -> "debian:libc6".
   Id name_id(std::string_view ecosystem, std::string_view name, bool create = true);
 
+  // PackageRecord::family and ::set, kept as provides "<eco>:<family>#family" and
+  // "<eco>:<set>#set" (every record with a family has a set; "" is the top level).
+  Id family_id(std::string_view ecosystem, std::string_view family, bool create = true);
+  Id set_id(std::string_view ecosystem, std::string_view set, bool create = true);
+  Id family_of(Id solvable) const;  // 0 when it has none
+  Id set_of(Id solvable) const;
+
   // The name versioned relations use: "debian:libc6#v" for "debian:libc6" (RecordAdder::dep_id
   // says why), and back; unversioned() returns a name that is not "#v" as it is.
   Id versioned(Id name);

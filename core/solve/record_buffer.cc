@@ -72,6 +72,8 @@ void RecordBuffer::add(PackageRecord&& r) {
   c.build_number = r.build_number;
   c.track_features = r.track_features;
   c.installed = r.installed;
+  c.family = intern(r.family);
+  c.set = intern(r.set);
   c.lists = static_cast<std::uint32_t>(ints_.size());
   put_deps(r.provides);
   ints_.push_back(static_cast<std::uint32_t>(r.depends.size()));
@@ -92,6 +94,8 @@ PackageRecord RecordBuffer::get(std::uint32_t index) const {
   r.build_number = c.build_number;
   r.track_features = c.track_features;
   r.installed = c.installed;
+  r.family = text(c.family);
+  r.set = text(c.set);
   std::uint32_t at = c.lists;
   r.provides = get_deps(at);
   r.depends.resize(ints_[at++]);
@@ -103,9 +107,10 @@ PackageRecord RecordBuffer::get(std::uint32_t index) const {
 
 std::vector<std::uint32_t> RecordBuffer::closure(const std::vector<std::string>& roots) const {
   // Who has or provides each name (by string id).
-  std::vector<std::vector<std::uint32_t>> providers(strings_.size());
+  std::vector<std::vector<std::uint32_t>> providers(strings_.size()), families(strings_.size());
   for (std::uint32_t i = 0; i < records_.size(); ++i) {
     providers[records_[i].name].push_back(i);
+    if (records_[i].family) families[records_[i].family].push_back(i);
     std::uint32_t at = records_[i].lists;
     std::uint32_t n = ints_[at++];
     for (std::uint32_t k = 0; k < n; ++k, at += 3)
@@ -126,6 +131,13 @@ std::vector<std::uint32_t> RecordBuffer::closure(const std::vector<std::string>&
     auto it = ids_.find(r);
     if (it != ids_.end()) visit(it->second);
   }
+  // What stands in for a root (its family) stays too.
+  for (std::size_t k = 0, n = todo.size(); k < n; ++k)
+    for (std::uint32_t i : families[records_[todo[k]].family])
+      if (records_[todo[k]].family && !keep[i]) {
+        keep[i] = 1;
+        todo.push_back(i);
+      }
   while (!todo.empty()) {
     std::uint32_t i = todo.back();
     todo.pop_back();

@@ -27,8 +27,9 @@ class RecordBuffer {
   std::size_t size() const { return records_.size(); }
 
   // The records a plan for `roots` can reach, in the order they were added: every record that
-  // has or provides a root name, then every record that has or provides a name one of their
-  // depends alternatives names, transitively. Constrains and conflicts pull nothing in.
+  // has or provides a root name, and every record of the family of one of those (they stand in
+  // for one another); then every record that has or provides a name one of their depends
+  // alternatives names, transitively. Constrains and conflicts pull nothing in.
   std::vector<std::uint32_t> closure(const std::vector<std::string>& roots) const;
 
   PackageRecord get(std::uint32_t index) const;
@@ -39,6 +40,7 @@ class RecordBuffer {
     std::uint32_t build, origin;  // offsets into raw_ (unique per record: not interned)
     std::uint32_t build_number, track_features;
     std::uint32_t lists;          // offset into ints_ of: provides, depends, conflicts, constrains
+    std::uint32_t family, set;
     bool installed;
   };
 

@@ -302,7 +302,7 @@ void Resolver::record_result(Solver* solv) {
     Id chosen = 0;
     auto rank = [&](Id p) {
       const Bundle* b = bundles_.find(p);
-      return std::make_tuple(!b->installed, -b->priority, b->alternative);
+      return std::make_tuple(!b->installed, -b->priority, b->alternative, b->stand_in);
     };
     for (Id p : n.in_range) {
       if (!bundles_.find(p) || solver_get_decisionlevel(solv, p) <= 0) continue;

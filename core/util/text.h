@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,19 @@ inline std::string normalize_name(std::string_view s) {
       out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
   }
+  return out;
+}
+
+// FNV-1a, 64 bits, as 16 hex digits: names of cache files keyed on a longer text.
+inline std::string fnv1a_hex(std::string_view s) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<size_t>(i)] = kHex[h & 15];
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/version/conda.h"
 #include "core/version/deb.h"
+#include "core/version/nix.h"
 #include "core/version/detail.h"
 #include "core/version/pep440.h"
 
@@ -64,6 +65,8 @@ int compare(VersionScheme scheme, std::string_view a, std::string_view b) {
     }
     case VersionScheme::conda:
       return conda_compare(a, b);
+    case VersionScheme::nix:
+      return nix_compare(a, b);
   }
   return 0;
 }
@@ -81,6 +84,8 @@ Result<std::string> normalize(VersionScheme scheme, std::string_view native) {
     }
     case VersionScheme::conda:
       return conda_normalize(native);
+    case VersionScheme::nix:
+      return nix_pool_order(native);
   }
   return bad_input("unknown version scheme");
 }
@@ -110,6 +115,7 @@ std::optional<VersionScheme> parse_scheme(std::string_view name) {
   if (name == "rpm" || name == "pkgconfig") return VersionScheme::rpm;
   if (name == "pep440") return VersionScheme::pep440;
   if (name == "conda") return VersionScheme::conda;
+  if (name == "nix") return VersionScheme::nix;
   return std::nullopt;
 }
 
@@ -123,6 +129,8 @@ std::string_view scheme_name(VersionScheme scheme) {
       return "pep440";
     case VersionScheme::conda:
       return "conda";
+    case VersionScheme::nix:
+      return "nix";
   }
   return "unknown";
 }

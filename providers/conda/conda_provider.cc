@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "core/detect/os_release.h"
+#include "core/detect/process.h"
 #include "core/fetch/fetch.h"
 #include "providers/conda/index_fetch.h"
 #include "providers/conda/matchspec.h"
@@ -30,22 +31,7 @@ long long mtime_ns(const struct stat& st) {
   return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
 }
 
-bool on_path(const Context& ctx, std::string_view tool) {
-  auto path = ctx.env("PATH");
-  if (!path) return false;
-  std::string_view rest = *path;
-  while (true) {
-    size_t colon = rest.find(':');
-    std::string_view dir = rest.substr(0, colon);
-    if (!dir.empty()) {
-      std::string file = std::string(dir) + "/" + std::string(tool);
-      struct stat st {};
-      if (::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(file.c_str(), X_OK) == 0) return true;
-    }
-    if (colon == std::string_view::npos) return false;
-    rest.remove_prefix(colon + 1);
-  }
-}
+bool on_path(const Context& ctx, std::string_view tool) { return !detect::find_on_path(ctx, tool).empty(); }
 
 class CondaProvider final : public Provider {
  public:

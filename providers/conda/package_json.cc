@@ -10,6 +10,10 @@
 
 namespace extdeps::conda {
 
+using json::JsonKind;
+using json::JsonReader;
+using json::json_kind_name;
+
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }

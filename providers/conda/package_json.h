@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/model/record.h"
-#include "providers/conda/json_reader.h"
+#include "core/json/json_reader.h"
 
 namespace extdeps::conda {
 
@@ -26,6 +26,6 @@ struct PackageJson {
 // keys are then named alone. name, version and build must be there; the rest may be absent or
 // null. Relations are split by split_name (providers/conda/matchspec.h); the rest is kept as
 // the DepOp::spec text. On false the reader holds the error.
-bool read_package(JsonReader& in, std::string_view where, PackageJson& out);
+bool read_package(json::JsonReader& in, std::string_view where, PackageJson& out);
 
 }  // namespace extdeps::conda

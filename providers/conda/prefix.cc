@@ -7,11 +7,16 @@
 #include <cstring>
 #include <filesystem>
 
-#include "providers/conda/byte_source.h"
-#include "providers/conda/json_reader.h"
+#include "core/json/byte_source.h"
+#include "core/json/json_reader.h"
 #include "providers/conda/package_json.h"
 
 namespace extdeps::conda {
+
+using json::JsonKind;
+using json::JsonReader;
+using json::json_kind_name;
+using json::open_file;
 
 namespace fs = std::filesystem;
 

@@ -11,10 +11,17 @@
 #include <unordered_set>
 #include <vector>
 
-#include "providers/conda/json_reader.h"
+#include "core/json/json_reader.h"
 #include "providers/conda/package_json.h"
 
 namespace extdeps::conda {
+
+using json::ByteSource;
+using json::JsonKind;
+using json::JsonReader;
+using json::json_kind_name;
+using json::open_file;
+using json::over_memory;
 
 namespace {
 

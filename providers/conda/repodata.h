@@ -9,7 +9,7 @@
 
 #include "core/model/record.h"
 #include "core/util/result.h"
-#include "providers/conda/byte_source.h"
+#include "core/json/byte_source.h"
 
 namespace extdeps::conda {
 
@@ -51,7 +51,7 @@ struct RepodataSummary {
 // Errors (ExitCode::environment: a damaged index) name the input and the byte offset, and say
 // what was expected: "<file>: unexpected ']' at byte offset 812 (expected a JSON value)". Records
 // may have reached the sink before an error is found.
-Result<RepodataSummary> read_repodata(ByteSource& source, const RepodataOptions& options, const RecordSink& sink);
+Result<RepodataSummary> read_repodata(json::ByteSource& source, const RepodataOptions& options, const RecordSink& sink);
 
 // The same for a file (".zst": zstd) and for bytes in memory (`name`'s ".zst" means zstd; it
 // names the bytes in errors). A file's `name` (default: its path) does the same for a download

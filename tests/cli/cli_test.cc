@@ -175,9 +175,10 @@ TEST_F(CliTest, VersionCompareFollowsEachScheme) {
   EXPECT_EQ(run({"version", "compare", "--scheme", "pep440", "1.0", "1.0.0"}).out, "=\n");
   EXPECT_EQ(run({"version", "compare", "--scheme", "conda", "1.1dev1", "1.1_"}).out, "<\n");
   EXPECT_EQ(run({"version", "compare", "--scheme", "conda", "1!0.4.1", "1996.07.12"}).out, ">\n");
-  auto bad = run({"version", "compare", "--scheme", "nix", "1", "2"});
+  EXPECT_EQ(run({"version", "compare", "--scheme", "nix", "1.0", "1.0pre1"}).out, ">\n");
+  auto bad = run({"version", "compare", "--scheme", "spack", "1", "2"});
   EXPECT_EQ(bad.rc, 2);
-  EXPECT_EQ(bad.err, "error: unknown version scheme 'nix' (known: deb, rpm, pkgconfig, pep440, conda)\n");
+  EXPECT_EQ(bad.err, "error: unknown version scheme 'spack' (known: deb, rpm, pkgconfig, pep440, conda, nix)\n");
 }
 
 TEST_F(CliTest, ShowListsTheMappingsAndTheCandidatesHere) {

@@ -384,9 +384,10 @@ TEST_F(CondaNames, UpperCaseSpacesAndMatchSpecsAreRefused) {
 }
 
 TEST_F(CondaNames, OtherManagersKeepTheirOwnRules) {
-  // Only a space is refused where the manager has no rule of its own.
-  EXPECT_EQ(load("nix", R"(["LibXML2", "python3Packages.numpy"])"), "");
-  EXPECT_EQ(load("nix", R"(["a b"])"), "F:7:9: 'a b' is not a valid name (it has a space)");
+  // Only a space is refused where the manager has no rule of its own (nix's are in
+  // nixpkgs_table_test.cc).
+  EXPECT_EQ(load("brew", R"(["LibXML2", "python@3.12"])"), "");
+  EXPECT_EQ(load("brew", R"(["a b"])"), "F:7:9: 'a b' is not a valid name (it has a space)");
 }
 
 }  // namespace

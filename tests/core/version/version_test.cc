@@ -18,9 +18,10 @@ TEST(VersionScheme, NamesRoundTrip) {
   EXPECT_EQ(parse_scheme("pkgconfig"), VersionScheme::rpm);
   EXPECT_EQ(parse_scheme("pep440"), VersionScheme::pep440);
   EXPECT_EQ(parse_scheme("conda"), VersionScheme::conda);
-  EXPECT_FALSE(parse_scheme("nix").has_value());
+  EXPECT_EQ(parse_scheme("nix"), VersionScheme::nix);
+  EXPECT_FALSE(parse_scheme("spack").has_value());
   EXPECT_FALSE(parse_scheme("DEB").has_value());
-  for (auto s : {VersionScheme::deb, VersionScheme::rpm, VersionScheme::pep440, VersionScheme::conda})
+  for (auto s : {VersionScheme::deb, VersionScheme::rpm, VersionScheme::pep440, VersionScheme::conda, VersionScheme::nix})
     EXPECT_EQ(parse_scheme(scheme_name(s)), s);
 }
 

@@ -1,11 +1,11 @@
 // The reader walks the current chunk with a pointer and asks the source for the next chunk only
 // when a token runs past its end, so strings and numbers may span chunks. Nesting is tracked in
 // a vector, never on the call stack: deep input cannot overflow it.
-#include "providers/conda/json_reader.h"
+#include "core/json/json_reader.h"
 
 #include <cstdio>
 
-namespace extdeps::conda {
+namespace extdeps::json {
 
 namespace {
 
@@ -84,6 +84,21 @@ std::string JsonReader::at(std::uint64_t offset) const {
 bool JsonReader::fail(std::string_view message) {
   if (!error_) error_ = environment_error(source_.name() + ": " + std::string(message));
   return false;
+}
+
+bool JsonReader::wrong_kind(std::string_view what, JsonKind found, std::string_view expected) {
+  return fail(std::string(what) + " is " + std::string(json_kind_name(found)) + at(offset()) + " (expected " +
+              std::string(expected) + ")");
+}
+
+bool JsonReader::read_count(std::optional<std::uint64_t>& value, std::string& text, std::uint64_t& start) {
+  value.reset();
+  auto kind = peek();
+  if (!kind) return false;
+  start = offset();
+  if (*kind == JsonKind::number) return read_number(text, value);
+  text = json_kind_name(*kind);
+  return skip_value();
 }
 
 bool JsonReader::unexpected(std::string_view expected) {
@@ -196,6 +211,13 @@ bool JsonReader::read_number(std::string& text, std::optional<std::uint64_t>& va
 }
 
 bool JsonReader::read_null() { return peek_nonspace() == 'n' ? scan_literal("null") : unexpected("null"); }
+
+bool JsonReader::read_bool(bool& out) {
+  int c = peek_nonspace();
+  if (c != 't' && c != 'f') return unexpected("true or false");
+  out = c == 't';
+  return scan_literal(out ? "true" : "false");
+}
 
 // pos_ is at the opening quote.
 bool JsonReader::scan_string(std::string* out) {
@@ -395,4 +417,4 @@ bool JsonReader::seek(std::uint64_t offset) {
   return true;
 }
 
-}  // namespace extdeps::conda
+}  // namespace extdeps::json

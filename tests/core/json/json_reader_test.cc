@@ -1,15 +1,16 @@
-// The conda provider's JSON reader: values, escapes and skipping, tokens that span chunks (a
-// source that hands out one byte at a time), zstd input, and the exact syntax errors.
-#include "providers/conda/json_reader.h"
+// The providers' JSON reader: values, escapes and skipping, tokens that span chunks (a source
+// that hands out one byte at a time), zstd and brotli input, and the exact syntax errors.
+#include "core/json/json_reader.h"
 
 #include <gtest/gtest.h>
 #include <zstd.h>
 
 #include <nlohmann/json.hpp>
 
-#include "providers/conda/byte_source.h"
+#include "core/json/byte_source.h"
+#include "tests/support/http_server.h"
 
-namespace extdeps::conda {
+namespace extdeps::json {
 namespace {
 
 // Hands out `size` bytes per chunk: every token of a test input then spans chunks.
@@ -91,7 +92,7 @@ constexpr const char* kSample =
     R"({"name": "caf\u00e9 \"x\" \ud83d\ude00\t/\/", "n": [0, -1, 2.5e-3, 18446744073709551615, 18446744073709551616],)"
     R"( "deep": {"a": [[], {}, [{"b": null}]], "t": true, "f": false}, "empty": ""})";
 
-TEST(CondaRepodataJson, ReadsValuesAndEscapesAcrossChunkBoundaries) {
+TEST(JsonReader, ReadsValuesAndEscapesAcrossChunkBoundaries) {
   for (size_t chunk : {size_t{1}, size_t{2}, size_t{7}, size_t{1000}}) {
     Trickle src(kSample, chunk);
     JsonReader in(src);
@@ -136,7 +137,7 @@ TEST(CondaRepodataJson, ReadsValuesAndEscapesAcrossChunkBoundaries) {
   }
 }
 
-TEST(CondaRepodataJson, AgreesWithNlohmannOnTheSample) {
+TEST(JsonReader, AgreesWithNlohmannOnTheSample) {
   Trickle src(kSample, 3);
   JsonReader in(src);
   nlohmann::json ours;
@@ -151,7 +152,7 @@ TEST(CondaRepodataJson, AgreesWithNlohmannOnTheSample) {
   EXPECT_EQ(ours["n"][3], theirs["n"][3]);
 }
 
-TEST(CondaRepodataJson, DecompressesZstdInMemoryAndSeeksInTheDecompressedData) {
+TEST(JsonReader, DecompressesZstdInMemoryAndSeeksInTheDecompressedData) {
   std::string packed = zstd(kSample);
   auto src = over_memory(packed, "sample.json.zst");
   EXPECT_TRUE(src->compressed());
@@ -172,7 +173,7 @@ std::string error_of(const std::string& text, const std::string& name = "in.json
   return in.error().message;
 }
 
-TEST(CondaRepodataJson, SyntaxErrorsNameTheByteOffsetAndWhatWasExpected) {
+TEST(JsonReader, SyntaxErrorsNameTheByteOffsetAndWhatWasExpected) {
   EXPECT_EQ(error_of(R"({"a": })"), "in.json: unexpected '}' at byte offset 6 (expected a JSON value)");
   EXPECT_EQ(error_of(R"({"a" 1})"), "in.json: unexpected '1' at byte offset 5 (expected ':' after the key)");
   EXPECT_EQ(error_of(R"({"a": 1 "b": 2})"), "in.json: unexpected '\"' at byte offset 8 (expected ',' or '}')");
@@ -207,7 +208,7 @@ TEST(CondaRepodataJson, SyntaxErrorsNameTheByteOffsetAndWhatWasExpected) {
   EXPECT_EQ(error_of(std::string("[\"a\", \xff]")), "in.json: unexpected byte 0xff at byte offset 6 (expected a JSON value)");
 }
 
-TEST(CondaRepodataJson, CompressedInputSaysOffsetsCountDecompressedBytes) {
+TEST(JsonReader, CompressedInputSaysOffsetsCountDecompressedBytes) {
   std::string packed = zstd(R"({"a": })");
   EXPECT_EQ(error_of(packed, "in.json.zst"),
             "in.json.zst: unexpected '}' at byte offset 6 of the decompressed data (expected a JSON value)");
@@ -220,14 +221,73 @@ TEST(CondaRepodataJson, CompressedInputSaysOffsetsCountDecompressedBytes) {
             "descriptor)");
 }
 
-TEST(CondaRepodataJson, DeepNestingIsAnErrorNotACrash) {
+// A nixpkgs channel's packages.json.br: several decoder buffers of output, read and sought in.
+TEST(JsonReader, DecompressesBrotliAcrossBuffersAndSeeksInTheDecompressedData) {
+  if (!test::have_brotli()) GTEST_SKIP() << "the tests were built without libbrotlienc";
+  std::string big = "[";
+  for (int i = 0; i < 200000; ++i) big += (i ? ", " : "") + std::string(R"({"k": "value )") + std::to_string(i) + "\"}";
+  big += "]";
+  std::string packed = test::encode(test::Encoding::brotli, big);
+  ASSERT_LT(packed.size(), big.size() / 10);
+  auto src = over_memory(packed, "packages.json.br");
+  EXPECT_TRUE(src->compressed());
+  JsonReader in(*src);
+  nlohmann::json dom;
+  ASSERT_TRUE(to_dom(in, dom)) << in.error().message;
+  EXPECT_TRUE(in.expect_end());
+  EXPECT_EQ(dom, nlohmann::json::parse(big));
+  // A seek decodes again from the start and drops what comes before.
+  size_t at = big.find("\"value 123456\"");
+  ASSERT_TRUE(in.seek(at));
+  std::string text;
+  ASSERT_TRUE(in.read_string(text)) << in.error().message;
+  EXPECT_EQ(text, "value 123456");
+}
+
+TEST(JsonReader, BrotliErrorsNameTheCompressedOffset) {
+  if (!test::have_brotli()) GTEST_SKIP() << "the tests were built without libbrotlienc";
+  std::string packed = test::encode(test::Encoding::brotli, R"({"a": })");
+  EXPECT_EQ(error_of(packed, "in.json.br"),
+            "in.json.br: unexpected '}' at byte offset 6 of the decompressed data (expected a JSON value)");
+  std::string long_text = "[";
+  for (int i = 0; i < 5000; ++i) long_text += std::to_string(i * 7919 % 10007) + ",";
+  long_text += "0]";
+  std::string cut = test::encode(test::Encoding::brotli, long_text);
+  cut.resize(cut.size() / 2);
+  EXPECT_EQ(error_of(cut, "in.json.br"), "in.json.br: brotli data ends early at byte offset " + std::to_string(cut.size()) +
+                                              " (expected the rest of the stream; the file may be truncated)");
+  std::string bad = error_of(R"({"plain": "json"})", "plain.json.br");
+  EXPECT_EQ(bad.rfind("plain.json.br: corrupt brotli data at byte offset ", 0), 0u) << bad;
+  EXPECT_NE(bad.find("(expected a valid brotli stream; "), std::string::npos) << bad;
+  EXPECT_EQ(error_of(packed + "junk", "in.json.br"),
+            "in.json.br: corrupt brotli data at byte offset " + std::to_string(packed.size()) +
+                " (expected a valid brotli stream; data follows the end of the stream)");
+}
+
+TEST(JsonReader, ReadsBooleans) {
+  auto src = over_memory("[true, false, null]", "b.json");
+  JsonReader in(*src);
+  bool b = false;
+  ASSERT_TRUE(in.begin_array());
+  ASSERT_TRUE(in.next_element());
+  ASSERT_TRUE(in.read_bool(b));
+  EXPECT_TRUE(b);
+  ASSERT_TRUE(in.next_element());
+  ASSERT_TRUE(in.read_bool(b));
+  EXPECT_FALSE(b);
+  ASSERT_TRUE(in.next_element());
+  EXPECT_FALSE(in.read_bool(b));
+  EXPECT_EQ(in.error().message, "b.json: unexpected 'n' at byte offset 14 (expected true or false)");
+}
+
+TEST(JsonReader, DeepNestingIsAnErrorNotACrash) {
   std::string deep(200000, '[');
   EXPECT_EQ(error_of(deep), "in.json: data ends early at byte offset 200000 (expected a JSON value; the file may be "
                             "truncated)");
   EXPECT_EQ(error_of(deep + std::string(200000, ']')), "(no error)");
 }
 
-TEST(CondaRepodataJson, FilesThatCannotBeOpenedAreNamed) {
+TEST(JsonReader, FilesThatCannotBeOpenedAreNamed) {
   auto src = open_file("/nonexistent/repodata.json");
   ASSERT_FALSE(src.ok());
   EXPECT_EQ(src.error().message, "/nonexistent/repodata.json: cannot open: No such file or directory");
@@ -235,4 +295,4 @@ TEST(CondaRepodataJson, FilesThatCannotBeOpenedAreNamed) {
 }
 
 }  // namespace
-}  // namespace extdeps::conda
+}  // namespace extdeps::json

@@ -1,10 +1,11 @@
-// A strict, streaming JSON pull reader for conda's files (RFC 8259): the caller walks objects
-// and arrays, reads the few values it needs and skips the rest without copying them. Why not
-// nlohmann::json: its SAX parser alone takes about twice as long as this reader building every
-// record, too slow for conda-forge's 250 MB linux-64 index (README.md, "Speed").
+// A strict, streaming JSON pull reader for the providers' indexes (RFC 8259): the caller walks
+// objects and arrays, reads the few values it needs and skips the rest without copying them. Why
+// not nlohmann::json: its SAX parser alone takes about twice as long as this reader building every
+// record, too slow for conda-forge's 250 MB linux-64 index (providers/conda/README.md, "Speed")
+// or a nixpkgs packages.json.
 //
 // Errors are sticky: after the first one every call returns false and error() says what
-// happened, naming the input and the byte offset. Internal to the conda provider.
+// happened, naming the input and the byte offset.
 #pragma once
 
 #include <cstdint>
@@ -14,9 +15,9 @@
 #include <vector>
 
 #include "core/util/result.h"
-#include "providers/conda/byte_source.h"
+#include "core/json/byte_source.h"
 
-namespace extdeps::conda {
+namespace extdeps::json {
 
 enum class JsonKind { object, array, string, number, boolean, null };
 
@@ -47,6 +48,7 @@ class JsonReader {
   // exponent that fits 64 bits (else nullopt, which the caller reports in its own words).
   bool read_number(std::string& text, std::optional<std::uint64_t>& value);
   bool read_null();
+  bool read_bool(bool& out);
   bool skip_value();
   // Only whitespace may follow the top-level value.
   bool expect_end();
@@ -57,6 +59,13 @@ class JsonReader {
   // Records an error of the caller's ("... is a string at byte offset N (expected ...)"): the
   // message is prefixed with the input's name. Returns false.
   bool fail(std::string_view message);
+  // fail() for a value of the wrong kind at the current offset: "WHAT is a string at byte
+  // offset N (expected EXPECTED)".
+  bool wrong_kind(std::string_view what, JsonKind found, std::string_view expected);
+  // A version or count field: `value` when the next value is a non-negative integer, else
+  // nullopt; `text` quotes it for a message (the number as written, or "a string"); `start` is
+  // where it began. False only on a syntax error.
+  bool read_count(std::optional<std::uint64_t>& value, std::string& text, std::uint64_t& start);
   // " at byte offset N", saying for compressed input that it counts decompressed bytes.
   std::string at(std::uint64_t offset) const;
   bool failed() const { return error_.has_value(); }
@@ -92,4 +101,4 @@ class JsonReader {
   std::optional<Error> error_;
 };
 
-}  // namespace extdeps::conda
+}  // namespace extdeps::json

@@ -1,0 +1,50 @@
+#include "core/cli/environment_output.h"
+
+#include "core/plan/render.h"
+
+namespace extdeps::cli {
+
+Result<const Provider*> environment_renderer(const Context& ctx, const std::vector<std::unique_ptr<Provider>>& providers,
+                                             const std::string& format) {
+  if (format.empty()) return nullptr;
+  std::string known = "text, json";
+  for (const auto& p : providers) {
+    for (const auto& f : p->environment_formats()) {
+      known += ", " + f;
+      if (f != format) continue;
+      if (!p->available(ctx))
+        return bad_input("--format " + format + " renders the " + std::string(p->manager()) +
+                         " packages of a plan, and the " + std::string(p->manager()) +
+                         " provider is not in use: name it with --manager " + std::string(p->manager()));
+      return p.get();
+    }
+  }
+  return bad_input("unknown format '" + format + "' (known: " + known + ")");
+}
+
+Result<std::string> render_environment(const Provider& renderer, const plan::Outcome& outcome, const std::string& format,
+                                       const std::string& declaration) {
+  EnvironmentRequest request;
+  request.format = format;
+  request.declaration = declaration;
+  const std::string manager(renderer.manager());
+  for (const auto& r : outcome.requirements) {
+    std::string need = r.requirement.url.id() + (r.requirement.range.any() ? "" : " " + r.requirement.range.str());
+    if (r.status != plan::Status::satisfied && r.status != plan::Status::planned) {
+      request.unmet.push_back(need + " (" + r.message + ")");
+      continue;
+    }
+    std::string others;
+    for (const auto& p : r.packages) {
+      if (p.manager == manager) {
+        request.packages.push_back({p.name, p.version, std::string(category_name(r.requirement.category)), need, p.installed});
+      } else {
+        others += (others.empty() ? "" : ", ") + p.manager + ": " + p.name;
+      }
+    }
+    if (!others.empty()) request.elsewhere.push_back(need + " (" + others + ")");
+  }
+  return renderer.render_environment(request);
+}
+
+}  // namespace extdeps::cli

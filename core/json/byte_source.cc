@@ -1,0 +1,269 @@
+// Files are read through a 1 MiB buffer, memory is handed out whole, zstd is decoded one block
+// at a time into a 1 MiB buffer, so an error lands at the start of the damaged block, and brotli
+// into a 1 MiB buffer as its decoder allows.
+#include "core/json/byte_source.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <brotli/decode.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace extdeps::json {
+
+namespace {
+
+constexpr size_t kChunk = 1 << 20;
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+class FileSource final : public ByteSource {
+ public:
+  FileSource(std::string name, int fd) : ByteSource(std::move(name)), fd_(fd), buf_(kChunk) {}
+  ~FileSource() override { ::close(fd_); }
+  FileSource(const FileSource&) = delete;
+  FileSource& operator=(const FileSource&) = delete;
+
+  Result<std::string_view> next() override {
+    while (true) {
+      ssize_t n = ::read(fd_, buf_.data(), buf_.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return environment_error(name() + ": cannot read: " + std::strerror(errno));
+      return std::string_view(buf_.data(), static_cast<size_t>(n));
+    }
+  }
+
+  Result<void> seek(std::uint64_t offset) override {
+    if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0)
+      return environment_error(name() + ": cannot seek: " + std::strerror(errno));
+    return {};
+  }
+
+  bool compressed() const override { return false; }
+
+ private:
+  int fd_;
+  std::vector<char> buf_;
+};
+
+class MemorySource final : public ByteSource {
+ public:
+  MemorySource(std::string name, std::string_view data) : ByteSource(std::move(name)), data_(data) {}
+
+  Result<std::string_view> next() override {
+    std::string_view rest = data_.substr(pos_);
+    pos_ = data_.size();
+    return rest;
+  }
+
+  Result<void> seek(std::uint64_t offset) override {
+    pos_ = static_cast<size_t>(std::min<std::uint64_t>(offset, data_.size()));
+    return {};
+  }
+
+  bool compressed() const override { return false; }
+
+ private:
+  std::string_view data_;
+  size_t pos_ = 0;
+};
+
+// A decompressing source: a seek decodes again from the start of the input and drops what
+// comes before the offset. Subclasses decode one buffer at a time.
+class DecodedSource : public ByteSource {
+ public:
+  explicit DecodedSource(std::unique_ptr<ByteSource> in) : ByteSource(in->name()), buf_(kChunk), in_(std::move(in)) {}
+
+  Result<std::string_view> next() override {
+    while (true) {
+      auto chunk = decode();
+      if (!chunk) return chunk;
+      std::string_view out = *chunk;
+      if (skip_ == 0 || out.empty()) return out;
+      size_t drop = static_cast<size_t>(std::min<std::uint64_t>(skip_, out.size()));
+      skip_ -= drop;
+      out.remove_prefix(drop);
+      if (!out.empty()) return out;
+    }
+  }
+
+  Result<void> seek(std::uint64_t offset) override {
+    if (auto r = restart(); !r) return r;
+    if (auto r = in_->seek(0); !r) return r;
+    input_ = {};
+    consumed_ = 0;
+    input_ended_ = false;
+    skip_ = offset;
+    return {};
+  }
+
+  bool compressed() const override { return true; }
+
+ protected:
+  // Up to one buffer of decoded data; empty at the end of the stream.
+  virtual Result<std::string_view> decode() = 0;
+  // Resets the decoder for a new pass over the input.
+  virtual Result<void> restart() = 0;
+
+  // Makes sure some input is at hand unless the input has ended.
+  Result<void> refill() {
+    if (!input_.empty() || input_ended_) return {};
+    auto more = in_->next();
+    if (!more) return more.error();
+    input_ = *more;
+    input_ended_ = input_.empty();
+    return {};
+  }
+  void consume(size_t n) {
+    input_.remove_prefix(n);
+    consumed_ += n;
+  }
+
+  std::vector<char> buf_;
+  std::string_view input_;
+  std::uint64_t consumed_ = 0;  // compressed bytes fed to the decoder
+  bool input_ended_ = false;
+
+ private:
+  std::unique_ptr<ByteSource> in_;
+  std::uint64_t skip_ = 0;  // decoded bytes still to drop after a seek
+};
+
+class ZstdSource final : public DecodedSource {
+ public:
+  explicit ZstdSource(std::unique_ptr<ByteSource> in) : DecodedSource(std::move(in)), ctx_(ZSTD_createDCtx()) {}
+  ~ZstdSource() override { ZSTD_freeDCtx(ctx_); }
+  ZstdSource(const ZstdSource&) = delete;
+  ZstdSource& operator=(const ZstdSource&) = delete;
+
+ private:
+  Result<void> restart() override {
+    if (!ctx_) return environment_error(name() + ": cannot create a zstd decoder");
+    ZSTD_DCtx_reset(ctx_, ZSTD_reset_session_only);
+    want_ = kHeader;
+    frame_ended_ = false;
+    return {};
+  }
+
+  Result<std::string_view> decode() override {
+    if (!ctx_) return environment_error(name() + ": cannot create a zstd decoder");
+    size_t produced = 0;
+    while (produced < buf_.size()) {
+      if (auto r = refill(); !r) return r.error();
+      // Feeding what the decoder asks for (a frame header, then one block at a time) places an
+      // error at the start of the damaged block.
+      ZSTD_inBuffer src{input_.data(), std::min(input_.size(), want_), 0};
+      ZSTD_outBuffer dst{buf_.data() + produced, buf_.size() - produced, 0};
+      size_t hint = ZSTD_decompressStream(ctx_, &dst, &src);
+      if (ZSTD_isError(hint)) return corrupt(ZSTD_getErrorName(hint));
+      consume(src.pos);
+      produced += dst.pos;
+      if (src.pos == 0 && dst.pos == 0) {
+        if (!input_ended_) return corrupt("the decoder made no progress");
+        if (!frame_ended_) return truncated();
+        break;
+      }
+      frame_ended_ = hint == 0;  // 0: a frame ended exactly here; another may follow
+      want_ = hint == 0 ? kHeader : hint;
+    }
+    return std::string_view(buf_.data(), produced);
+  }
+
+  Error corrupt(std::string_view why) const {
+    return environment_error(name() + ": corrupt zstd data at byte offset " + std::to_string(consumed_) +
+                             " (expected a valid zstd stream; " + std::string(why) + ")");
+  }
+  Error truncated() const {
+    return environment_error(name() + ": zstd data ends early at byte offset " + std::to_string(consumed_) +
+                             " (expected the rest of the stream; the file may be truncated)");
+  }
+
+  static constexpr size_t kHeader = 5;  // ZSTD_FRAMEHEADERSIZE_PREFIX
+  ZSTD_DCtx* ctx_;
+  size_t want_ = kHeader;
+  bool frame_ended_ = false;
+};
+
+// brotli has no frames to feed one at a time: an error is placed at the compressed bytes fed so
+// far, which is at or just after the damage.
+class BrotliSource final : public DecodedSource {
+ public:
+  explicit BrotliSource(std::unique_ptr<ByteSource> in)
+      : DecodedSource(std::move(in)), state_(BrotliDecoderCreateInstance(nullptr, nullptr, nullptr)) {}
+  ~BrotliSource() override {
+    if (state_) BrotliDecoderDestroyInstance(state_);
+  }
+  BrotliSource(const BrotliSource&) = delete;
+  BrotliSource& operator=(const BrotliSource&) = delete;
+
+ private:
+  Result<void> restart() override {
+    if (state_) BrotliDecoderDestroyInstance(state_);
+    state_ = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
+    if (!state_) return environment_error(name() + ": cannot create a brotli decoder");
+    stream_ended_ = false;
+    return {};
+  }
+
+  Result<std::string_view> decode() override {
+    if (!state_) return environment_error(name() + ": cannot create a brotli decoder");
+    size_t produced = 0;
+    while (produced < buf_.size() && !stream_ended_) {
+      if (auto r = refill(); !r) return r.error();
+      size_t avail_in = input_.size();
+      const auto* next_in = reinterpret_cast<const std::uint8_t*>(input_.data());
+      size_t avail_out = buf_.size() - produced;
+      auto* next_out = reinterpret_cast<std::uint8_t*>(buf_.data() + produced);
+      BrotliDecoderResult r = BrotliDecoderDecompressStream(state_, &avail_in, &next_in, &avail_out, &next_out, nullptr);
+      consume(input_.size() - avail_in);
+      produced = buf_.size() - avail_out;
+      if (r == BROTLI_DECODER_RESULT_ERROR)
+        return corrupt(BrotliDecoderErrorString(BrotliDecoderGetErrorCode(state_)));
+      if (r == BROTLI_DECODER_RESULT_SUCCESS) {
+        stream_ended_ = true;
+        if (auto more = refill(); !more) return more.error();
+        if (!input_.empty()) return corrupt("data follows the end of the stream");
+      } else if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT && input_ended_) {
+        return environment_error(name() + ": brotli data ends early at byte offset " + std::to_string(consumed_) +
+                                 " (expected the rest of the stream; the file may be truncated)");
+      }
+    }
+    return std::string_view(buf_.data(), produced);
+  }
+
+  Error corrupt(std::string_view why) const {
+    return environment_error(name() + ": corrupt brotli data at byte offset " + std::to_string(consumed_) +
+                             " (expected a valid brotli stream; " + std::string(why) + ")");
+  }
+
+  BrotliDecoderState* state_;
+  bool stream_ended_ = false;
+};
+
+std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {
+  if (ends_with(in->name(), ".zst")) return std::make_unique<ZstdSource>(std::move(in));
+  if (ends_with(in->name(), ".br")) return std::make_unique<BrotliSource>(std::move(in));
+  return in;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ByteSource>> open_file(const std::string& path, std::string name) {
+  if (name.empty()) name = path;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return environment_error(name + (name == path ? "" : " (" + path + ")") + ": cannot open: " + std::strerror(errno));
+  return decoded(std::make_unique<FileSource>(std::move(name), fd));
+}
+
+std::unique_ptr<ByteSource> over_memory(std::string_view data, std::string name) {
+  return decoded(std::make_unique<MemorySource>(std::move(name), data));
+}
+
+}  // namespace extdeps::json
