@@ -30,6 +30,7 @@ struct RunOptions {
   bool json = false;
   bool explain = false;
   bool no_cache = false;
+  bool no_guess = false;  // --no-guess: an id no table maps stays unmapped
   std::string cache_dir;
   std::vector<std::string> mapping_dirs;
 };

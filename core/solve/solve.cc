@@ -1,12 +1,14 @@
 #include "core/solve/solve.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "core/declare/declare.h"
 #include "core/detect/cuda_table.h"
+#include "core/mapping/guess.h"
 #include "core/solve/bundles.h"
 #include "core/solve/explain.h"
 #include "core/solve/pool_builder.h"
@@ -28,6 +30,9 @@ struct Need {
   std::vector<std::pair<const LoadedProvider*, MappingView>> views;
   bool in_job = false;
   bool failed = false;
+  // No table maps the id: it is worth a guess, and what was found named after it.
+  bool unmapped = false;
+  std::vector<std::string> guess_evidence;
   std::vector<std::string> conflict_lines;  // from the combined solve
 };
 
@@ -52,6 +57,8 @@ class Resolver {
   Result<void> load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
   void add_host(const detect::HostFacts& host);
   void map_needs();
+  void guess(Need& n);
+  void guess_warnings();
   void cuda_warnings();
   void solve();
   void explain_failure(Need& n);
@@ -72,6 +79,9 @@ class Resolver {
   Id toolkit_ = 0;           // an nvcc found on the machine, as an installed solvable
   std::string nvcc_version_;
   const detect::HostFacts* host_ = nullptr;
+  bool guess_ = true;
+  // Entries made up for unmapped ids (guess()); a deque, so MappingViews may point into it.
+  std::deque<mapping::Entry> guesses_;
   plan::Outcome out_;
 };
 
@@ -105,6 +115,13 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
     if (const mapping::Table* t = tables_.find_ecosystem(p->ecosystem()))
       for (const auto& e : t->entries)
         for (const auto& name : e.all_packages()) roots.push_back(name);
+    // The names a guess may look up must survive the pruning (an index without a table is not
+    // pruned at all).
+    if (!roots.empty())
+      for (const auto& n : needs_)
+        if (n.unmapped)
+          for (const auto& c : mapping::guess_candidates(n.req->url.id(), p->ecosystem(), p->manager(), n.req->category))
+            roots.push_back(c.name);
     auto lp = b_.add_provider(*p, priority, opt.use_cache, roots);
     if (!lp.ok()) return lp.error();
     loaded_.push_back(*lp);
@@ -186,6 +203,13 @@ void Resolver::map_needs() {
       }
     }
   }
+  for (const auto& n : needs_) {
+    if (!n.unmapped) continue;
+    for (const auto& lp : loaded_)
+      for (const auto& c : mapping::guess_candidates(n.req->url.id(), lp.provider->ecosystem(),
+                                                     lp.provider->manager(), n.req->category))
+        if (Id x = b_.name_id(lp.provider->ecosystem(), c.name, false)) names.push_back(x);
+  }
   bundles_.index_names(names);
 
   for (auto& n : needs_) {
@@ -197,8 +221,65 @@ void Resolver::map_needs() {
       const mapping::Entry* e = t ? t->find(id) : nullptr;
       if (e) n.views.emplace_back(&lp, bundles_.add(lp, *e, n.req->category, priority_[i], installed_priority_[i]));
     }
+    if (n.unmapped) guess(n);
     if (n.req->category != Category::run && toolkit_ && detect::is_cuda_toolkit_id(id))
       bundles_.add_installed_tool(toolkit_, n.req->category, id, nvcc_version_);
+  }
+}
+
+// An id no table maps: the packages and pkg-config modules named after it that the indexes
+// really have become a made-up entry per provider, one alternative each, in the order of
+// mapping::guess_candidates. The outcome then says it is a guess, and what was found.
+void Resolver::guess(Need& n) {
+  const std::string id = n.req->url.id();
+  for (size_t i = 0; i < loaded_.size(); ++i) {
+    const auto& lp = loaded_[i];
+    const std::string eco(lp.provider->ecosystem());
+    const bool apt = lp.provider->scheme() == VersionScheme::deb;
+    mapping::Entry e;
+    e.id = id;
+    e.note = "a guess: no mapping table knows " + id;
+    for (Category c : {Category::build, Category::host, Category::run}) e.by_category[c] = {};
+    auto& alternatives = e.by_category[n.req->category];
+    for (const auto& c : mapping::guess_candidates(id, eco, lp.provider->manager(), n.req->category)) {
+      Id name = b_.name_id(eco, c.name, false);
+      if (!name || bundles_.solvables_named(name).empty()) continue;
+      bool installed = false;
+      std::string where;
+      for (Id p : bundles_.solvables_named(name)) {
+        if (pool_id2solvable(b_.pool(), p)->repo != b_.installed()) continue;
+        installed = true;
+        where = b_.origin(p);
+      }
+      mapping::Alternative a;
+      a.packages = {c.name};
+      a.version.kind = apt ? "deb-upstream" : "native";
+      a.note = c.why;
+      alternatives.push_back(std::move(a));
+      const bool module = lp.provider->manager().empty();
+      n.guess_evidence.push_back(eco + (module ? " module " : " package ") + c.name + " " +
+                                 (installed ? "is installed" + (where.empty() ? "" : " (" + where + ")")
+                                            : "is in the index") +
+                                 ", " + c.why);
+    }
+    if (alternatives.empty()) continue;
+    guesses_.push_back(std::move(e));
+    n.views.emplace_back(&lp, bundles_.add(lp, guesses_.back(), n.req->category, priority_[i], installed_priority_[i]));
+  }
+}
+
+// A need met by a guess holds, with a warning that says so, and what to do about it.
+void Resolver::guess_warnings() {
+  for (auto& n : needs_) {
+    if (!n.unmapped || n.guess_evidence.empty()) continue;
+    auto& o = n.outcome;
+    o.guess = n.guess_evidence;
+    if (o.status != plan::Status::planned && o.status != plan::Status::satisfied) continue;
+    std::string chosen;
+    for (const auto& p : o.packages) chosen += (chosen.empty() ? "" : ", ") + p.name;
+    out_.warnings.push_back(n.req->url.id() + " is in no mapping table: " + chosen +
+                            " is a guess from its name, not a maintained mapping; check it, and add "
+                            "the id to a mapping table (docs/maintainers.md)");
   }
 }
 
@@ -495,18 +576,25 @@ void Resolver::cuda_warnings() {
 Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
                                     std::vector<std::unique_ptr<Provider>>& providers,
                                     const Options& opt) {
+  guess_ = opt.guess_unmapped;
+  needs_.resize(reqs.size());
+  auto known = tables_.known_ids();
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    needs_[i].req = &reqs[i];
+    needs_[i].outcome.requirement = reqs[i];
+    const std::string id = reqs[i].url.id();
+    // A likely typo of a known id is reported as such (with "did you mean"), not guessed at.
+    needs_[i].unmapped = guess_ &&
+                         std::none_of(tables_.tables.begin(), tables_.tables.end(),
+                                      [&](const mapping::Table& t) { return t.find(id) != nullptr; }) &&
+                         mapping::did_you_mean(id, known).empty();
+  }
   if (auto r = load(providers, opt); !r.ok()) return r.error();
   host_ = opt.host;
   if (host_) {
     add_host(*host_);
     bundles_.set_host(host_);
     explain_.set_host(host_);
-  }
-  needs_.resize(reqs.size());
-  auto known = tables_.known_ids();
-  for (size_t i = 0; i < reqs.size(); ++i) {
-    needs_[i].req = &reqs[i];
-    needs_[i].outcome.requirement = reqs[i];
   }
   map_needs();
   for (auto& n : needs_) {
@@ -521,6 +609,8 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
       n.outcome.message = "no mapping table knows " + id;
       if (!n.outcome.suggestions.empty())
         n.outcome.message += " (did you mean " + join(n.outcome.suggestions, ", ") + "?)";
+      else if (n.unmapped && !mapping::guess_candidates(id, "pkgconfig", "", Category::host).empty())
+        n.outcome.message += ", and no package or pkg-config module here is named after it";
     } else {
       n.outcome.status = plan::Status::unsatisfiable;
       n.outcome.message = "no package manager here maps " + id + " (it is mapped for " +
@@ -530,6 +620,7 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
   }
   solve();
   cuda_warnings();
+  guess_warnings();
   for (auto& n : needs_) out_.requirements.push_back(std::move(n.outcome));
   return std::move(out_);
 }

@@ -23,6 +23,9 @@ struct Options {
   bool use_cache = true;  // the .solv cache under ctx.cache_dir()/solv
   // The machine the plan is for. Null: no host repo, no driver constraints (a plan for anywhere).
   const detect::HostFacts* host = nullptr;
+  // For an id no table maps (and that is no likely typo of one that is), look for packages and
+  // pkg-config modules named after it; what is found is planned as a guess, marked as such.
+  bool guess_unmapped = true;
 };
 
 Result<plan::Outcome> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
