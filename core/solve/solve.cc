@@ -277,9 +277,12 @@ void Resolver::guess_warnings() {
     if (o.status != plan::Status::planned && o.status != plan::Status::satisfied) continue;
     std::string chosen;
     for (const auto& p : o.packages) chosen += (chosen.empty() ? "" : ", ") + p.name;
+    // A typo of a known id can match a real package too: say what it may have meant.
+    o.suggestions = mapping::did_you_mean(n.req->url.id(), tables_.known_ids());
     out_.warnings.push_back(n.req->url.id() + " is in no mapping table: " + chosen +
                             " is a guess from its name, not a maintained mapping; check it, and add "
-                            "the id to a mapping table (docs/maintainers.md)");
+                            "the id to a mapping table (docs/maintainers.md)" +
+                            (o.suggestions.empty() ? "" : " (did you mean " + join(o.suggestions, ", ") + "?)"));
   }
 }
 
@@ -583,11 +586,8 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
     needs_[i].req = &reqs[i];
     needs_[i].outcome.requirement = reqs[i];
     const std::string id = reqs[i].url.id();
-    // A likely typo of a known id is reported as such (with "did you mean"), not guessed at.
-    needs_[i].unmapped = guess_ &&
-                         std::none_of(tables_.tables.begin(), tables_.tables.end(),
-                                      [&](const mapping::Table& t) { return t.find(id) != nullptr; }) &&
-                         mapping::did_you_mean(id, known).empty();
+    needs_[i].unmapped = guess_ && std::none_of(tables_.tables.begin(), tables_.tables.end(),
+                                                [&](const mapping::Table& t) { return t.find(id) != nullptr; });
   }
   if (auto r = load(providers, opt); !r.ok()) return r.error();
   host_ = opt.host;
