@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include <toml++/toml.h>
@@ -75,11 +76,14 @@ class Loader {
   std::optional<Failure> read_entry(const toml::table& t, Entry& e) const;
   // The package lists of an entry or of one of its [id.release.NAME] tables. `rule` and
   // `component` come in as the defaults and go out as the table's own.
+  // `inherit` (for a release table): the entry's own lists, standing in for the categories the
+  // table does not write, before the fallback. `lists_out`: the lists the table writes itself.
   std::optional<Failure> read_body(const toml::table& t, const std::string& id, const char* what,
                                    VersionRule& rule, std::string& component,
-                                   std::map<Category, std::vector<Alternative>>& out) const;
+                                   std::map<Category, std::vector<Alternative>>& out,
+                                   const Lists* inherit = nullptr, Lists* lists_out = nullptr) const;
   std::optional<Failure> read_releases(const toml::table& t, Entry& e, const VersionRule& rule,
-                                       const std::string& component) const;
+                                       const std::string& component, const Lists& entry_lists) const;
 
   std::optional<Failure> read_lists(const toml::table& t, Lists& out) const;
   std::optional<Failure> check_from(const toml::table& t, const VersionRule& rule,
@@ -315,18 +319,20 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
 
   VersionRule rule = default_rule_;
   std::string component = "main";
-  if (auto f = read_body(t, e.id, "", rule, component, e.by_category)) return f;
+  Lists lists;
+  if (auto f = read_body(t, e.id, "", rule, component, e.by_category, nullptr, &lists)) return f;
   if (e.unavailable() && e.note.empty()) {
     return fail(t.source(), e.id + " maps to no package: add a note saying why "
                                    "(note = \"not packaged in ...\")");
   }
-  return read_releases(t, e, rule, component);
+  return read_releases(t, e, rule, component, lists);
 }
 
 std::optional<Failure> Loader::read_body(const toml::table& t, const std::string& id,
                                          const char* what, VersionRule& rule,
                                          std::string& component,
-                                         std::map<Category, std::vector<Alternative>>& out) const {
+                                         std::map<Category, std::vector<Alternative>>& out,
+                                         const Lists* inherit, Lists* lists_out) const {
   if (const toml::node* v = t.get("version")) {
     if (auto f = read_rule(*v, rule)) return f;
   }
@@ -336,6 +342,12 @@ std::optional<Failure> Loader::read_body(const toml::table& t, const std::string
   Lists top;
   if (auto f = read_lists(t, top)) return f;
   for (Category c : kCategories) out[c] = {};
+  if (lists_out) *lists_out = top;
+  if (inherit && !t.get("alternative")) {
+    for (std::size_t i = 0; i < top.by.size(); ++i) {
+      if (!top.by[i] && inherit->by[i] && !inherit->by[i]->empty()) top.by[i] = inherit->by[i];
+    }
+  }
 
   const toml::node* alts = t.get("alternative");
   if (!alts) {
@@ -403,8 +415,8 @@ std::optional<Failure> Loader::read_body(const toml::table& t, const std::string
 // alternative, version, component, note) and replaces the entry's packages there; version and
 // component default to the entry's.
 std::optional<Failure> Loader::read_releases(const toml::table& t, Entry& e,
-                                             const VersionRule& rule,
-                                             const std::string& component) const {
+                                             const VersionRule& rule, const std::string& component,
+                                             const Lists& entry_lists) const {
   const toml::node* rn = t.get("release");
   if (!rn) return std::nullopt;
   const toml::table* releases = rn->as_table();
@@ -442,16 +454,27 @@ std::optional<Failure> Loader::read_releases(const toml::table& t, Entry& e,
     VersionRule release_rule = rule;
     std::string release_component = component;
     if (auto f = read_body(*rt, e.id, what.c_str(), release_rule, release_component,
-                           r.by_category)) {
+                           r.by_category, &entry_lists)) {
       return f;
     }
-    const bool none = std::all_of(r.by_category.begin(), r.by_category.end(),
-                                  [](const auto& kv) { return kv.second.empty(); });
-    if (none && r.note.empty()) {
-      return fail(rt->source(), e.id + what + " maps to no package: add a note saying why");
+    // An empty list says the release has no package: the whole entry is none there.
+    bool none = false;
+    for (Category c : kCategories) {
+      const auto* list = rt->get(std::string(category_name(c)));
+      if (list && list->as_array() && list->as_array()->empty()) none = true;
+    }
+    if (none) {
+      for (auto& [c, alts] : r.by_category) alts.clear();
+      if (r.note.empty()) {
+        return fail(rt->source(), e.id + what + " maps to no package: add a note saying why");
+      }
     }
     e.releases.push_back(std::move(r));
   }
+  // toml++ keeps a table's keys sorted; the file's order is the one people wrote.
+  std::stable_sort(e.releases.begin(), e.releases.end(), [](const ReleaseOverride& a, const ReleaseOverride& b) {
+    return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+  });
   return std::nullopt;
 }
 

@@ -220,9 +220,21 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
       continue;
     }
     for (const auto& s : kept_specs) alt.note += (alt.note.empty() ? "PEP 804 spec '" : ", '") + s + "'";
-    auto same = [&](const DraftAlternative& a) {
-      return a.build == alt.build && a.host == alt.host && a.run == alt.run;
+    // A repeated id that says something of its own says it in its alternative's note.
+    if (m.contains("description") && m["description"].is_string() && m["description"] != e.description) {
+      const std::string d = m["description"].get<std::string>();
+      alt.note = alt.note.empty() ? d : d + " (" + alt.note + ")";
+    }
+    // Two alternatives are the same when they give the same packages once the category
+    // fallback is applied ("libblas" as a string, or as {build, host, run} of it).
+    auto effective = [](const DraftAlternative& a) {
+      const std::vector<std::string> none;
+      const auto& b = a.build ? *a.build : a.host ? *a.host : none;
+      const auto& h = a.host ? *a.host : a.build ? *a.build : none;
+      const auto& r = a.run ? *a.run : h;
+      return std::array<std::vector<std::string>, 3>{b, h, r};
     };
+    auto same = [&](const DraftAlternative& a) { return effective(a) == effective(alt); };
     auto found = std::find_if(e.alternatives.begin(), e.alternatives.end(), same);
     if (found == e.alternatives.end()) {
       e.alternatives.push_back(std::move(alt));
