@@ -126,3 +126,24 @@ TEST_F(Lint, AMissingPathIsAProblemToo) {
 
 }  // namespace
 }  // namespace extdeps::mapping
+
+namespace extdeps::mapping {
+namespace {
+
+// The JSON Schema for editors (schema/mapping.schema.json) accepts the shipped tables and the
+// release fixture, read as TOML by Python's tomllib and checked by its jsonschema.
+TEST(MappingJsonSchema, AcceptsTheShippedTables) {
+  if (std::system("/usr/bin/python3 -c 'import jsonschema, tomllib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 with tomllib and jsonschema is missing (Debian: python3-jsonschema)";
+  const std::string schema = kMappings + "/../schema/mapping.schema.json";
+  for (const std::string table : {kMappings + "/debian.toml", kMappings + "/conda-forge.toml",
+                                  kMappings + "/pkgconfig.toml", test::data_path("mapping/releases/debian.toml")}) {
+    const std::string check = "/usr/bin/python3 -c 'import json,sys,tomllib,jsonschema; "
+                              "jsonschema.validate(tomllib.load(open(sys.argv[2], \"rb\")), json.load(open(sys.argv[1])))' " +
+                              schema + " " + table;
+    EXPECT_EQ(std::system(check.c_str()), 0) << table;
+  }
+}
+
+}  // namespace
+}  // namespace extdeps::mapping
