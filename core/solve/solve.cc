@@ -11,6 +11,7 @@
 #include "core/mapping/guess.h"
 #include "core/solve/bundles.h"
 #include "core/solve/explain.h"
+#include "core/solve/guess.h"
 #include "core/solve/pool_builder.h"
 #include "core/version/version.h"
 
@@ -120,8 +121,7 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
     if (!roots.empty())
       for (const auto& n : needs_)
         if (n.unmapped)
-          for (const auto& c : mapping::guess_candidates(n.req->url.id(), p->ecosystem(), p->manager(), n.req->category))
-            roots.push_back(c.name);
+          for (auto& name : guess_names(*n.req, *p)) roots.push_back(std::move(name));
     auto lp = b_.add_provider(*p, priority, opt.use_cache, roots);
     if (!lp.ok()) return lp.error();
     loaded_.push_back(*lp);
@@ -206,9 +206,8 @@ void Resolver::map_needs() {
   for (const auto& n : needs_) {
     if (!n.unmapped) continue;
     for (const auto& lp : loaded_)
-      for (const auto& c : mapping::guess_candidates(n.req->url.id(), lp.provider->ecosystem(),
-                                                     lp.provider->manager(), n.req->category))
-        if (Id x = b_.name_id(lp.provider->ecosystem(), c.name, false)) names.push_back(x);
+      for (const auto& name : guess_names(*n.req, *lp.provider))
+        if (Id x = b_.name_id(lp.provider->ecosystem(), name, false)) names.push_back(x);
   }
   bundles_.index_names(names);
 
@@ -227,44 +226,15 @@ void Resolver::map_needs() {
   }
 }
 
-// An id no table maps: the packages and pkg-config modules named after it that the indexes
-// really have become a made-up entry per provider, one alternative each, in the order of
-// mapping::guess_candidates. The outcome then says it is a guess, and what was found.
+// An id no table maps: a made-up entry per provider whose indexes have names for it (guess.h).
 void Resolver::guess(Need& n) {
-  const std::string id = n.req->url.id();
   for (size_t i = 0; i < loaded_.size(); ++i) {
-    const auto& lp = loaded_[i];
-    const std::string eco(lp.provider->ecosystem());
-    const bool apt = lp.provider->scheme() == VersionScheme::deb;
-    mapping::Entry e;
-    e.id = id;
-    e.note = "a guess: no mapping table knows " + id;
-    for (Category c : {Category::build, Category::host, Category::run}) e.by_category[c] = {};
-    auto& alternatives = e.by_category[n.req->category];
-    for (const auto& c : mapping::guess_candidates(id, eco, lp.provider->manager(), n.req->category)) {
-      Id name = b_.name_id(eco, c.name, false);
-      if (!name || bundles_.solvables_named(name).empty()) continue;
-      bool installed = false;
-      std::string where;
-      for (Id p : bundles_.solvables_named(name)) {
-        if (pool_id2solvable(b_.pool(), p)->repo != b_.installed()) continue;
-        installed = true;
-        where = b_.origin(p);
-      }
-      mapping::Alternative a;
-      a.packages = {c.name};
-      a.version.kind = apt ? "deb-upstream" : "native";
-      a.note = c.why;
-      alternatives.push_back(std::move(a));
-      const bool module = lp.provider->manager().empty();
-      n.guess_evidence.push_back(eco + (module ? " module " : " package ") + c.name + " " +
-                                 (installed ? "is installed" + (where.empty() ? "" : " (" + where + ")")
-                                            : "is in the index") +
-                                 ", " + c.why);
-    }
-    if (alternatives.empty()) continue;
-    guesses_.push_back(std::move(e));
-    n.views.emplace_back(&lp, bundles_.add(lp, guesses_.back(), n.req->category, priority_[i], installed_priority_[i]));
+    auto g = guess_entry(*n.req, loaded_[i], b_, bundles_);
+    if (!g) continue;
+    n.guess_evidence.insert(n.guess_evidence.end(), g->evidence.begin(), g->evidence.end());
+    guesses_.push_back(std::move(g->entry));
+    n.views.emplace_back(&loaded_[i], bundles_.add(loaded_[i], guesses_.back(), n.req->category, priority_[i],
+                                                   installed_priority_[i]));
   }
 }
 
