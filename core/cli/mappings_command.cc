@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 
@@ -245,6 +246,10 @@ int MappingsCommand::run(Context& ctx, std::ostream& out, std::ostream& err) {
 
 int MappingsCommand::Impl::run_lint(const Context& ctx, std::ostream& out, std::ostream& err) {
   std::vector<std::string> targets = paths;
+  for (const auto& p : targets) {
+    std::error_code ec;
+    if (!std::filesystem::exists(p, ec)) return fail(err, bad_input(p + ": no such file or folder"));
+  }
   if (targets.empty()) {
     auto dirs = extra_dirs(ctx, mapping_dirs);
     if (!dirs) return fail(err, dirs.error());

@@ -50,6 +50,12 @@ TEST_F(MappingsCli, LintExitsOneWithFileLineCol) {
   EXPECT_EQ(r.out, f + ":5:6: 'id' must be a string, got integer\n1 problem in 1 table\n");
 }
 
+TEST_F(MappingsCli, LintOfAPathThatIsNotThereIsBadInput) {
+  auto r = run({"mappings", "lint", project_ + "/nothing.toml"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: " + project_ + "/nothing.toml: no such file or folder\n");
+}
+
 TEST_F(MappingsCli, CoverageAsTextAndJson) {
   auto r = run({"mappings", "coverage", "--json"});
   ASSERT_EQ(r.rc, 0) << r.err;
