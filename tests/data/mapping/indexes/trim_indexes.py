@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Rebuilds the two trimmed real indexes of tests/data/mapping/indexes/ from Debian's own lists.
+"""Rebuilds the trimmed real indexes of tests/data/mapping/indexes/ from Debian's own lists.
 
-usage: trim_indexes.py BOOKWORM_NON_FREE_PACKAGES TRIXIE_MAIN_PACKAGES
-  (the decompressed dists/bookworm/non-free/binary-amd64/Packages and
-   dists/trixie/main/binary-amd64/Packages of deb.debian.org)
+usage: trim_indexes.py BOOKWORM_NON_FREE TRIXIE_MAIN TRIXIE_NON_FREE
+  (the decompressed dists/<suite>/<component>/binary-amd64/Packages of deb.debian.org)
 
-Whole stanzas are copied byte for byte; only the choice is ours: every package that
-mappings/debian.toml names in a non-free alternative (for the first file), and every package of
-its [id.release.trixie] tables (for the second). Run from the repository root.
+Whole stanzas are copied byte for byte; only the choice is ours:
+- bookworm non-free: every package mappings/debian.toml names in a non-free alternative;
+- trixie main and non-free: every package debian.toml names once its [id.release.trixie] tables
+  are applied (what `extdeps mappings verify --release trixie` checks).
+Run from the repository root.
 """
 import lzma
 import re
@@ -15,6 +16,7 @@ import sys
 import tomllib
 
 OUT = "tests/data/mapping/indexes/"
+CATEGORIES = ("build", "host", "run")
 
 
 def stanzas(path):
@@ -26,27 +28,38 @@ def name(stanza):
     return re.search(r"^Package: (\S+)", stanza, re.M).group(1)
 
 
-def lists(d):
-    for c in ("build", "host", "run"):
-        yield from d.get(c, [])
+def names(table_part):
+    return {p for c in CATEGORIES for p in table_part.get(c, [])}
+
+
+def trixie_names(e):
+    """The entry's packages as selected for trixie (schema/mapping.md, per-release differences)."""
+    r = e.get("release", {}).get("trixie")
+    if r is None:
+        return {p for a in e.get("alternative", [e]) for p in names(a)}
+    if "alternative" in r:
+        return {p for a in r["alternative"] for p in names(a)}
+    if any(c in r and not r[c] for c in CATEGORIES):  # an empty list: nothing on trixie
+        return set()
+    merged = {c: r.get(c, e.get(c, [])) for c in CATEGORIES}
+    return names(merged)
 
 
 def main():
-    non_free, trixie = sys.argv[1:3]
+    non_free, trixie_main, trixie_non_free = sys.argv[1:4]
     table = tomllib.load(open("mappings/debian.toml", "rb"))
     want_non_free, want_trixie = set(), set()
     for e in table["id"]:
         for a in e.get("alternative", [e]):
             if a.get("component", e.get("component", "main")) == "non-free":
-                want_non_free.update(lists(a))
-        for r in e.get("release", {}).get("trixie", {}) and [e["release"]["trixie"]] or []:
-            for a in r.get("alternative", [r]):
-                want_trixie.update(lists(a))
-    for path, want, out in [(non_free, want_non_free, "bookworm-non-free_binary-amd64_Packages.xz"),
-                            (trixie, want_trixie, "trixie-main_binary-amd64_Packages.xz")]:
-        kept = [s for s in stanzas(path) if name(s) in want]
+                want_non_free |= names(a)
+        want_trixie |= trixie_names(e)
+    jobs = [([non_free], want_non_free, "bookworm-non-free_binary-amd64_Packages.xz"),
+            ([trixie_main, trixie_non_free], want_trixie, "trixie-main-non-free_binary-amd64_Packages.xz")]
+    for paths, want, out in jobs:
+        kept = [s for p in paths for s in stanzas(p) if name(s) in want]
         missing = want - {name(s) for s in kept}
-        with lzma.open(OUT + out, "wt", encoding="utf-8") as f:
+        with lzma.open(OUT + out, "wt", encoding="utf-8", preset=9 | lzma.PRESET_EXTREME) as f:
             f.write("\n".join(kept))
         print(out, len(kept), "stanzas", "missing: " + " ".join(sorted(missing)) if missing else "")
 
