@@ -9,6 +9,6 @@ export DEBIAN_FRONTEND=noninteractive
   g++ cmake ninja-build pkgconf git ca-certificates \
   libsolv-dev libsolvext-dev libtomlplusplus-dev libpkgconf-dev libcurl4-openssl-dev \
   nlohmann-json3-dev libcli11-dev liblz4-dev libzstd-dev liblzma-dev zlib1g-dev libgtest-dev \
-  libbrotli-dev \
-  python3 python3-packaging python3-jsonschema lz4 xz-utils zstd gzip dpkg-dev \
+  libbrotli-dev libyaml-cpp-dev \
+  python3 python3-packaging python3-jsonschema python3-rosdep2 lz4 xz-utils zstd gzip dpkg-dev \
   nix-bin

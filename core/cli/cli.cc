@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "core/cli/detect_command.h"
+#include "core/cli/mappings_command.h"
 #include "core/cli/pipeline.h"
 #include "core/detect/cuda_probe.h"
 #include "core/fetch/cache_commands.h"
@@ -46,6 +47,7 @@ void add_common(CLI::App* cmd, RunOptions& o) {
   cmd->add_flag("--no-cache", o.no_cache, "do not read or write the index cache");
   cmd->add_option("--cache-dir", o.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
   cmd->add_option("--mapping-dir", o.mapping_dirs, "extra mapping tables folder (repeatable)");
+  cmd->add_flag("--no-guess", o.no_guess, "do not guess packages for ids no mapping table knows");
   add_sources(cmd, o.sources);
 }
 
@@ -237,6 +239,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   fetch::add_fetch_flags(*cache_info_cmd, cache_flags);
   auto* cache_clean_cmd = cache_cmd->add_subcommand("clean", "remove the downloads and other caches");
   fetch::add_fetch_flags(*cache_clean_cmd, cache_flags);
+  MappingsCommand mappings(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -255,6 +258,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
     if (*detect_cmd) return cmd_detect(ctx, detect_options, out, err);
     if (*cuda_probe_cmd) return detect::run_cuda_probe(out);
+    if (mappings.selected()) return mappings.run(ctx, out, err);
     if (*cache_info_cmd || *cache_clean_cmd) {
       auto fo = fetch::options_for(ctx, cache_flags);
       if (!fo.ok()) return fail(err, fo.error());

@@ -164,6 +164,10 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   dopt.use_cache = !o.no_cache;
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
+  // The tables as this release sees them: a derivative's own table, [id.release.X] overrides.
+  mapping::select_for_host(*tables, mapping::HostRelease{host->os.id, host->os.id_like,
+                                                         host->os.version_codename,
+                                                         host->os.version_id});
 
   auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, selected), &*host, o.format);
   if (!sources.ok()) return sources.error();
@@ -171,6 +175,7 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
   sopt.use_cache = !o.no_cache;
   sopt.host = &*host;
+  sopt.guess_unmapped = !o.no_guess;
   auto outcome = solve::resolve(ctx, selected, *tables, sources->providers, sopt);
   if (!outcome.ok()) {
     bool manager = outcome.error().message.rfind("unknown package manager", 0) == 0;
@@ -207,6 +212,7 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     err << "error: " << tables.error().message << '\n';
     return static_cast<int>(tables.error().code);
   }
+  mapping::select_for_host(*tables, mapping::host_release(ctx));
   const std::string id = url->id();
   nlohmann::json j;
   j["id"] = id;

@@ -35,6 +35,7 @@ struct RunOptions {
   std::string format;  // --format: text, json, or an environment file a provider renders (shell.nix)
   bool explain = false;
   bool no_cache = false;
+  bool no_guess = false;  // --no-guess: an id no table maps stays unmapped
   std::string cache_dir;
   std::vector<std::string> mapping_dirs;
 };

@@ -6,11 +6,13 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include <toml++/toml.h>
 
 #include "core/mapping/mapping.h"
+#include "core/mapping/names.h"
 
 namespace extdeps::mapping {
 
@@ -72,6 +74,16 @@ class Loader {
   std::optional<Failure> check_package_names(const toml::table& t, const char* key,
                                              const std::vector<std::string>& names) const;
   std::optional<Failure> read_entry(const toml::table& t, Entry& e) const;
+  // The package lists of an entry or of one of its [id.release.NAME] tables. `rule` and
+  // `component` come in as the defaults and go out as the table's own.
+  // `inherit` (for a release table): the entry's own lists, standing in for the categories the
+  // table does not write, before the fallback. `lists_out`: the lists the table writes itself.
+  std::optional<Failure> read_body(const toml::table& t, const std::string& id, const char* what,
+                                   VersionRule& rule, std::string& component,
+                                   std::map<Category, std::vector<Alternative>>& out,
+                                   const Lists* inherit = nullptr, Lists* lists_out = nullptr) const;
+  std::optional<Failure> read_releases(const toml::table& t, Entry& e, const VersionRule& rule,
+                                       const std::string& component, const Lists& entry_lists) const;
 
   std::optional<Failure> read_lists(const toml::table& t, Lists& out) const;
   std::optional<Failure> check_from(const toml::table& t, const VersionRule& rule,
@@ -80,8 +92,8 @@ class Loader {
   std::string path_;
   bool pkgconfig_ = false;
   bool apt_ = false;
-  bool conda_ = false;
-  bool nix_ = false;
+  std::string manager_;
+  std::string table_release_;
   VersionRule default_rule_;
 };
 
@@ -225,65 +237,14 @@ std::optional<Failure> Loader::read_component(const toml::table& t, std::string&
   return std::nullopt;
 }
 
-// Debian policy 5.6.1: lower case letters, digits, + - . ; at least two characters, starting
-// with an alphanumeric.
-bool is_debian_name(const std::string& s) {
-  if (s.size() < 2 || !(std::islower(static_cast<unsigned char>(s[0])) ||
-                        std::isdigit(static_cast<unsigned char>(s[0])))) {
-    return false;
-  }
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::islower(static_cast<unsigned char>(c)) ||
-           std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
-  });
-}
-
-// conda package names as channels publish them (conda normalises names to lower case): lower
-// case letters, digits, '-', '_' and '.', not starting with '-' or '.' ("_openmp_mutex" and
-// "_libgcc_mutex" are real names). A MatchSpec ("libblas * *_openblas") is not a name.
-bool is_conda_name(const std::string& s) {
-  if (s.empty() || s[0] == '-' || s[0] == '.') return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
-  });
-}
-
-// A nixpkgs attribute path: names of letters, digits, '_', '\'' and '-', not starting with a
-// digit, '\'' or '-', joined by '.' ("cudaPackages.cuda_nvcc", "python3Packages.numpy"); an
-// installable ("nixpkgs#hello") or a store path is not one.
-bool is_nix_attr_path(const std::string& s) {
-  size_t start = 0;
-  while (true) {
-    size_t dot = s.find('.', start);
-    std::string_view part = std::string_view(s).substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.empty() || !(std::isalpha(static_cast<unsigned char>(part[0])) || part[0] == '_')) return false;
-    for (char c : part)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'' || c == '-')) return false;
-    if (dot == std::string::npos) return true;
-    start = dot + 1;
-  }
-}
-
 std::optional<Failure> Loader::check_package_names(const toml::table& t, const char* key,
                                                    const std::vector<std::string>& names) const {
   const toml::array* arr = t.get(key) ? t.get(key)->as_array() : nullptr;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const auto& s = names[i];
-    const bool ok = apt_     ? is_debian_name(s)
-                     : conda_ ? is_conda_name(s)
-                     : nix_   ? is_nix_attr_path(s)
-                              : std::none_of(s.begin(), s.end(), [](char c) {
-                                  return std::isspace(static_cast<unsigned char>(c));
-                                });
-    if (ok) continue;
+    auto problem = name_problem(manager_, names[i]);
+    if (!problem) continue;
     const auto& where = arr && i < arr->size() ? (*arr)[i].source() : t.source();
-    return fail(where, "'" + s + "' is not a valid " +
-                           std::string(apt_     ? "Debian package name"
-                                       : conda_ ? "conda package name (lower case letters, "
-                                                  "digits, - _ .)"
-                                       : nix_   ? "nixpkgs attribute path (names of letters, digits, "
-                                                  "_ ' -, joined by '.')"
-                                                : "name (it has a space)"));
+    return fail(where, *problem);
   }
   return std::nullopt;
 }
@@ -333,7 +294,7 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
     if (auto f = check_keys(t, {"id", "aliases", "description", "note", "modules"}, in)) return f;
   } else {
     if (auto f = check_keys(t, {"id", "aliases", "description", "note", "build", "host", "run",
-                                "version", "component", "alternative"},
+                                "version", "component", "alternative", "release"},
                             in)) {
       return f;
     }
@@ -357,45 +318,62 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
   }
 
   VersionRule rule = default_rule_;
+  std::string component = "main";
+  Lists lists;
+  if (auto f = read_body(t, e.id, "", rule, component, e.by_category, nullptr, &lists)) return f;
+  if (e.unavailable() && e.note.empty()) {
+    return fail(t.source(), e.id + " maps to no package: add a note saying why "
+                                   "(note = \"not packaged in ...\")");
+  }
+  return read_releases(t, e, rule, component, lists);
+}
+
+std::optional<Failure> Loader::read_body(const toml::table& t, const std::string& id,
+                                         const char* what, VersionRule& rule,
+                                         std::string& component,
+                                         std::map<Category, std::vector<Alternative>>& out,
+                                         const Lists* inherit, Lists* lists_out) const {
   if (const toml::node* v = t.get("version")) {
     if (auto f = read_rule(*v, rule)) return f;
   }
-  std::string component = "main";
   if (auto f = read_component(t, component)) return f;
+  const SourceSpan where = span(t.source());
 
   Lists top;
   if (auto f = read_lists(t, top)) return f;
-  for (Category c : kCategories) e.by_category[c] = {};
+  for (Category c : kCategories) out[c] = {};
+  if (lists_out) *lists_out = top;
+  if (inherit && !t.get("alternative")) {
+    for (std::size_t i = 0; i < top.by.size(); ++i) {
+      if (!top.by[i] && inherit->by[i] && !inherit->by[i]->empty()) top.by[i] = inherit->by[i];
+    }
+  }
 
   const toml::node* alts = t.get("alternative");
   if (!alts) {
     if (!top.any()) {
-      return fail(t.source(), e.id + " gives no packages: set build, host or run "
-                                     "(an empty list says the ecosystem has none)");
+      return fail(t.source(), id + what + " gives no packages: set build, host or run "
+                                          "(an empty list says the ecosystem has none)");
     }
-    if (auto f = check_from(t, rule, top, e.id)) return f;
+    if (auto f = check_from(t, rule, top, id)) return f;
     const auto lists = with_fallback(top);
     for (std::size_t i = 0; i < kCategories.size(); ++i) {
       if (lists[i].empty()) continue;
-      e.by_category[kCategories[i]].push_back(Alternative{lists[i], rule, component, "", e.where});
-    }
-    if (e.unavailable() && e.note.empty()) {
-      return fail(t.source(), e.id + " maps to no package: add a note saying why "
-                                     "(note = \"not packaged in ...\")");
+      out[kCategories[i]].push_back(Alternative{lists[i], rule, component, "", where});
     }
     return std::nullopt;
   }
 
   if (top.any()) {
-    return fail(t.source(), e.id + " mixes build/host/run with [[id.alternative]]: "
-                                   "put every package list in an alternative");
+    return fail(t.source(), id + what + " mixes build/host/run with [[id.alternative]]: "
+                                        "put every package list in an alternative");
   }
   const toml::array* arr = alts->as_array();
   if (!arr || !arr->is_array_of_tables()) {
     return fail(alts->source(), "'alternative' must be an array of tables ([[id.alternative]])");
   }
-  if (arr->empty()) return fail(alts->source(), e.id + " has an empty 'alternative' list");
-  const std::string in_alt = " in [[id.alternative]] of " + e.id;
+  if (arr->empty()) return fail(alts->source(), id + what + " has an empty 'alternative' list");
+  const std::string in_alt = " in [[id.alternative]] of " + id + what;
   for (const toml::node& an : *arr) {
     const toml::table& at = *an.as_table();
     if (auto f = check_keys(at, {"build", "host", "run", "version", "component", "note"}, in_alt)) {
@@ -411,22 +389,92 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
     if (auto f = read_string(at, "note", note)) return f;
     Lists lists;
     if (auto f = read_lists(at, lists)) return f;
-    if (!lists.any()) return fail(at.source(), "an alternative of " + e.id + " lists no packages");
+    if (!lists.any()) {
+      return fail(at.source(), "an alternative of " + id + what + " lists no packages");
+    }
     for (std::size_t i = 0; i < lists.by.size(); ++i) {
       if (lists.by[i] && lists.by[i]->empty()) {
         return fail(at.get(std::string(category_name(kCategories[i])))->source(),
-                    "an alternative of " + e.id + " has an empty '" +
+                    "an alternative of " + id + what + " has an empty '" +
                         std::string(category_name(kCategories[i])) +
                         "' list (say 'none' in the [[id]] itself, with a note)");
       }
     }
-    if (auto f = check_from(at.get("version") ? at : t, alt_rule, lists, e.id)) return f;
+    if (auto f = check_from(at.get("version") ? at : t, alt_rule, lists, id)) return f;
     const auto resolved = with_fallback(lists);
     for (std::size_t i = 0; i < kCategories.size(); ++i) {
-      e.by_category[kCategories[i]].push_back(
+      out[kCategories[i]].push_back(
           Alternative{resolved[i], alt_rule, alt_component, note, span(at.source())});
     }
   }
+  return std::nullopt;
+}
+
+// [id.release.trixie], [id.release.noble], [id.release."24.04"]: what the entry is on another
+// release than the table's own. Each takes the keys of an entry's body (build, host, run,
+// alternative, version, component, note) and replaces the entry's packages there; version and
+// component default to the entry's.
+std::optional<Failure> Loader::read_releases(const toml::table& t, Entry& e,
+                                             const VersionRule& rule, const std::string& component,
+                                             const Lists& entry_lists) const {
+  const toml::node* rn = t.get("release");
+  if (!rn) return std::nullopt;
+  const toml::table* releases = rn->as_table();
+  if (!releases) {
+    return fail(rn->source(), std::string("'release' must be a table of releases "
+                                          "([id.release.trixie]), got ") + type_name(*rn));
+  }
+  static const std::regex kRelease(R"([a-z0-9][a-z0-9.+~-]*)");
+  for (auto&& [key, node] : *releases) {
+    const std::string name(key.str());
+    if (!std::regex_match(name, kRelease)) {
+      return fail(key.source(), "release '" + name + "' of " + e.id +
+                                    " is not a release name (a codename such as trixie, or a "
+                                    "version such as 24.04)");
+    }
+    if (!table_release_.empty() && name == table_release_) {
+      return fail(key.source(), "release '" + name + "' of " + e.id +
+                                    " is the table's own release: write it in the entry itself");
+    }
+    const toml::table* rt = node.as_table();
+    if (!rt) {
+      return fail(node.source(), "[id.release." + name + "] of " + e.id +
+                                     " must be a table, got " + type_name(node));
+    }
+    const std::string what = " (release " + name + ")";
+    if (auto f = check_keys(*rt, {"build", "host", "run", "version", "component", "note",
+                                  "alternative"},
+                            " in [id.release." + name + "] of " + e.id)) {
+      return f;
+    }
+    ReleaseOverride r;
+    r.release = name;
+    r.where = span(rt->source());
+    if (auto f = read_string(*rt, "note", r.note)) return f;
+    VersionRule release_rule = rule;
+    std::string release_component = component;
+    if (auto f = read_body(*rt, e.id, what.c_str(), release_rule, release_component,
+                           r.by_category, &entry_lists)) {
+      return f;
+    }
+    // An empty list says the release has no package: the whole entry is none there.
+    bool none = false;
+    for (Category c : kCategories) {
+      const auto* list = rt->get(std::string(category_name(c)));
+      if (list && list->as_array() && list->as_array()->empty()) none = true;
+    }
+    if (none) {
+      for (auto& [c, alts] : r.by_category) alts.clear();
+      if (r.note.empty()) {
+        return fail(rt->source(), e.id + what + " maps to no package: add a note saying why");
+      }
+    }
+    e.releases.push_back(std::move(r));
+  }
+  // toml++ keeps a table's keys sorted; the file's order is the one people wrote.
+  std::stable_sort(e.releases.begin(), e.releases.end(), [](const ReleaseOverride& a, const ReleaseOverride& b) {
+    return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+  });
   return std::nullopt;
 }
 
@@ -457,10 +505,10 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
   if (auto f = read_string(root, "manager", out.manager)) return f;
   if (auto f = read_string(root, "description", out.description)) return f;
   if (auto f = read_string(root, "release", out.release)) return f;
+  table_release_ = out.release;
   pkgconfig_ = out.ecosystem == "pkgconfig";
-  apt_ = out.manager == "apt" || out.manager == "apt-get";
-  conda_ = out.manager == "conda" || out.manager == "mamba" || out.manager == "micromamba";
-  nix_ = out.manager == "nix";
+  apt_ = is_apt_manager(out.manager);
+  manager_ = out.manager;
   if (const toml::node* v = root.get("version")) {
     if (pkgconfig_) return fail(v->source(), "the pkgconfig table has no version rule");
     if (auto f = read_rule(*v, default_rule_)) return f;

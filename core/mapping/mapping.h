@@ -40,6 +40,16 @@ struct Alternative {
   SourceSpan where{};   // the [[id]] or [[id.alternative]] table it came from
 };
 
+// What an entry is on another release than its table's own ([id.release.trixie] in debian.toml,
+// whose names are bookworm's): it replaces the entry's packages when the machine runs that
+// release (select_for_host).
+struct ReleaseOverride {
+  std::string release;  // a codename (trixie, noble) or a VERSION_ID (13, 24.04)
+  std::map<Category, std::vector<Alternative>> by_category;  // every category, fallback applied
+  std::string note;     // required when it maps to no package
+  SourceSpan where;
+};
+
 struct Entry {
   std::string id;                    // dep:generic/libxml2
   std::vector<std::string> aliases;  // other spellings that mean the same id
@@ -53,6 +63,8 @@ struct Entry {
   std::map<Category, std::vector<Alternative>> by_category;
   // For the pkgconfig ecosystem: module names (any of them, first preferred).
   std::vector<std::string> pkgconfig;
+  // Other releases, in the order written; select_for_host applies the one the machine runs.
+  std::vector<ReleaseOverride> releases;
   SourceSpan where;
 
   // The alternatives for one category; an empty list when there is none.
@@ -71,6 +83,8 @@ struct Table {
   std::string path;
   std::vector<std::string> overlays;  // later files merged into this table by load_tables
   std::vector<Entry> entries;  // sorted by id
+  // The release whose [id.release.X] overrides select_for_host applied; empty: none did.
+  std::string selected_release;
   // The entry for an id or alias. Tries the exact string, then the id without version,
   // qualifiers and subpath ("dep:generic/cmake?repository_url=..." -> "dep:generic/cmake"), and
   // compares dep:github/ ids case-insensitively, as GitHub does.
@@ -91,6 +105,30 @@ struct Tables {
   std::vector<std::string> known_ids() const;
 };
 Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs);
+
+// The machine a set of tables is adapted to: /etc/os-release's ID, ID_LIKE, VERSION_CODENAME
+// and VERSION_ID (after EXTDEPS_OVERRIDE_OS).
+struct HostRelease {
+  std::string id;                    // ubuntu
+  std::vector<std::string> id_like;  // debian
+  std::string codename;              // noble
+  std::string version_id;            // 24.04
+  // The names an [id.release.X] may use for this machine, most specific first: the codename,
+  // the VERSION_ID, and the codename of a known Debian or Ubuntu VERSION_ID (12 is bookworm,
+  // 24.04 is noble) when os-release (or an override) gave no codename.
+  std::vector<std::string> release_names() const;
+};
+
+// HostRelease from <root>/etc/os-release.
+HostRelease host_release(const Context& ctx);
+
+// Adapts loaded tables to one machine, in two steps:
+// - a table named after the machine's ID overlays the table of each ID_LIKE ecosystem it derives
+//   from, entry by entry (an ubuntu.toml over debian.toml on Ubuntu, where the apt provider uses
+//   the debian table);
+// - in every table, an entry's [id.release.X] for one of the machine's release names replaces
+//   the entry's packages (and note, when it has one). Tables keep what they had otherwise.
+void select_for_host(Tables& tables, const HostRelease& host);
 
 // Merges `overlay` into `base` (same ecosystem): entries with the same id are replaced, new ones
 // added; an id or alias of the overlay is taken away from older entries that had it as an alias.

@@ -29,6 +29,10 @@ struct RequirementOutcome {
   std::string message;            // for unsatisfiable and unmapped: why, in words
   std::vector<std::string> suggestions;  // did-you-mean ids for unmapped
   std::vector<std::string> candidates;   // what was considered, for --explain and show
+  // Non-empty: no mapping table knows the id, and these packages or modules named after it were
+  // found ("debian package libfoo-dev is in the index, named after dep:generic/foo (...)"). What
+  // meets the need is then a guess, never a maintained mapping.
+  std::vector<std::string> guess;
 };
 
 struct Step {

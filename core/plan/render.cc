@@ -62,6 +62,7 @@ nlohmann::json to_json(const Outcome& o) {
     if (!r.message.empty()) x["message"] = r.message;
     if (!r.suggestions.empty()) x["suggestions"] = r.suggestions;
     if (!r.candidates.empty()) x["candidates"] = r.candidates;
+    if (!r.guess.empty()) x["guess"] = {{"evidence", r.guess}};
     reqs.push_back(std::move(x));
   }
   j["requirements"] = std::move(reqs);
@@ -129,7 +130,11 @@ void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
         << std::string(width + 2 - req.size(), ' ') << t << std::string(tag_width + 2 - t.size(), ' ');
     if (r.status == Status::satisfied || r.status == Status::planned) out << packages_text(r);
     else out << r.message;
+    if (!r.guess.empty() && (r.status == Status::satisfied || r.status == Status::planned))
+      out << "  [guess: no mapping table knows it]";
     out << '\n';
+    if (!r.guess.empty() && (opt.explain || r.status == Status::satisfied || r.status == Status::planned))
+      for (const auto& g : r.guess) out << "      guessed: " << g << '\n';
     if (opt.explain)
       for (const auto& c : r.candidates) out << "      considered: " << c << '\n';
   }

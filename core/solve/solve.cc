@@ -1,14 +1,17 @@
 #include "core/solve/solve.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "core/declare/declare.h"
 #include "core/detect/cuda_table.h"
+#include "core/mapping/guess.h"
 #include "core/solve/bundles.h"
 #include "core/solve/explain.h"
+#include "core/solve/guess.h"
 #include "core/solve/pool_builder.h"
 #include "core/version/version.h"
 
@@ -28,6 +31,9 @@ struct Need {
   std::vector<std::pair<const LoadedProvider*, MappingView>> views;
   bool in_job = false;
   bool failed = false;
+  // No table maps the id: it is worth a guess, and what was found named after it.
+  bool unmapped = false;
+  std::vector<std::string> guess_evidence;
   std::vector<std::string> conflict_lines;  // from the combined solve
 };
 
@@ -52,6 +58,8 @@ class Resolver {
   Result<void> load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
   void add_host(const detect::HostFacts& host);
   void map_needs();
+  void guess(Need& n);
+  void guess_warnings();
   void cuda_warnings();
   void solve();
   void explain_failure(Need& n);
@@ -72,6 +80,9 @@ class Resolver {
   Id toolkit_ = 0;           // an nvcc found on the machine, as an installed solvable
   std::string nvcc_version_;
   const detect::HostFacts* host_ = nullptr;
+  bool guess_ = true;
+  // Entries made up for unmapped ids (guess()); a deque, so MappingViews may point into it.
+  std::deque<mapping::Entry> guesses_;
   plan::Outcome out_;
 };
 
@@ -105,6 +116,12 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
     if (const mapping::Table* t = tables_.find_ecosystem(p->ecosystem()))
       for (const auto& e : t->entries)
         for (const auto& name : e.all_packages()) roots.push_back(name);
+    // The names a guess may look up must survive the pruning (an index without a table is not
+    // pruned at all).
+    if (!roots.empty())
+      for (const auto& n : needs_)
+        if (n.unmapped)
+          for (auto& name : guess_names(*n.req, *p)) roots.push_back(std::move(name));
     auto lp = b_.add_provider(*p, priority, opt.use_cache, roots);
     if (!lp.ok()) return lp.error();
     loaded_.push_back(*lp);
@@ -186,6 +203,12 @@ void Resolver::map_needs() {
       }
     }
   }
+  for (const auto& n : needs_) {
+    if (!n.unmapped) continue;
+    for (const auto& lp : loaded_)
+      for (const auto& name : guess_names(*n.req, *lp.provider))
+        if (Id x = b_.name_id(lp.provider->ecosystem(), name, false)) names.push_back(x);
+  }
   bundles_.index_names(names);
 
   for (auto& n : needs_) {
@@ -197,8 +220,39 @@ void Resolver::map_needs() {
       const mapping::Entry* e = t ? t->find(id) : nullptr;
       if (e) n.views.emplace_back(&lp, bundles_.add(lp, *e, n.req->category, priority_[i], installed_priority_[i]));
     }
+    if (n.unmapped) guess(n);
     if (n.req->category != Category::run && toolkit_ && detect::is_cuda_toolkit_id(id))
       bundles_.add_installed_tool(toolkit_, n.req->category, id, nvcc_version_);
+  }
+}
+
+// An id no table maps: a made-up entry per provider whose indexes have names for it (guess.h).
+void Resolver::guess(Need& n) {
+  for (size_t i = 0; i < loaded_.size(); ++i) {
+    auto g = guess_entry(*n.req, loaded_[i], b_, bundles_);
+    if (!g) continue;
+    n.guess_evidence.insert(n.guess_evidence.end(), g->evidence.begin(), g->evidence.end());
+    guesses_.push_back(std::move(g->entry));
+    n.views.emplace_back(&loaded_[i], bundles_.add(loaded_[i], guesses_.back(), n.req->category, priority_[i],
+                                                   installed_priority_[i]));
+  }
+}
+
+// A need met by a guess holds, with a warning that says so, and what to do about it.
+void Resolver::guess_warnings() {
+  for (auto& n : needs_) {
+    if (!n.unmapped || n.guess_evidence.empty()) continue;
+    auto& o = n.outcome;
+    o.guess = n.guess_evidence;
+    if (o.status != plan::Status::planned && o.status != plan::Status::satisfied) continue;
+    std::string chosen;
+    for (const auto& p : o.packages) chosen += (chosen.empty() ? "" : ", ") + p.name;
+    // A typo of a known id can match a real package too: say what it may have meant.
+    o.suggestions = mapping::did_you_mean(n.req->url.id(), tables_.known_ids());
+    out_.warnings.push_back(n.req->url.id() + " is in no mapping table: " + chosen +
+                            " is a guess from its name, not a maintained mapping; check it, and add "
+                            "the id to a mapping table (docs/maintainers.md)" +
+                            (o.suggestions.empty() ? "" : " (did you mean " + join(o.suggestions, ", ") + "?)"));
   }
 }
 
@@ -501,18 +555,22 @@ void Resolver::cuda_warnings() {
 Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
                                     std::vector<std::unique_ptr<Provider>>& providers,
                                     const Options& opt) {
+  guess_ = opt.guess_unmapped;
+  needs_.resize(reqs.size());
+  auto known = tables_.known_ids();
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    needs_[i].req = &reqs[i];
+    needs_[i].outcome.requirement = reqs[i];
+    const std::string id = reqs[i].url.id();
+    needs_[i].unmapped = guess_ && std::none_of(tables_.tables.begin(), tables_.tables.end(),
+                                                [&](const mapping::Table& t) { return t.find(id) != nullptr; });
+  }
   if (auto r = load(providers, opt); !r.ok()) return r.error();
   host_ = opt.host;
   if (host_) {
     add_host(*host_);
     bundles_.set_host(host_);
     explain_.set_host(host_);
-  }
-  needs_.resize(reqs.size());
-  auto known = tables_.known_ids();
-  for (size_t i = 0; i < reqs.size(); ++i) {
-    needs_[i].req = &reqs[i];
-    needs_[i].outcome.requirement = reqs[i];
   }
   map_needs();
   for (auto& n : needs_) {
@@ -527,6 +585,8 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
       n.outcome.message = "no mapping table knows " + id;
       if (!n.outcome.suggestions.empty())
         n.outcome.message += " (did you mean " + join(n.outcome.suggestions, ", ") + "?)";
+      else if (n.unmapped && !mapping::guess_candidates(id, "pkgconfig", "", Category::host).empty())
+        n.outcome.message += ", and no package or pkg-config module here is named after it";
     } else {
       n.outcome.status = plan::Status::unsatisfiable;
       n.outcome.message = "no package manager here maps " + id + " (it is mapped for " +
@@ -536,6 +596,7 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
   }
   solve();
   cuda_warnings();
+  guess_warnings();
   for (auto& n : needs_) out_.requirements.push_back(std::move(n.outcome));
   return std::move(out_);
 }

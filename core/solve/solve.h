@@ -23,6 +23,10 @@ struct Options {
   bool use_cache = true;  // the .solv cache under ctx.cache_dir()/solv
   // The machine the plan is for. Null: no host repo, no driver constraints (a plan for anywhere).
   const detect::HostFacts* host = nullptr;
+  // For an id no table maps, look for packages and pkg-config modules named after it; what is
+  // found is planned as a guess, marked as such (with "did you mean" when it is close to a known
+  // id: a typo can match a real package too).
+  bool guess_unmapped = true;
 };
 
 Result<plan::Outcome> resolve(const Context& ctx, const std::vector<Requirement>& requirements,

@@ -1,0 +1,343 @@
+#include "core/cli/mappings_command.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "core/config/config.h"
+#include "core/fetch/fetch.h"
+#include "core/fetch/options.h"
+#include "core/mapping/coverage.h"
+#include "core/mapping/lint.h"
+#include "core/mapping/mapping.h"
+#include "core/mapping/pep804.h"
+#include "core/mapping/rosdep.h"
+#include "core/mapping/verify.h"
+#include "core/mapping/names.h"
+#ifdef EXTDEPS_HAVE_PROVIDER_APT
+#include "providers/apt/apt_provider.h"
+#endif
+#ifdef EXTDEPS_HAVE_PROVIDER_CONDA
+#include "providers/conda/repodata.h"
+#endif
+
+namespace extdeps::cli {
+
+namespace {
+
+int fail(std::ostream& err, const Error& e) {
+  err << "error: " << e.message << '\n';
+  return static_cast<int>(e.code);
+}
+
+// The extra folders: --mapping-dir, else EXTDEPS_MAPPING_DIRS, else the user's configuration.
+Result<std::vector<std::string>> extra_dirs(const Context& ctx, const std::vector<std::string>& cli) {
+  config::Settings s;
+  if (!cli.empty()) {
+    s.mapping_dirs = cli;
+    s.mapping_dirs_from = "command line";
+  }
+  auto settings = config::load(ctx, "", s);
+  if (!settings) return settings.error();
+  return settings->mapping_dirs.value_or(std::vector<std::string>{});
+}
+
+Result<mapping::Tables> tables_for(const Context& ctx, const std::vector<std::string>& cli) {
+  auto dirs = extra_dirs(ctx, cli);
+  if (!dirs) return dirs.error();
+  return mapping::load_tables(ctx, *dirs);
+}
+
+// Writes `text` to `path` ("" or "-": to out).
+Result<void> emit(const std::string& text, const std::string& path, std::ostream& out) {
+  if (path.empty() || path == "-") {
+    out << text;
+    return {};
+  }
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f || !(f << text) || !f.flush()) return environment_error(path + ": cannot write the output");
+  return {};
+}
+
+// The archive component of an apt list file: "..._dists_bookworm_non-free_binary-amd64_Packages"
+// -> "non-free"; empty when the name does not say.
+std::string component_of(const std::string& path) {
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  const auto binary = name.find("_binary-");
+  if (binary == std::string::npos) return {};
+  const auto start = name.rfind('_', binary - 1);
+  return start == std::string::npos ? std::string() : name.substr(start + 1, binary - start - 1);
+}
+
+Result<mapping::NameIndex> apt_index(const Context& ctx, const std::vector<std::string>& files,
+                                     const std::string& release) {
+#ifdef EXTDEPS_HAVE_PROVIDER_APT
+  const auto archs = apt::architectures(ctx);
+  std::vector<std::string> lists = files;
+  mapping::NameIndex index;
+  if (lists.empty()) {
+    lists = apt::list_index_files(ctx, archs);
+    if (lists.empty()) {
+      return environment_error("no apt lists under " + ctx.host_path("/var/lib/apt/lists") +
+                               " (run apt-get update, or name Packages files with --index)");
+    }
+    for (const auto& l : lists) {
+      std::string c = component_of(l);
+      if (c.empty()) {
+        index.components.clear();  // a flat repository: it may hold anything
+        break;
+      }
+      index.components.insert(c);
+    }
+  }
+  std::unordered_map<std::string, std::string> provided;
+  for (const auto& l : lists) {
+    auto r = apt::parse_index_file(l, archs, false, [&](PackageRecord&& rec) {
+      for (const auto& p : rec.provides) provided.emplace(p.name, rec.name);
+      index.names.insert(std::move(rec.name));
+    });
+    if (!r) return r.error();
+  }
+  for (auto& [name, by] : provided) {
+    if (!index.names.count(name)) index.provided_by.emplace(name, std::move(by));
+  }
+  index.description = (files.empty() ? "this machine's apt lists" : "the given Packages files") +
+                      std::string(" (") + (release.empty() ? "" : release + ", ") +
+                      std::to_string(lists.size()) + (lists.size() == 1 ? " list, " : " lists, ") +
+                      std::to_string(index.names.size()) + " packages)";
+  return index;
+#else
+  (void)ctx, (void)files, (void)release;
+  return environment_error("this extdeps was built without the apt provider");
+#endif
+}
+
+Result<mapping::NameIndex> conda_index(Context& ctx, const std::vector<std::string>& sources,
+                                       bool offline) {
+#ifdef EXTDEPS_HAVE_PROVIDER_CONDA
+  if (sources.empty()) {
+    return bad_input("verifying a conda table needs the channel's index: --repodata FILE or URL "
+                     "(repeatable: linux-64 and noarch)");
+  }
+  fetch::FetchFlags flags;
+  flags.offline = offline;
+  auto fo = fetch::options_for(ctx, flags);
+  if (!fo) return fo.error();
+  fetch::Fetcher fetcher(ctx, *fo);
+  mapping::NameIndex index;
+  std::size_t records = 0;
+  for (const auto& s : sources) {
+    std::string path = s, name;
+    if (s.find("://") != std::string::npos) {
+      fetch::Request request;
+      request.url = s;
+      auto got = fetcher.fetch(request);
+      if (!got) return got.error();
+      path = got->body_path;
+      name = s;
+    }
+    auto r = conda::read_repodata_file(path, {}, [&](PackageRecord&& rec) {
+      ++records;
+      index.names.insert(std::move(rec.name));
+    }, name);
+    if (!r) return r.error();
+  }
+  index.description = std::to_string(sources.size()) + (sources.size() == 1 ? " repodata (" : " repodata files (") +
+                      std::to_string(records) + " records, " + std::to_string(index.names.size()) + " names)";
+  return index;
+#else
+  (void)ctx, (void)sources, (void)offline;
+  return environment_error("this extdeps was built without the conda provider");
+#endif
+}
+
+}  // namespace
+
+struct MappingsCommand::Impl {
+  CLI::App* group = nullptr;
+  CLI::App* lint = nullptr;
+  CLI::App* coverage = nullptr;
+  CLI::App* verify = nullptr;
+  CLI::App* import_pep804 = nullptr;
+  CLI::App* import_rosdep = nullptr;
+  CLI::App* export_pep804 = nullptr;
+
+  std::vector<std::string> mapping_dirs;
+  std::vector<std::string> paths;
+  bool json = false;
+  std::string ecosystem;
+  std::string release;
+  std::vector<std::string> index_files;
+  std::vector<std::string> repodata;
+  bool offline = false;
+  std::string cache_dir;
+  std::string file;
+  std::string os;
+  std::string output;
+
+  int run_lint(const Context& ctx, std::ostream& out, std::ostream& err);
+  int run_coverage(const Context& ctx, std::ostream& out, std::ostream& err);
+  int run_verify(Context& ctx, std::ostream& out, std::ostream& err);
+  int run_import_pep804(std::ostream& out, std::ostream& err);
+  int run_import_rosdep(std::ostream& out, std::ostream& err);
+  int run_export(const Context& ctx, std::ostream& out, std::ostream& err);
+};
+
+MappingsCommand::MappingsCommand(CLI::App& app) : impl_(std::make_unique<Impl>()) {
+  Impl& o = *impl_;
+  o.group = app.add_subcommand("mappings", "tools for the mapping tables: lint, coverage, verify, import, export");
+  o.group->require_subcommand(1);
+  auto dirs = [&o](CLI::App* c) {
+    c->add_option("--mapping-dir", o.mapping_dirs, "extra mapping tables folder (repeatable)");
+  };
+
+  o.lint = o.group->add_subcommand("lint", "check tables: schema, order, duplicates, ids, names (exit 1 on a problem)");
+  o.lint->add_option("path", o.paths, "table files or folders (default: the shipped tables and the mapping dirs)");
+  dirs(o.lint);
+
+  o.coverage = o.group->add_subcommand("coverage", "which ids each ecosystem maps");
+  o.coverage->add_flag("--json", o.json, "print JSON");
+  dirs(o.coverage);
+
+  o.verify = o.group->add_subcommand("verify", "check every name of a table against a real index (exit 1 on a missing name)");
+  o.verify->add_option("--ecosystem", o.ecosystem, "the table to verify: debian, conda-forge, ...")->required();
+  o.verify->add_option("--release", o.release, "the release whose names are checked (default: this machine's)");
+  o.verify->add_option("--index", o.index_files, "apt Packages files to read instead of this machine's lists (repeatable)");
+  o.verify->add_option("--repodata", o.repodata, "a conda channel's repodata.json, file or URL (repeatable)");
+  o.verify->add_flag("--offline", o.offline, "use only cached downloads");
+  o.verify->add_option("--cache-dir", o.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
+  dirs(o.verify);
+
+  auto* import = o.group->add_subcommand("import", "write a mapping table from another format");
+  import->require_subcommand(1);
+  o.import_pep804 = import->add_subcommand("pep804", "from a PEP 804 {ecosystem}.mapping.json");
+  o.import_pep804->add_option("file", o.file, "the mapping file")->required();
+  o.import_pep804->add_option("--ecosystem", o.ecosystem, "the table's ecosystem (default: from the file name)");
+  o.import_pep804->add_option("-o,--output", o.output, "write the table here (default: standard output)");
+  o.import_rosdep = import->add_subcommand("rosdep", "from a rosdep YAML table, for one OS release");
+  o.import_rosdep->add_option("file", o.file, "the rosdep file (e.g. rosdistro's rosdep/base.yaml)")->required();
+  o.import_rosdep->add_option("--os", o.os, "OS and release codename, e.g. debian:bookworm")->required();
+  o.import_rosdep->add_option("-o,--output", o.output, "write the table here (default: standard output)");
+
+  auto* exp = o.group->add_subcommand("export", "write a mapping table in another format");
+  exp->require_subcommand(1);
+  o.export_pep804 = exp->add_subcommand("pep804", "as a PEP 804 {ecosystem}.mapping.json");
+  o.export_pep804->add_option("--ecosystem", o.ecosystem, "the table to export (default: debian)");
+  o.export_pep804->add_option("-o,--output", o.output, "write the file here (default: standard output)");
+  dirs(o.export_pep804);
+}
+
+MappingsCommand::~MappingsCommand() = default;
+
+bool MappingsCommand::selected() const { return impl_->group->parsed(); }
+
+int MappingsCommand::run(Context& ctx, std::ostream& out, std::ostream& err) {
+  Impl& o = *impl_;
+  if (*o.lint) return o.run_lint(ctx, out, err);
+  if (*o.coverage) return o.run_coverage(ctx, out, err);
+  if (*o.verify) return o.run_verify(ctx, out, err);
+  if (*o.import_pep804) return o.run_import_pep804(out, err);
+  if (*o.import_rosdep) return o.run_import_rosdep(out, err);
+  if (*o.export_pep804) return o.run_export(ctx, out, err);
+  return 2;
+}
+
+int MappingsCommand::Impl::run_lint(const Context& ctx, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> targets = paths;
+  for (const auto& p : targets) {
+    std::error_code ec;
+    if (!std::filesystem::exists(p, ec)) return fail(err, bad_input(p + ": no such file or folder"));
+  }
+  if (targets.empty()) {
+    auto dirs = extra_dirs(ctx, mapping_dirs);
+    if (!dirs) return fail(err, dirs.error());
+    targets.push_back(mapping::default_mappings_dir(ctx));
+    targets.insert(targets.end(), dirs->begin(), dirs->end());
+  }
+  auto report = mapping::lint(targets);
+  for (const auto& p : report.problems) out << p.str() << '\n';
+  if (report.problems.empty()) {
+    out << "ok: " << report.tables << (report.tables == 1 ? " table, " : " tables, ") << report.ids
+        << " entries, no problems\n";
+    return 0;
+  }
+  out << report.problems.size() << (report.problems.size() == 1 ? " problem" : " problems") << " in "
+      << report.tables << (report.tables == 1 ? " table" : " tables") << '\n';
+  return 1;
+}
+
+int MappingsCommand::Impl::run_coverage(const Context& ctx, std::ostream& out, std::ostream& err) {
+  auto tables = tables_for(ctx, mapping_dirs);
+  if (!tables) return fail(err, tables.error());
+  auto c = mapping::coverage(*tables);
+  if (json) out << mapping::coverage_json(c).dump(2) << '\n';
+  else mapping::print_coverage(c, out);
+  return 0;
+}
+
+int MappingsCommand::Impl::run_verify(Context& ctx, std::ostream& out, std::ostream& err) {
+  if (!cache_dir.empty()) ctx.set_cache_dir(cache_dir);
+  auto tables = tables_for(ctx, mapping_dirs);
+  if (!tables) return fail(err, tables.error());
+  const mapping::Table* t = tables->find_ecosystem(ecosystem);
+  if (!t) {
+    std::string known;
+    for (const auto& x : tables->tables) known += (known.empty() ? "" : ", ") + x.ecosystem;
+    return fail(err, bad_input("no mapping table for ecosystem '" + ecosystem + "' (known: " + known + ")"));
+  }
+  // The names as the release to check sees them: this machine's, or --release.
+  mapping::HostRelease host = mapping::host_release(ctx);
+  if (!release.empty()) host = mapping::HostRelease{host.id, host.id_like, release, ""};
+  mapping::select_for_host(*tables, host);
+  t = tables->find_ecosystem(ecosystem);
+  const std::string shown_release = host.codename.empty() ? host.version_id : host.codename;
+  Result<mapping::NameIndex> index = mapping::is_apt_manager(t->manager)
+                                         ? apt_index(ctx, index_files, shown_release)
+                                     : mapping::is_conda_manager(t->manager)
+                                         ? conda_index(ctx, repodata, offline)
+                                         : Result<mapping::NameIndex>(bad_input(
+                                               "no index to verify the " + ecosystem +
+                                               " table against: verify reads apt lists (apt tables) "
+                                               "and conda repodata (conda tables)"));
+  if (!index) return fail(err, index.error());
+  auto report = mapping::verify(*t, *index);
+  mapping::print_verify(*t, *index, report, out);
+  return report.found == report.checked ? 0 : 1;
+}
+
+int MappingsCommand::Impl::run_import_pep804(std::ostream& out, std::ostream& err) {
+  auto r = mapping::import_pep804(file, ecosystem);
+  if (!r) return fail(err, r.error());
+  for (const auto& w : r->warnings) err << "warning: " << w << '\n';
+  auto written = emit(mapping::write_table(r->table), output, out);
+  if (!written) return fail(err, written.error());
+  return 0;
+}
+
+int MappingsCommand::Impl::run_import_rosdep(std::ostream& out, std::ostream& err) {
+  auto r = mapping::import_rosdep(file, os);
+  if (!r) return fail(err, r.error());
+  for (const auto& w : r->warnings) err << "warning: " << w << '\n';
+  err << "rosdep: " << r->keys << " keys; " << r->mapped << " mapped and " << r->unavailable
+      << " not available for " << os << "; " << r->warnings.size() << " left out\n";
+  auto written = emit(mapping::write_table(r->table), output, out);
+  if (!written) return fail(err, written.error());
+  return 0;
+}
+
+int MappingsCommand::Impl::run_export(const Context& ctx, std::ostream& out, std::ostream& err) {
+  auto tables = tables_for(ctx, mapping_dirs);
+  if (!tables) return fail(err, tables.error());
+  const std::string eco = ecosystem.empty() ? "debian" : ecosystem;
+  const mapping::Table* t = tables->find_ecosystem(eco);
+  if (!t) return fail(err, bad_input("no mapping table for ecosystem '" + eco + "'"));
+  auto j = mapping::export_pep804(*t);
+  if (!j) return fail(err, j.error());
+  auto written = emit(j->dump(2) + "\n", output, out);
+  if (!written) return fail(err, written.error());
+  return 0;
+}
+
+}  // namespace extdeps::cli

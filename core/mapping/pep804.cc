@@ -1,0 +1,321 @@
+#include "core/mapping/pep804.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "core/mapping/names.h"
+
+namespace extdeps::mapping {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kSchemaUrl =
+    "https://raw.githubusercontent.com/jaimergp/external-metadata-mappings/main/schemas/"
+    "external-mapping.schema.json";
+
+struct Spec {
+  std::string name;  // the package name
+  std::string text;  // as written, when it is more than the name (a MatchSpec)
+};
+
+// One specs value of one category: a string or a list of strings.
+Result<std::vector<std::string>> strings_of(const json& v, const std::string& where) {
+  if (v.is_string()) return std::vector<std::string>{v.get<std::string>()};
+  if (!v.is_array()) return bad_input(where + ": expected a string or a list of strings");
+  std::vector<std::string> out;
+  for (const auto& x : v) {
+    if (!x.is_string()) return bad_input(where + ": expected a list of strings");
+    out.push_back(x.get<std::string>());
+  }
+  return out;
+}
+
+Spec spec_of(const std::string& text) {
+  std::string trimmed = text;
+  while (!trimmed.empty() && trimmed.front() == ' ') trimmed.erase(trimmed.begin());
+  while (!trimmed.empty() && trimmed.back() == ' ') trimmed.pop_back();
+  // A recipe macro ("{{ compiler('c') }}") is not a name with a spec after it.
+  if (trimmed.find("{{") != std::string::npos) return Spec{trimmed, ""};
+  const auto cut = trimmed.find_first_of(" =<>!~[");
+  if (cut == std::string::npos) return Spec{trimmed, ""};
+  return Spec{trimmed.substr(0, cut), trimmed};
+}
+
+std::string ecosystem_from_path(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (const std::string suffix : {".mapping.json", ".json"}) {
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      return name.substr(0, name.size() - suffix.size());
+    }
+  }
+  return name;
+}
+
+json commands_for(const std::string& manager) {
+  json null_ranges = nullptr;
+  if (is_apt_manager(manager)) {
+    return json::array({{{"name", "apt-get"},
+                         {"commands",
+                          {{"install",
+                            {{"command", {"apt-get", "install", "--yes", "--no-install-recommends", "{}"}},
+                             {"requires_elevation", true}}},
+                           {"query", {{"command", {"dpkg-query", "--show", "{}"}}}}}},
+                         {"specifier_syntax",
+                          {{"name_only", {"{name}"}},
+                           {"exact_version", {"{name}={version}"}},
+                           {"version_ranges", null_ranges}}}}});
+  }
+  if (is_conda_manager(manager)) {
+    json out = json::array();
+    for (const std::string m : {"conda", "mamba", "micromamba"}) {
+      out.push_back({{"name", m},
+                     {"commands",
+                      {{"install", {{"command", {m, "install", "--yes", "--channel=conda-forge", "{}"}}}},
+                       {"query", {{"command", {m, "list", "-f", "{}"}}}}}},
+                     {"specifier_syntax",
+                      {{"name_only", {"{name}"}},
+                       {"exact_version", {"{name}=={version}"}},
+                       {"version_ranges",
+                        {{"syntax", {"{name}{ranges}"}},
+                         {"and", ","},
+                         {"equal", "={version}"},
+                         {"greater_than", ">{version}"},
+                         {"greater_than_equal", ">={version}"},
+                         {"less_than", "<{version}"},
+                         {"less_than_equal", "<={version}"}}}}}});
+    }
+    return out;
+  }
+  return json::array({{{"name", manager},
+                       {"commands", {{"install", {{"command", {manager, "install", "{}"}}}}, {"query", nullptr}}},
+                       {"specifier_syntax",
+                        {{"name_only", {"{name}"}}, {"exact_version", nullptr}, {"version_ranges", null_ranges}}}}});
+}
+
+}  // namespace
+
+Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return bad_input(path + ": cannot read the PEP 804 mapping file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json doc;
+  try {
+    doc = json::parse(ss.str());
+  } catch (const json::parse_error& e) {
+    return bad_input(path + ": not JSON at byte offset " + std::to_string(e.byte) +
+                     " (a PEP 804 mapping file is JSON)");
+  }
+  if (!doc.is_object() || !doc.contains("mappings") || !doc["mappings"].is_array()) {
+    return bad_input(path + ": expected a PEP 804 mapping file (an object with a \"mappings\" list)");
+  }
+  if (ecosystem.empty()) ecosystem = ecosystem_from_path(path);
+  static const std::regex kEcosystem(R"([a-z0-9\-_.]+(\+[a-z0-9\-_.]+)?)");
+  if (!std::regex_match(ecosystem, kEcosystem)) {
+    return bad_input("ecosystem '" + ecosystem + "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)? "
+                     "(name it with --ecosystem)");
+  }
+
+  ImportResult r;
+  DraftTable& t = r.table;
+  t.ecosystem = ecosystem;
+  t.version = "native";
+  if (doc.contains("package_managers") && doc["package_managers"].is_array() &&
+      !doc["package_managers"].empty() && doc["package_managers"][0].contains("name") &&
+      doc["package_managers"][0]["name"].is_string()) {
+    t.manager = doc["package_managers"][0]["name"].get<std::string>();
+  }
+  if (is_apt_manager(t.manager)) t.version = "deb-upstream";
+  std::string name = doc.value("name", std::string());
+  std::string description = doc.contains("description") && doc["description"].is_string()
+                                ? doc["description"].get<std::string>()
+                                : std::string();
+  t.description = name.empty() ? description : description.empty() ? name : name + ": " + description;
+  t.comments = {"Imported from the PEP 804 mapping file " +
+                    std::filesystem::path(path).filename().string() +
+                    " by `extdeps mappings import pep804`.",
+                "PEP 804 has no version rules or components; check them, and verify the names with",
+                "`extdeps mappings verify` before shipping this table."};
+
+  std::map<std::string, DraftEntry> entries;
+  std::vector<std::string> order;
+  std::map<std::string, std::string> specs_from;  // id -> the id it is the same as
+  std::map<std::string, bool> saw_empty;          // id -> a mapping said "nothing"
+  std::size_t index = 0;
+  for (const auto& m : doc["mappings"]) {
+    const std::string where = path + ": mappings[" + std::to_string(index++) + "]";
+    if (!m.is_object() || !m.contains("id") || !m["id"].is_string()) {
+      return bad_input(where + ": expected an object with a string \"id\"");
+    }
+    const std::string id = m["id"].get<std::string>();
+    if (id.rfind("dep:", 0) != 0 || id.find('/') == std::string::npos) {
+      return bad_input(where + ": id '" + id + "' is not a DepURL (expected dep:TYPE/NAME)");
+    }
+    if (m.contains("specs_from")) {
+      if (!m["specs_from"].is_string()) return bad_input(where + ": \"specs_from\" must be a string");
+      specs_from[id] = m["specs_from"].get<std::string>();
+      continue;
+    }
+    if (!m.contains("specs")) return bad_input(where + ": " + id + " has neither \"specs\" nor \"specs_from\"");
+    if (!entries.count(id)) {
+      order.push_back(id);
+      DraftEntry e;
+      e.id = id;
+      if (m.contains("description") && m["description"].is_string()) {
+        e.description = m["description"].get<std::string>();
+      }
+      entries.emplace(id, std::move(e));
+    }
+    DraftEntry& e = entries[id];
+    const json& specs = m["specs"];
+    std::array<std::optional<std::vector<std::string>>, 3> lists;  // build, host, run
+    if (specs.is_object()) {
+      const char* keys[] = {"build", "host", "run"};
+      for (int i = 0; i < 3; ++i) {
+        if (!specs.contains(keys[i])) continue;
+        auto v = strings_of(specs[keys[i]], where + ": specs." + keys[i]);
+        if (!v) return v.error();
+        lists[i] = *v;
+      }
+    } else {
+      auto v = strings_of(specs, where + ": specs");
+      if (!v) return v.error();
+      lists[1] = *v;  // the same packages for every category: host, and the fallback does the rest
+    }
+    // Names, with MatchSpecs kept in the note and invalid names left out.
+    DraftAlternative alt;
+    std::vector<std::string> kept_specs;
+    bool any = false;
+    for (int i = 0; i < 3; ++i) {
+      if (!lists[i]) continue;
+      std::vector<std::string> names;
+      for (const auto& text : *lists[i]) {
+        Spec s = spec_of(text);
+        if (auto problem = name_problem(t.manager, s.name); problem || s.name.empty()) {
+          r.warnings.push_back(id + ": '" + text + "' " +
+                               (problem ? problem->substr(problem->find(" is ") + 1) : "is empty") +
+                               "; left out");
+          continue;
+        }
+        if (!s.text.empty() && std::find(kept_specs.begin(), kept_specs.end(), s.text) == kept_specs.end()) {
+          kept_specs.push_back(s.text);
+        }
+        if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
+      }
+      if (!names.empty()) any = true;
+      // An empty category beside others is "nothing extra" in PEP 804, where here it would say
+      // "no package": leave it out and let the category fallback answer.
+      if (!names.empty()) (i == 0 ? alt.build : i == 1 ? alt.host : alt.run) = names;
+    }
+    if (!any) {
+      saw_empty[id] = true;
+      continue;
+    }
+    for (const auto& s : kept_specs) alt.note += (alt.note.empty() ? "PEP 804 spec '" : ", '") + s + "'";
+    // A repeated id that says something of its own says it in its alternative's note.
+    if (m.contains("description") && m["description"].is_string() && m["description"] != e.description) {
+      const std::string d = m["description"].get<std::string>();
+      alt.note = alt.note.empty() ? d : d + " (" + alt.note + ")";
+    }
+    // Two alternatives are the same when they give the same packages once the category
+    // fallback is applied ("libblas" as a string, or as {build, host, run} of it).
+    auto effective = [](const DraftAlternative& a) {
+      const std::vector<std::string> none;
+      const auto& b = a.build ? *a.build : a.host ? *a.host : none;
+      const auto& h = a.host ? *a.host : a.build ? *a.build : none;
+      const auto& r = a.run ? *a.run : h;
+      return std::array<std::vector<std::string>, 3>{b, h, r};
+    };
+    auto same = [&](const DraftAlternative& a) { return effective(a) == effective(alt); };
+    auto found = std::find_if(e.alternatives.begin(), e.alternatives.end(), same);
+    if (found == e.alternatives.end()) {
+      e.alternatives.push_back(std::move(alt));
+    } else if (!alt.note.empty()) {
+      found->note += (found->note.empty() ? "" : "; ") + alt.note;
+    }
+  }
+  for (const auto& id : order) {
+    DraftEntry& e = entries[id];
+    if (e.alternatives.empty()) {
+      if (saw_empty.count(id)) {
+        e.note = "the PEP 804 mapping maps it to nothing";
+      } else {
+        r.warnings.push_back(id + ": no spec is a valid name; the id is left out");
+        entries.erase(id);
+      }
+    }
+  }
+  // specs_from: the same packages as another id, which here is an alias of it.
+  for (const auto& [alias, target] : specs_from) {
+    std::string to = target;
+    for (int hops = 0; hops < 16 && specs_from.count(to); ++hops) to = specs_from.at(to);
+    auto it = entries.find(to);
+    if (it == entries.end() || entries.count(alias)) {
+      r.warnings.push_back(alias + ": specs_from " + target + ", which has no mapping here; left out");
+      continue;
+    }
+    it->second.aliases.push_back(alias);
+  }
+  for (auto& [id, e] : entries) t.entries.push_back(std::move(e));
+  return r;
+}
+
+Result<nlohmann::json> export_pep804(const Table& table) {
+  if (table.manager.empty()) {
+    return bad_input("the " + table.ecosystem + " table names no package manager: PEP 804 "
+                     "mappings are for package managers");
+  }
+  json doc;
+  doc["$schema"] = kSchemaUrl;
+  doc["schema_version"] = 1;
+  doc["name"] = table.ecosystem + (table.release.empty() ? "" : " (" + table.release + ")");
+  doc["description"] = table.description.empty()
+                           ? "exported by extdeps from " + table.path
+                           : table.description + " (exported by extdeps)";
+  json mappings = json::array();
+  const Category cats[] = {Category::build, Category::host, Category::run};
+  for (const auto& e : table.entries) {
+    auto base = [&]() {
+      json m{{"id", e.id}};
+      if (!e.description.empty()) m["description"] = e.description;
+      if (!e.note.empty()) m["extra_metadata"]["note"] = e.note;
+      return m;
+    };
+    if (e.unavailable()) {
+      json m = base();
+      m["specs"] = json::array();
+      mappings.push_back(std::move(m));
+    } else {
+      std::size_t n = 0;
+      for (Category c : cats) n = std::max(n, e.alternatives(c).size());
+      for (std::size_t k = 0; k < n; ++k) {
+        json m = base();
+        json specs = json::object();
+        std::string component;
+        for (Category c : cats) {
+          const auto& alts = e.alternatives(c);
+          specs[std::string(category_name(c))] = k < alts.size() ? alts[k].packages : std::vector<std::string>{};
+          if (k < alts.size() && alts[k].component != "main") component = alts[k].component;
+          if (k < alts.size() && !alts[k].note.empty()) m["extra_metadata"]["alternative_note"] = alts[k].note;
+        }
+        if (!component.empty()) m["extra_metadata"]["component"] = component;
+        m["specs"] = std::move(specs);
+        mappings.push_back(std::move(m));
+      }
+    }
+    for (const auto& a : e.aliases) mappings.push_back({{"id", a}, {"specs_from", e.id}});
+  }
+  doc["mappings"] = std::move(mappings);
+  doc["package_managers"] = commands_for(table.manager);
+  return doc;
+}
+
+}  // namespace extdeps::mapping

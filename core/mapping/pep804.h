@@ -1,0 +1,37 @@
+// PEP 804 name-mapping files ({ecosystem}.mapping.json, the external-mapping schema) to and from
+// mapping tables. PEP 804 lists "specs" per id, a string, a list or {build, host, run}; a
+// repeated id is an ordered alternative; "specs_from" says "the same as that id"; an empty list
+// says "nothing". Here the same facts are entries, alternatives and aliases.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/mapping/mapping.h"
+#include "core/mapping/write_table.h"
+#include "core/util/result.h"
+
+namespace extdeps::mapping {
+
+struct ImportResult {
+  DraftTable table;
+  // What could not be carried over, one line each ("dep:x: '{{ compiler('c') }}' is not a
+  // conda package name; left out").
+  std::vector<std::string> warnings;
+};
+
+// Reads a PEP 804 mapping file. `ecosystem`: the table's ecosystem; empty: from the file name
+// (ubuntu.mapping.json -> ubuntu). The manager is the file's first package manager. A spec that
+// is a MatchSpec ("libblas * *_openblas") gives its package name, the spec kept in a note; a
+// spec that is no valid name for the manager is left out with a warning. Errors (not JSON, not
+// the schema's shape) name the file and the byte offset or the mapping's index.
+Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem = {});
+
+// A table as a PEP 804 mapping file: every alternative as a mapping of its own (repeated id),
+// aliases as "specs_from", an entry without packages as "specs": [], and the package managers
+// extdeps would use. Tables of detectors (pkgconfig) have no PEP 804 form: bad input.
+Result<nlohmann::json> export_pep804(const Table& table);
+
+}  // namespace extdeps::mapping

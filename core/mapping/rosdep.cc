@@ -1,0 +1,211 @@
+#include "core/mapping/rosdep.h"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/declare/declare.h"
+#include "core/mapping/names.h"
+
+namespace extdeps::mapping {
+
+namespace {
+
+// rosdep2's installers for the OSes this importer knows, in the order rosdep registers them
+// (platforms/debian.py): the first one found in a rule wins. The first is the default.
+struct Platform {
+  std::string_view os;
+  std::string_view ecosystem;
+  std::array<std::string_view, 5> installers;
+};
+constexpr std::array<Platform, 2> kPlatforms = {{
+    {"debian", "debian", {"apt", "pip", "gem", "npm", "source"}},
+    {"ubuntu", "ubuntu", {"apt", "pip", "gem", "npm", "source"}},
+}};
+
+enum class Outcome { packages, unavailable, undefined, other_installer, invalid };
+
+struct Rule {
+  Outcome outcome = Outcome::undefined;
+  std::string installer;
+  std::vector<std::string> packages;
+  std::string why;
+};
+
+bool has_key(const YAML::Node& map, std::string_view key) {
+  return map.IsMap() && map[std::string(key)].IsDefined();
+}
+
+// The rule of one key for (os, version), as rosdep2's get_rule_for_platform finds it.
+Rule rule_for(const YAML::Node& data, const Platform& p, const std::string& version) {
+  Rule r;
+  if (!data.IsMap()) return {Outcome::invalid, "", {}, "its value is not a map of OSes"};
+  // Nodes are rebound with reset(): yaml-cpp's operator= would write into the document.
+  YAML::Node d;
+  if (has_key(data, p.os)) {
+    d.reset(data[std::string(p.os)]);
+  } else if (has_key(data, "*")) {
+    d.reset(data["*"]);
+    if (!d.IsMap()) return {Outcome::invalid, "", {}, "its '*' OS rule names no installer"};
+  } else {
+    return {Outcome::undefined, "", {}, "no rule for " + std::string(p.os)};
+  }
+  std::string installer(p.installers[0]);
+  auto pick_installer = [&](YAML::Node& n) {
+    if (!n.IsMap()) return false;
+    const YAML::Node map = n;
+    for (auto key : p.installers) {
+      if (has_key(map, key)) {
+        n.reset(map[std::string(key)]);
+        installer = std::string(key);
+        return true;
+      }
+    }
+    return false;
+  };
+  if (d.IsMap() && !pick_installer(d)) {
+    if (!has_key(d, version) && !has_key(d, "*")) {
+      return {Outcome::undefined, "", {}, "no rule for " + std::string(p.os) + " " + version};
+    }
+    const YAML::Node versions = d;
+    if (has_key(versions, version) && versions[version].IsNull()) {
+      return {Outcome::unavailable, "", {}, "not available on " + std::string(p.os) + " " + version};
+    }
+    d.reset(has_key(versions, version) ? versions[version] : versions["*"]);
+    pick_installer(d);
+  }
+  if (!d.IsDefined() || d.IsNull()) {
+    return {Outcome::unavailable, "", {}, "not available on " + std::string(p.os) + " " + version};
+  }
+  r.installer = installer;
+  if (installer != p.installers[0]) {
+    r.outcome = Outcome::other_installer;
+    r.why = "its rule is for " + installer;
+    return r;
+  }
+  // The package installer's arguments: {packages: [...] | "a b"}, "a b", or [a, b].
+  auto words = [](const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+  };
+  try {
+    if (d.IsMap()) {
+      const YAML::Node args = d;
+      const YAML::Node pk = args["packages"];
+      if (pk.IsScalar()) r.packages = words(pk.as<std::string>());
+      else if (pk.IsSequence()) r.packages = pk.as<std::vector<std::string>>();
+    } else if (d.IsScalar()) {
+      r.packages = words(d.as<std::string>());
+    } else if (d.IsSequence()) {
+      r.packages = d.as<std::vector<std::string>>();
+    }
+  } catch (const YAML::Exception& e) {
+    return {Outcome::invalid, installer, {}, std::string("its packages are not strings: ") + e.what()};
+  }
+  r.outcome = Outcome::packages;
+  return r;
+}
+
+}  // namespace
+
+Result<RosdepImport> import_rosdep(const std::string& path, const std::string& os) {
+  const auto colon = os.find(':');
+  const std::string os_name = os.substr(0, colon);
+  const std::string version = colon == std::string::npos ? "" : os.substr(colon + 1);
+  const Platform* platform = nullptr;
+  for (const auto& p : kPlatforms) {
+    if (p.os == os_name) platform = &p;
+  }
+  if (!platform || version.empty()) {
+    return bad_input("--os '" + os + "': expected debian:CODENAME or ubuntu:CODENAME (e.g. debian:bookworm)");
+  }
+  YAML::Node doc;
+  try {
+    doc = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    return bad_input(path + ": cannot read the rosdep file");
+  } catch (const YAML::ParserException& e) {
+    return bad_input(path + ":" + std::to_string(e.mark.line + 1) + ":" +
+                     std::to_string(e.mark.column + 1) + ": invalid YAML: " + e.msg);
+  }
+  if (!doc.IsMap()) return bad_input(path + ": expected a rosdep table (a map of keys to rules)");
+
+  RosdepImport r;
+  DraftTable& t = r.table;
+  t.ecosystem = std::string(platform->ecosystem);
+  t.manager = "apt";
+  t.release = version;
+  t.version = "deb-upstream";
+  t.description = "rosdep keys for " + os_name + " " + version + ", from " +
+                  std::filesystem::path(path).filename().string();
+  t.comments = {"Imported from the rosdep table " + std::filesystem::path(path).filename().string() +
+                    " for " + os + " by `extdeps mappings import rosdep`.",
+                "rosdep keys are not DepURLs: each key K became dep:generic/K. rosdep has no",
+                "build/host/run split, so the packages are written as host (the rest falls back)."};
+  for (const auto& kv : doc) {
+    ++r.keys;
+    std::string key;
+    try {
+      key = kv.first.as<std::string>();
+    } catch (const YAML::Exception&) {
+      r.warnings.push_back("a key at line " + std::to_string(kv.first.Mark().line + 1) +
+                           " is not a string; left out");
+      continue;
+    }
+    const std::string id = "dep:generic/" + key;
+    if (auto url = declare::parse_depurl(id); !url || url->id() != id) {
+      r.warnings.push_back(key + ": not usable in a DepURL; left out");
+      continue;
+    }
+    Rule rule = rule_for(kv.second, *platform, version);
+    DraftEntry e;
+    e.id = id;
+    e.description = "rosdep key " + key;
+    switch (rule.outcome) {
+      case Outcome::undefined:
+        continue;  // rosdep cannot resolve it for this release either: not a warning
+      case Outcome::invalid:
+      case Outcome::other_installer:
+        r.warnings.push_back(key + ": " + rule.why + "; left out");
+        continue;
+      case Outcome::unavailable:
+        e.note = "rosdep: " + rule.why;
+        ++r.unavailable;
+        break;
+      case Outcome::packages: {
+        if (rule.packages.empty()) {
+          r.warnings.push_back(key + ": rosdep installs nothing for it on " + os +
+                               " (no way to say that here); left out");
+          continue;
+        }
+        bool bad = false;
+        for (const auto& p : rule.packages) {
+          if (auto problem = name_problem("apt", p)) {
+            r.warnings.push_back(key + ": " + *problem + "; left out");
+            bad = true;
+            break;
+          }
+        }
+        if (bad) continue;
+        std::vector<std::string> unique;
+        for (const auto& p : rule.packages) {
+          if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(p);
+        }
+        DraftAlternative a;
+        a.host = unique;
+        e.alternatives.push_back(std::move(a));
+        ++r.mapped;
+        break;
+      }
+    }
+    t.entries.push_back(std::move(e));
+  }
+  return r;
+}
+
+}  // namespace extdeps::mapping
