@@ -42,12 +42,6 @@ std::string host_text(const Context& ctx) {
   return name + ", " + detect::dpkg_architecture(ctx);
 }
 
-// The providers a solve uses, their downloads done. The fetcher lives as long as they do.
-struct Sources {
-  std::unique_ptr<fetch::Fetcher> fetcher;
-  std::vector<std::unique_ptr<Provider>> providers;
-};
-
 Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o) {
   ProviderSettings ps;
   ps.managers = settings.managers.value_or(std::vector<std::string>{});
@@ -70,6 +64,11 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
 }
 
 }  // namespace
+
+Sources::Sources() = default;
+Sources::Sources(Sources&&) noexcept = default;
+Sources& Sources::operator=(Sources&&) noexcept = default;
+Sources::~Sources() = default;
 
 Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
@@ -152,7 +151,8 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     bool manager = outcome.error().message.rfind("unknown package manager", 0) == 0;
     return manager ? blame(settings->managers_from, outcome.error()) : outcome.error();
   }
-  return Prepared{*path, host_text(ctx), std::move(*outcome)};
+  return Prepared{*path, host_text(ctx), std::move(*outcome), std::move(*host),
+                  std::make_shared<Sources>(std::move(*sources))};
 }
 
 int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::ostream& out,

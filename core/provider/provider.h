@@ -11,6 +11,7 @@
 #include "core/context/context.h"
 #include "core/model/record.h"
 #include "core/util/result.h"
+#include "extdeps/build_env.h"
 
 namespace extdeps {
 
@@ -44,6 +45,15 @@ struct PlannedPackage {
 struct Command {
   std::vector<std::string> argv;
   bool requires_elevation = false;  // needs root: run through sudo when not root
+};
+
+// An installed package that meets a need, as `extdeps env` asks its provider about it.
+struct InstalledRef {
+  std::string_view name;
+  std::string_view version;   // native
+  std::string_view where;     // its origin: the dpkg status file, the .pc file, the conda-meta file
+  std::string_view need;      // the DepURL id it meets
+  std::string_view category;  // build, host or run
 };
 
 // A compiled DepOp::spec relation: does a candidate with this native version and build string
@@ -85,6 +95,11 @@ class Provider {
   // load(). Called once, before identity() and load(), for each provider the solve will use
   // (see wanted()). The default has nothing to download.
   virtual Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher);
+
+  // What a build needs to find an installed package of this provider (`extdeps env`): the
+  // search paths of its prefix. The default adds nothing: the system's own prefixes are
+  // searched without help.
+  virtual void add_build_env(const Context& ctx, const InstalledRef& package, BuildEnv& env) const;
 };
 
 // Whether a solve uses the provider: named in settings.managers when any is named (a detector,

@@ -23,6 +23,8 @@ Result<std::unique_ptr<SpecMatcher>> Provider::compile_spec(std::string_view spe
 
 Result<void> Provider::prepare(const Context&, fetch::Fetcher&) { return {}; }
 
+void Provider::add_build_env(const Context&, const InstalledRef&, BuildEnv&) const {}
+
 bool ProviderSettings::names(std::string_view manager) const {
   return std::find(managers.begin(), managers.end(), manager) != managers.end();
 }

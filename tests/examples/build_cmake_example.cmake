@@ -1,0 +1,17 @@
+# Configures, builds and tests one CMake example from a fresh build folder, as its README says;
+# extdeps_require() in it runs $ENV{EXTDEPS_BIN}. -D: EXAMPLE, WORK, GENERATOR, C_COMPILER.
+file(REMOVE_RECURSE "${WORK}")
+foreach(step configure build test)
+  if(step STREQUAL "configure")
+    set(cmd ${CMAKE_COMMAND} -S "${EXAMPLE}" -B "${WORK}" -G "${GENERATOR}" -DCMAKE_C_COMPILER=${C_COMPILER})
+  elseif(step STREQUAL "build")
+    set(cmd ${CMAKE_COMMAND} --build "${WORK}")
+  else()
+    set(cmd ${CMAKE_CTEST_COMMAND} --test-dir "${WORK}" --output-on-failure)
+  endif()
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "${step}:\n${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${step} of ${EXAMPLE} failed (${rc})")
+  endif()
+endforeach()
