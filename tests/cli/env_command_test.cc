@@ -165,6 +165,37 @@ TEST_F(EnvCommandTest, ACondaEnvironmentGivesItsPrefix) {
                   }));
 }
 
+// --format json validates against schema/env.schema.json (which refers to plan.schema.json), met
+// and missing alike; checked by Python's jsonschema, skipped, saying why, where it is missing.
+TEST_F(EnvCommandTest, JsonFollowsTheEnvSchema) {
+  if (std::system("/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 with jsonschema is missing (Debian: python3-jsonschema)";
+  std::string schemas = std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/../schema";
+  std::string script = temp_dir() + "/validate.py";
+  std::ofstream(script) << "import json, sys, jsonschema\n"
+                           "env = json.load(open(sys.argv[1] + '/env.schema.json'))\n"
+                           "plan = json.load(open(sys.argv[1] + '/plan.schema.json'))\n"
+                           "resolver = jsonschema.RefResolver.from_schema(env, store={plan['$id']: plan})\n"
+                           "jsonschema.Draft202012Validator(env, resolver=resolver).validate(json.load(open(sys.argv[2])))\n";
+  std::string prefix = temp_dir() + "/opt/greet";
+  std::string pc_dir = make_prefix(prefix);
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/extdeps-test-greet\", \"dep:generic/libxml2\", "
+                                "\"dep:github/apache/arrow\"]\n");
+  auto r = run({"env", project_, "--mapping-dir", greet_tables(), "--manager", "apt", "--format", "json"},
+               {{"PKG_CONFIG_PATH", pc_dir}});
+  ASSERT_EQ(r.rc, 1) << r.err;
+  auto doc = json::parse(r.out);
+  EXPECT_EQ(doc["variables"].size(), 5u);
+  EXPECT_EQ(doc["missing"].size(), 2u);
+  std::string file = temp_dir() + "/env.json";
+  std::ofstream(file) << r.out;
+  EXPECT_EQ(std::system(("/usr/bin/python3 " + script + " " + schemas + " " + file).c_str()), 0) << r.out;
+  // A document that breaks it is caught (the check checks).
+  doc["variables"][0]["kind"] = "list";
+  std::ofstream(file) << doc.dump();
+  EXPECT_NE(std::system(("/usr/bin/python3 " + script + " " + schemas + " " + file + " 2>/dev/null").c_str()), 0);
+}
+
 TEST_F(EnvCommandTest, AnUnknownFormatIsUsage) {
   write_project("extdeps.toml", kMet);
   auto r = run({"env", project_, "--format", "bat"});

@@ -1,5 +1,6 @@
 # Configures, builds and tests one CMake example from a fresh build folder, as its README says;
-# extdeps_require() in it runs $ENV{EXTDEPS_BIN}. -D: EXAMPLE, WORK, GENERATOR, C_COMPILER.
+# extdeps_require() in it runs $ENV{EXTDEPS_BIN}. -D: EXAMPLE, WORK, GENERATOR, C_COMPILER, and
+# EXPECT, a regular expression the configure step's output must match.
 file(REMOVE_RECURSE "${WORK}")
 foreach(step configure build test)
   if(step STREQUAL "configure")
@@ -13,5 +14,8 @@ foreach(step configure build test)
   message(STATUS "${step}:\n${out}${err}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${step} of ${EXAMPLE} failed (${rc})")
+  endif()
+  if(step STREQUAL "configure" AND NOT "${out}${err}" MATCHES "${EXPECT}")
+    message(FATAL_ERROR "the configure step of ${EXAMPLE} did not say /${EXPECT}/")
   endif()
 endforeach()

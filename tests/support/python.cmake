@@ -1,7 +1,7 @@
 # The python3 the hook tests and the Python example run with: Debian's own (/usr/bin/python3)
 # when it has setuptools, wheel, pip and Python.h, else the python3 on PATH when that one has them.
 # EXTDEPS_TEST_PYTHON chooses another. Without one, those tests are skipped and say why.
-include_guard(GLOBAL)
+# Included once, by tests/CMakeLists.txt, before the folders that use it.
 set(EXTDEPS_TEST_PYTHON "" CACHE FILEPATH "python3 for the hook tests (empty: chosen at configure time)")
 set(_check "import os, sysconfig, setuptools, wheel, pip; assert os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))")
 set(EXTDEPS_PYTHON "")

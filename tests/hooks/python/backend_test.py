@@ -433,6 +433,45 @@ class Hooks(unittest.TestCase):
             b.build_wheel(self.tmp)
         self.assertIn("EXTDEPS_BIN=%s is not an executable file" % os.environ["EXTDEPS_BIN"], str(e.exception))
 
+    def test_without_a_toml_reader_the_real_backend_is_still_read(self):
+        # Python 3.8-3.10 have no tomllib; without tomli either, [tool.extdeps] is scanned.
+        project = os.path.join(self.tmp, "p")
+        write(os.path.join(project, "pyproject.toml"), """
+            [tool.other]
+            build-backend = "not.this"
+
+            [ tool.extdeps ]   # a comment
+            managers = ["apt"]
+            build-backend = 'setuptools.build_meta:__legacy__'  # the legacy object
+
+            [external]
+            build-requires = ["dep:virtual/compiler/c"]
+            """)
+        os.chdir(project)
+        saved = {m: sys.modules.get(m) for m in ("tomllib", "tomli")}
+        self.addCleanup(lambda: [sys.modules.pop(m, None) if v is None else sys.modules.__setitem__(m, v)
+                                 for m, v in saved.items()])
+        sys.modules["tomllib"] = None  # import raises ImportError
+        sys.modules["tomli"] = None
+        import extdeps_backend
+        self.assertEqual(extdeps_backend._real_backend_name(), "setuptools.build_meta:__legacy__")
+        import setuptools.build_meta
+        self.assertIs(extdeps_backend._real_backend(), setuptools.build_meta.__legacy__)
+
+    def test_install_never_runs_root_steps_through_sudo_unless_told(self):
+        import extdeps_backend
+        report = {"steps": [{"manager": "apt", "command": ["sudo", "apt-get", "install", "-y", "libfoo-dev=1.0"],
+                             "line": "sudo apt-get install -y libfoo-dev=1.0", "requires_elevation": True}]}
+        real_geteuid = os.geteuid
+        self.addCleanup(setattr, os, "geteuid", real_geteuid)
+        os.geteuid = lambda: 1000  # a build that does not run as root
+        os.environ["EXTDEPS_INSTALL"] = "1"
+        with self.assertRaises(extdeps_backend.ExternalDependencyError) as e:
+            extdeps_backend._install(os.path.join(self.tmp, "must-not-run"), ["--category", "build,host"], report)
+        self.assertIn("these steps need root and this build does not run as root:\n"
+                      "  sudo apt-get install -y libfoo-dev=1.0\n"
+                      "run them yourself, or set EXTDEPS_INSTALL=sudo", str(e.exception))
+
 
 if __name__ == "__main__":
     print("python: %s (%s)" % (sys.executable, sys.version.split()[0]), file=sys.stderr)

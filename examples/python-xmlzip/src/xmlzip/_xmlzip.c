@@ -1,4 +1,5 @@
-/* xmlzip._xmlzip: libxml2 parses, zlib compresses. */
+/* xmlzip._xmlzip: libxml2 parses, zlib compresses. (zlib.h defines zlib_version as a macro:
+ * the C functions are get_*.) */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <libxml/parser.h>
@@ -46,13 +47,13 @@ static PyObject* describe(PyObject* self, PyObject* args) {
   return Py_BuildValue("(Nlkk)", name, elements, (unsigned long)bound, crc);
 }
 
-static PyObject* libxml2_version(PyObject* self, PyObject* unused) {
+static PyObject* get_libxml2_version(PyObject* self, PyObject* unused) {
   (void)self;
   (void)unused;
   return PyUnicode_FromString(LIBXML_DOTTED_VERSION);
 }
 
-static PyObject* zlib_version(PyObject* self, PyObject* unused) {
+static PyObject* get_zlib_version(PyObject* self, PyObject* unused) {
   (void)self;
   (void)unused;
   return PyUnicode_FromString(zlibVersion());
@@ -60,8 +61,8 @@ static PyObject* zlib_version(PyObject* self, PyObject* unused) {
 
 static PyMethodDef methods[] = {
     {"describe", describe, METH_VARARGS, "describe(data) -> (root, elements, compressed_size, crc32)"},
-    {"libxml2_version", libxml2_version, METH_NOARGS, "the libxml2 this was built against"},
-    {"zlib_version", zlib_version, METH_NOARGS, "the zlib it runs with"},
+    {"libxml2_version", get_libxml2_version, METH_NOARGS, "the libxml2 this was built against"},
+    {"zlib_version", get_zlib_version, METH_NOARGS, "the zlib it runs with"},
     {NULL, NULL, 0, NULL},
 };
 
