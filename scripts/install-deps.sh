@@ -10,4 +10,5 @@ export DEBIAN_FRONTEND=noninteractive
   libsolv-dev libsolvext-dev libtomlplusplus-dev libpkgconf-dev libcurl4-openssl-dev \
   nlohmann-json3-dev libcli11-dev liblz4-dev libzstd-dev liblzma-dev zlib1g-dev libgtest-dev \
   libbrotli-dev \
-  python3 python3-packaging python3-jsonschema lz4 xz-utils zstd gzip dpkg-dev
+  python3 python3-packaging python3-jsonschema lz4 xz-utils zstd gzip dpkg-dev \
+  python3-setuptools python3-pip python3-wheel python3-dev libxml2-dev libssl-dev

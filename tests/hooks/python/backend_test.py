@@ -246,6 +246,28 @@ class MetNeeds(HookTest):
         self.assertEqual(run.returncode, 0, run.stdout)
         self.assertEqual(run.stdout.strip(), str(zlib.crc32(b"extdeps")))
 
+    def test_the_installed_backend_needs_no_backend_path(self):
+        # pip install hooks/python (a copy: the build writes into the tree), then a project that
+        # names extdeps_backend in [build-system] without backend-path.
+        hook_src = os.path.join(self.tmp, "hook-src")
+        shutil.copytree(HOOK_DIR, hook_src)
+        site = os.path.join(self.tmp, "site-packages")
+        r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
+                            "--no-index", "--target", site, hook_src],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertTrue(os.path.exists(os.path.join(site, "extdeps_backend.py")))
+        p = make_project(os.path.join(self.tmp, "p"), "zcrc", """
+            [external]
+            host-requires = ["dep:generic/zlib"]
+            """, ZLIB_SETUP, ZLIB_EXT)
+        shutil.rmtree(os.path.join(p, "_extdeps"))
+        with open(os.path.join(p, "pyproject.toml")) as f:
+            text = f.read().replace('backend-path = ["_extdeps"]\n', "")
+        with open(os.path.join(p, "pyproject.toml"), "w") as f:
+            f.write(text)
+        self.assertBuilt(pip_wheel(p, self.out, env={"PYTHONPATH": site}))
+
     def test_env_variables_reach_the_compiler(self):
         # libgreet lives in a prefix of its own, found by pkg-config through PKG_CONFIG_PATH; the
         # extension names neither its include nor its lib folder.
