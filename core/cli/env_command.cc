@@ -30,6 +30,7 @@ nlohmann::json env_json(const Context& ctx, const Prepared& p, const BuildEnv& e
   }
   j["steps"] = std::move(steps);
   j["problems"] = plan["problems"];
+  j["warnings"] = p.outcome.warnings;
   return j;
 }
 
@@ -64,6 +65,8 @@ int cmd_env(Context& ctx, const RunOptions& o, const std::string& format, std::o
     out << env_json(ctx, *p, env).dump(2) << '\n';
     return satisfied ? 0 : 1;
   }
+  // What deserves a look although the needs are met (a toolkit built for without a driver).
+  for (const auto& w : p->outcome.warnings) err << "warning: " << w << '\n';
   if (format == "sh") {
     out << env::render_sh(env);
   } else {

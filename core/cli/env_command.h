@@ -18,7 +18,7 @@ namespace extdeps::cli {
 // cmake) or into the JSON's "missing" and "steps".
 // What `extdeps env --format json` prints: {"declaration", "satisfied", "variables", "missing"
 // (the plan's requirements that are not met), "steps" (with "line", through sudo when needed
-// and not root), "problems"}.
+// and not root), "problems", "warnings"}.
 nlohmann::json env_json(const Context& ctx, const Prepared& prepared, const BuildEnv& env);
 
 // For people: how many needs are not met, then each of them and the commands that install them.

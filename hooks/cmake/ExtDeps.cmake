@@ -84,6 +84,11 @@ function(_extdeps_require out_file out_ok)
     message(FATAL_ERROR "extdeps_require: extdeps could not check ${path} (exit ${rc}):\n${indented}")
   endif()
 
+  # Met, with warnings (a CUDA toolkit without a driver here, a legacy spelling): shown.
+  if(NOT explanation STREQUAL "")
+    message(STATUS "extdeps:\n${indented}")
+  endif()
+
   string(MAKE_C_IDENTIFIER "${path}" key)
   set(file "${CMAKE_CURRENT_BINARY_DIR}/extdeps-env-${key}.cmake")
   file(WRITE "${file}" "${script}")

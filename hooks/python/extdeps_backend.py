@@ -227,6 +227,8 @@ def _ensure_met(config_settings):
         _install(program, options, report)
         code, report, err = _env_report(program, options)
     if code == 0 and report is not None:
+        for w in report.get("warnings", []):
+            _say("warning: " + w)
         return report.get("variables", [])
     if code == 1 and report is not None:
         _fail_missing(program, options, report)

@@ -1,7 +1,8 @@
 # The installed tree, used from outside: cmake --install into a fresh prefix, then a consumer
 # (tests/api/consumer/) configured with find_package(extdeps) against that prefix alone, built
 # and run (C++ and C); the C one built again from the pkg-config file; and the installed CLI run.
-# -D: BUILD_DIR, SOURCE_DIR, WORK, GENERATOR, C_COMPILER, CXX_COMPILER, PKG_CONFIG.
+# -D: BUILD_DIR, SOURCE_DIR, WORK, GENERATOR, C_COMPILER, CXX_COMPILER, PKG_CONFIG, SANITIZE (the
+# library was built with ASan and UBSan: its consumers are too, so that the runtime loads first).
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -48,8 +49,13 @@ endforeach()
 
 # The consumer, through find_package(extdeps) with nothing but the prefix.
 set(project "${SOURCE_DIR}/examples/cmake-xml")
+set(sanitize_flags "")
+if(SANITIZE)
+  set(sanitize_flags -fsanitize=address,undefined)
+endif()
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/api/consumer" -B "${WORK}/consumer" -G "${GENERATOR}"
     -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+    "-DCMAKE_C_FLAGS=${sanitize_flags}" "-DCMAKE_CXX_FLAGS=${sanitize_flags}" "-DCMAKE_EXE_LINKER_FLAGS=${sanitize_flags}"
     "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
 run(${CMAKE_COMMAND} --build "${WORK}/consumer")
 file(READ "${WORK}/consumer/cli.txt" cli)
@@ -81,7 +87,7 @@ run(${PKG_CONFIG} --cflags --libs extdeps)
 string(STRIP "${out}" flags)
 separate_arguments(flags UNIX_COMMAND "${flags}")
 expect("${flags}" "-lextdeps")
-run(${C_COMPILER} "${SOURCE_DIR}/tests/api/consumer/consumer.c" ${flags} "-Wl,-rpath,${libdir}" -o "${WORK}/consumer_c_pc")
+run(${C_COMPILER} ${sanitize_flags} "${SOURCE_DIR}/tests/api/consumer/consumer.c" ${flags} "-Wl,-rpath,${libdir}" -o "${WORK}/consumer_c_pc")
 run("${WORK}/consumer_c_pc" "${project}")
 expect("${out}" "load 0\n")
 
