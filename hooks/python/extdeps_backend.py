@@ -208,7 +208,11 @@ def _install(program, options, report):
     _say("EXTDEPS_INSTALL=%s: running %d step%s:\n  %s"
          % (mode, len(steps), "" if len(steps) == 1 else "s", "\n  ".join(lines)))
     # Its output goes to stderr: a frontend keeps stdout for itself.
-    rc = subprocess.call([program, "install", ".", "--yes"] + options, stdout=sys.stderr.fileno())
+    try:
+        out = sys.stderr.fileno()
+    except (AttributeError, ValueError, OSError):  # a stderr that is not a file (io.UnsupportedOperation)
+        out = None
+    rc = subprocess.call([program, "install", ".", "--yes"] + options, stdout=out)
     if rc != 0:
         raise ExternalDependencyError(
             "extdeps_backend: installing what is missing failed (extdeps install exited with %d); "
@@ -223,7 +227,9 @@ def _ensure_met(config_settings):
     program = _extdeps_program()
     options = _options(config_settings)
     code, report, err = _env_report(program, options)
-    if code == 1 and report is not None and os.environ.get("EXTDEPS_INSTALL") in ("1", "sudo"):
+    # Installing helps only when every missing need has a step: with a problem left, say why.
+    if (code == 1 and report is not None and not report.get("problems")
+            and os.environ.get("EXTDEPS_INSTALL") in ("1", "sudo")):
         _install(program, options, report)
         code, report, err = _env_report(program, options)
     if code == 0 and report is not None:
@@ -249,9 +255,11 @@ def _exported(variables):
                 continue
             saved.setdefault(name, os.environ.get(name))
             if v.get("kind") == "path-list":
-                new = os.pathsep.join(v.get("entries", []))
+                entries = list(v.get("entries", []))
                 old = os.environ.get(name)
-                os.environ[name] = new + (os.pathsep + old if old else "")
+                # What was set stays after the entries, without the ones now in front.
+                rest = [e for e in old.split(os.pathsep) if e not in entries] if old else []
+                os.environ[name] = os.pathsep.join(entries + rest)
             else:
                 os.environ[name] = v.get("value", "")
         yield

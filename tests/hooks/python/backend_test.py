@@ -480,6 +480,24 @@ class Hooks(unittest.TestCase):
         import setuptools.build_meta
         self.assertIs(extdeps_backend._real_backend(), setuptools.build_meta.__legacy__)
 
+    def test_variables_go_before_what_was_set_and_are_undone_afterwards(self):
+        import extdeps_backend
+        os.environ["CPATH"] = "/usr/local/include:/opt/a/include"
+        os.environ.pop("CUDA_HOME", None)
+        os.environ.pop("LIBRARY_PATH", None)
+        variables = [
+            {"name": "CPATH", "kind": "path-list", "entries": ["/opt/a/include", "/opt/b include"]},
+            {"name": "LIBRARY_PATH", "kind": "path-list", "entries": ["/opt/a/lib"]},
+            {"name": "CUDA_HOME", "kind": "value", "value": "/usr/local/cuda-12.4"},
+        ]
+        with extdeps_backend._exported(variables):
+            self.assertEqual(os.environ["CPATH"], "/opt/a/include:/opt/b include:/usr/local/include")
+            self.assertEqual(os.environ["LIBRARY_PATH"], "/opt/a/lib")
+            self.assertEqual(os.environ["CUDA_HOME"], "/usr/local/cuda-12.4")
+        self.assertEqual(os.environ["CPATH"], "/usr/local/include:/opt/a/include")
+        self.assertNotIn("LIBRARY_PATH", os.environ)
+        self.assertNotIn("CUDA_HOME", os.environ)
+
     def test_install_never_runs_root_steps_through_sudo_unless_told(self):
         import extdeps_backend
         report = {"steps": [{"manager": "apt", "command": ["sudo", "apt-get", "install", "-y", "libfoo-dev=1.0"],
