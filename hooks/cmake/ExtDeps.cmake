@@ -78,8 +78,8 @@ function(_extdeps_require out_file out_ok)
     message(FATAL_ERROR
       "extdeps_require: the ${categories} needs of ${path} are not all met\n"
       "${indented}\n"
-      "Install what is missing (the commands above, or: extdeps install ${path} "
-      "--category ${categories}), then configure again.")
+      "install what is missing (the commands above, or: extdeps install ${path} "
+      "--category ${categories}), then configure again")
   elseif(NOT rc EQUAL 0)
     message(FATAL_ERROR "extdeps_require: extdeps could not check ${path} (exit ${rc}):\n${indented}")
   endif()

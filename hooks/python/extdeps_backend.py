@@ -182,7 +182,7 @@ def _fail_missing(program, options, report):
     lines = [text, ""] if text else []
     steps = report.get("steps", []) if report else []
     if steps:
-        lines.append("extdeps_backend: the build stopped before it began. Install what is missing "
+        lines.append("extdeps_backend: the build stopped before it began; install what is missing "
                      "with the command%s above, or let the build run %s: EXTDEPS_INSTALL=1"
                      % ("s" if len(steps) > 1 else "", "them" if len(steps) > 1 else "it"))
     else:
