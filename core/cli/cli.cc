@@ -7,6 +7,7 @@
 
 #include "core/cli/detect_command.h"
 #include "core/cli/mappings_command.h"
+#include "core/cli/env_command.h"
 #include "core/cli/pipeline.h"
 #include "core/detect/cuda_probe.h"
 #include "core/fetch/cache_commands.h"
@@ -207,6 +208,10 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   bool yes = false, dry_run = false;
   install->add_flag("-y,--yes", yes, "do not ask");
   install->add_flag("--dry-run", dry_run, "show the commands, run nothing");
+  auto* env_cmd = app.add_subcommand("env", "what a build needs to find the needs that are met");
+  add_common(env_cmd, ro);
+  std::string env_format = "sh";
+  env_cmd->add_option("--format", env_format, "sh, json or cmake (default: sh)");
   auto* show = app.add_subcommand("show", "a DepURL's mappings and candidates here");
   std::string show_url;
   ShowOptions so;
@@ -254,6 +259,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     if (*resolve) return cmd_resolve(ctx, ro, out, err);
     if (*check) return cmd_check(ctx, ro, out, err);
     if (*install) return cmd_install(ctx, ro, yes, dry_run, out, err);
+    if (*env_cmd) return cmd_env(ctx, ro, ro.json ? "json" : env_format, out, err);
     if (*show) return cmd_show(ctx, show_url, so, out, err);
     if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
     if (*detect_cmd) return cmd_detect(ctx, detect_options, out, err);

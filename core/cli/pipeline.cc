@@ -43,13 +43,6 @@ std::string host_text(const Context& ctx) {
   return name + ", " + detect::dpkg_architecture(ctx);
 }
 
-// The providers a solve uses, their downloads done. The fetcher lives as long as they do.
-struct Sources {
-  std::unique_ptr<fetch::Fetcher> fetcher;
-  std::vector<std::unique_ptr<Provider>> providers;
-  const Provider* renderer = nullptr;  // of --format, checked before any download
-};
-
 // The native names each table maps the requirements to (every category, every alternative).
 std::map<std::string, std::vector<std::string>> request_names(const mapping::Tables& tables,
                                                               const std::vector<Requirement>& reqs) {
@@ -94,6 +87,11 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
 }
 
 }  // namespace
+
+Sources::Sources() = default;
+Sources::Sources(Sources&&) noexcept = default;
+Sources& Sources::operator=(Sources&&) noexcept = default;
+Sources::~Sources() = default;
 
 Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
@@ -181,9 +179,10 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     bool manager = outcome.error().message.rfind("unknown package manager", 0) == 0;
     return manager ? blame(settings->managers_from, outcome.error()) : outcome.error();
   }
-  Prepared p{*path, host_text(ctx), std::move(*outcome), {}};
-  if (sources->renderer) {
-    auto text = render_environment(*sources->renderer, p.outcome, o.format, *path);
+  Prepared p{*path, host_text(ctx), std::move(*outcome), {}, std::move(*host),
+             std::make_shared<Sources>(std::move(*sources))};
+  if (p.sources->renderer) {
+    auto text = render_environment(*p.sources->renderer, p.outcome, o.format, *path);
     if (!text) return text.error();
     p.rendered = std::move(*text);
   }

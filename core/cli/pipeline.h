@@ -4,12 +4,18 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/context/context.h"
+#include "core/detect/host.h"
 #include "core/plan/plan.h"
 #include "core/util/result.h"
+
+namespace extdeps::fetch {
+class Fetcher;
+}
 
 namespace extdeps::cli {
 
@@ -40,11 +46,24 @@ struct RunOptions {
   std::vector<std::string> mapping_dirs;
 };
 
+// The providers a solve used, their downloads done. The fetcher lives as long as they do.
+struct Sources {
+  Sources();
+  Sources(Sources&&) noexcept;
+  Sources& operator=(Sources&&) noexcept;
+  ~Sources();
+  std::unique_ptr<fetch::Fetcher> fetcher;
+  std::vector<std::unique_ptr<Provider>> providers;
+  const Provider* renderer = nullptr;  // of --format, checked before any download
+};
+
 struct Prepared {
   std::string declaration_path;
   std::string host_text;  // "Debian GNU/Linux 12 (bookworm), amd64"
   plan::Outcome outcome;
   std::string rendered;  // the environment file of --format, when one was asked for
+  detect::HostFacts host;            // the facts the plan was made for
+  std::shared_ptr<Sources> sources;  // the providers it came from (extdeps env asks them)
 };
 
 Result<Prepared> prepare(Context& ctx, const RunOptions& options);

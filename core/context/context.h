@@ -30,6 +30,7 @@ class Context {
   // Absolute path of a machine path under the root: host_path("/var/lib/dpkg/status").
   std::string host_path(std::string_view absolute) const;
   const std::string& root() const { return root_; }
+  void set_root(std::string root) { root_ = root.empty() ? "/" : std::move(root); }
 
   std::optional<std::string> env(std::string_view name) const { return env_(name); }
   std::chrono::system_clock::time_point now() const { return clock_(); }

@@ -205,6 +205,12 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
 std::string default_mappings_dir(const Context& ctx) {
   if (auto v = ctx.env("EXTDEPS_MAPPINGS_DIR"); v && !v->empty()) return *v;
   std::error_code ec;
+  // An installed tree, wherever it was installed (cmake --install --prefix): beside bin/extdeps.
+  if (!ctx.self_exe().empty()) {
+    fs::path exe = fs::canonical(ctx.self_exe(), ec);
+    fs::path beside = exe.parent_path().parent_path() / "share" / "extdeps" / "mappings";
+    if (!ec && fs::is_directory(beside, ec)) return beside.string();
+  }
   if (fs::is_directory(EXTDEPS_INSTALLED_MAPPINGS_DIR, ec)) return EXTDEPS_INSTALLED_MAPPINGS_DIR;
   return EXTDEPS_SOURCE_MAPPINGS_DIR;
 }

@@ -12,6 +12,7 @@
 #include "core/context/context.h"
 #include "core/model/record.h"
 #include "core/util/result.h"
+#include "extdeps/build_env.h"
 
 namespace extdeps {
 
@@ -81,6 +82,15 @@ struct EnvironmentRequest {
   std::vector<std::string> unmet;      // needs nothing meets, with why
 };
 
+// An installed package that meets a need, as `extdeps env` asks its provider about it.
+struct InstalledRef {
+  std::string_view name;
+  std::string_view version;   // native
+  std::string_view where;     // its origin: the dpkg status file, the .pc file, the conda-meta file
+  std::string_view need;      // the DepURL id it meets
+  std::string_view category;  // build, host or run
+};
+
 // A compiled DepOp::spec relation: does a candidate with this native version and build string
 // (PackageRecord::version, ::build) meet it?
 class SpecMatcher {
@@ -134,6 +144,11 @@ class Provider {
   // The environment files it renders from a plan ("shell.nix"); none by default.
   virtual std::vector<std::string> environment_formats() const { return {}; }
   virtual Result<std::string> render_environment(const EnvironmentRequest& request) const;
+
+  // What a build needs to find an installed package of this provider (`extdeps env`): the
+  // search paths of its prefix. The default adds nothing: the system's own prefixes are
+  // searched without help.
+  virtual void add_build_env(const Context& ctx, const InstalledRef& package, BuildEnv& env) const;
 };
 
 // Whether a solve uses the provider: named in settings.managers when any is named (a detector,

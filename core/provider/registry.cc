@@ -33,6 +33,7 @@ Result<std::string> Provider::render_environment(const EnvironmentRequest& reque
   return bad_input("the " + std::string(manager().empty() ? ecosystem() : manager()) + " provider renders no " +
                    request.format);
 }
+void Provider::add_build_env(const Context&, const InstalledRef&, BuildEnv&) const {}
 
 bool ProviderSettings::names(std::string_view manager) const {
   return std::find(managers.begin(), managers.end(), manager) != managers.end();

@@ -132,6 +132,27 @@ class CondaProvider final : public Provider {
     return conda::install_commands(packages, {frontend_, prefix(), options_.channels});
   }
 
+  // Everything installed lives in the one prefix: its folders go on the search paths (only
+  // those that exist), its bin/ on PATH for build tools. A prefix is not searched by default,
+  // so LD_LIBRARY_PATH holds its lib/ for programs run from the build tree.
+  void add_build_env(const Context&, const InstalledRef& pkg, BuildEnv& env) const override {
+    std::string p = prefix();
+    if (p.empty() && !pkg.where.empty()) p = fs::path(std::string(pkg.where)).parent_path().parent_path().string();
+    if (p.empty()) return;
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    std::error_code ec;
+    auto add = [&](std::string_view name, const std::string& dir) {
+      if (fs::is_directory(dir, ec)) env.prepend_path(name, dir, pkg.need);
+    };
+    env.prepend_path("CMAKE_PREFIX_PATH", p, pkg.need);
+    add("PKG_CONFIG_PATH", p + "/lib/pkgconfig");
+    add("PKG_CONFIG_PATH", p + "/share/pkgconfig");
+    add("CPATH", p + "/include");
+    add("LIBRARY_PATH", p + "/lib");
+    add("LD_LIBRARY_PATH", p + "/lib");
+    if (pkg.category == "build") add("PATH", p + "/bin");
+  }
+
   // depends and constrains hold "name rest" split by split_name; the rest is a MatchSpec's
   // version and build ("3.12.* *_cp312").
   Result<std::unique_ptr<SpecMatcher>> compile_spec(std::string_view spec) const override {

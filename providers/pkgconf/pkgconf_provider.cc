@@ -232,6 +232,42 @@ std::int64_t mtime_ns(const struct stat& st) {
   return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 }
 
+// Folders a compiler and linker search without being told: nothing to add for them.
+bool is_system_dir(std::string_view dir) {
+  for (std::string_view d : {"/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/lib",
+                             "/lib64", "/usr/local/lib"})
+    if (dir == d) return true;
+  // The multiarch folders: /usr/lib/x86_64-linux-gnu, /lib/aarch64-linux-gnu, ...
+  for (std::string_view base : {"/usr/lib/", "/lib/", "/usr/local/lib/"}) {
+    if (dir.substr(0, base.size()) != base) continue;
+    std::string_view rest = dir.substr(base.size());
+    if (rest.find('/') == std::string_view::npos && rest.find("-linux-") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+struct PcDirs {
+  std::string prefix, includedir, libdir;
+};
+
+// prefix, includedir and libdir of a .pc file, expanded as pkg-config expands them.
+std::optional<PcDirs> pc_dirs(const Context& ctx, const std::string& path) {
+  Client client(ctx);
+  if (!client.get()) return std::nullopt;
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return std::nullopt;
+  pkgconf_pkg_t* pkg = pkgconf_pkg_new_from_file(client.get(), path.c_str(), f);  // closes f
+  client.take_warnings();
+  if (!pkg) return std::nullopt;
+  auto var = [&](const char* key) {
+    const char* v = pkgconf_tuple_find(client.get(), &pkg->vars, key);
+    return std::string(v ? v : "");
+  };
+  PcDirs out{var("prefix"), var("includedir"), var("libdir")};
+  pkgconf_pkg_unref(client.get(), pkg);
+  return out;
+}
+
 class PkgconfProvider final : public Provider {
  public:
   std::string_view ecosystem() const override { return "pkgconfig"; }
@@ -301,6 +337,31 @@ class PkgconfProvider final : public Provider {
 
   std::vector<Command> install_commands(const std::vector<PlannedPackage>&) const override {
     return {};
+  }
+
+  // A module on the default search path needs nothing. One found elsewhere (PKG_CONFIG_PATH, a
+  // prefix under /opt) gives its folder to PKG_CONFIG_PATH, its prefix to CMAKE_PREFIX_PATH, and
+  // its includedir and libdir (where they exist and are not the system's) to CPATH,
+  // LIBRARY_PATH and LD_LIBRARY_PATH, for builds that do not ask pkg-config.
+  void add_build_env(const Context& ctx, const InstalledRef& pkg, BuildEnv& env) const override {
+    if (pkg.where.empty()) return;
+    const std::string dir = fs::path(std::string(pkg.where)).parent_path().string();
+    for (const auto& d : default_search_path())
+      if (normalize_dir(ctx.host_path(d)) == dir) return;
+    env.prepend_path("PKG_CONFIG_PATH", dir, pkg.need);
+    auto dirs = pc_dirs(ctx, std::string(pkg.where));
+    if (!dirs) return;
+    std::error_code ec;
+    auto usable = [&](const std::string& d) {
+      return !d.empty() && d.front() == '/' && !is_system_dir(normalize_dir(d)) && fs::is_directory(d, ec);
+    };
+    if (usable(dirs->prefix) && dirs->prefix != "/usr" && dirs->prefix != "/usr/local")
+      env.prepend_path("CMAKE_PREFIX_PATH", normalize_dir(dirs->prefix), pkg.need);
+    if (usable(dirs->includedir)) env.prepend_path("CPATH", normalize_dir(dirs->includedir), pkg.need);
+    if (usable(dirs->libdir)) {
+      env.prepend_path("LIBRARY_PATH", normalize_dir(dirs->libdir), pkg.need);
+      env.prepend_path("LD_LIBRARY_PATH", normalize_dir(dirs->libdir), pkg.need);
+    }
   }
 };
 

@@ -10,6 +10,7 @@
 
 #include "core/declare/declare.h"
 #include "core/fetch/fetch.h"
+#include "extdeps/build_env.h"
 #include "core/util/text.h"
 #include "core/version/pep440.h"
 #include "providers/pypi/index_crawl.h"
@@ -160,6 +161,24 @@ class PypiProvider final : public Provider {
     if (!site) return site.error();
     for (auto& r : *site) installed(std::move(r));
     return {};
+  }
+
+  // The NVIDIA wheels put their libraries and headers under site-packages/nvidia/<part>/: a build
+  // (and what it builds, at run time) finds them through these.
+  void add_build_env(const Context&, const InstalledRef& pkg, BuildEnv& env) const override {
+    if (pkg.where.empty()) return;
+    auto files = installed_files(std::string(pkg.where));
+    for (const auto& d : files.lib_dirs) {
+      env.prepend_path("LD_LIBRARY_PATH", d, pkg.need);
+      env.prepend_path("LIBRARY_PATH", d, pkg.need);
+    }
+    for (const auto& d : files.include_dirs) env.prepend_path("CPATH", d, pkg.need);
+    if (pkg.category == "build")
+      for (const auto& d : files.bin_dirs) env.prepend_path("PATH", d, pkg.need);
+    if (!files.cuda_root.empty()) {
+      env.set("CUDA_HOME", files.cuda_root, pkg.need);
+      env.set("CUDAToolkit_ROOT", files.cuda_root, pkg.need);
+    }
   }
 
   std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const override {

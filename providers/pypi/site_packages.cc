@@ -76,6 +76,41 @@ Result<std::vector<PackageRecord>> read_site_packages(const std::vector<std::str
   return out;
 }
 
+InstalledFiles installed_files(const std::string& metadata_path) {
+  InstalledFiles out;
+  fs::path info = fs::path(metadata_path).parent_path();
+  if (info.extension() != ".dist-info") return out;
+  fs::path site = info.parent_path();
+  std::ifstream in(info / "RECORD");
+  std::set<std::string> libs, includes, bins;
+  for (std::string line; std::getline(in, line);) {
+    // RECORD is CSV: path,hash,size; a path with a comma is quoted.
+    std::string path;
+    if (!line.empty() && line[0] == '"') {
+      auto end = line.find('"', 1);
+      if (end == std::string::npos) continue;
+      path = line.substr(1, end - 1);
+    } else {
+      path = line.substr(0, line.find(','));
+    }
+    if (path.empty() || path.starts_with("../") || path.starts_with("/")) continue;  // scripts outside site-packages
+    fs::path p = site / path;
+    std::string file = p.filename().string();
+    std::string dir = p.parent_path().lexically_normal().string();
+    if (file.ends_with(".so") || file.find(".so.") != std::string::npos) libs.insert(dir);
+    if (auto at = path.find("/include/"); at != std::string::npos)
+      includes.insert((site / path.substr(0, at + 8)).lexically_normal().string());
+    if (p.parent_path().filename() == "bin") {
+      bins.insert(dir);
+      if (file == "nvcc") out.cuda_root = p.parent_path().parent_path().lexically_normal().string();
+    }
+  }
+  out.lib_dirs.assign(libs.begin(), libs.end());
+  out.include_dirs.assign(includes.begin(), includes.end());
+  out.bin_dirs.assign(bins.begin(), bins.end());
+  return out;
+}
+
 std::string site_packages_identity(const std::vector<std::string>& site_dirs) {
   std::string key;
   for (const auto& dir : site_dirs) {

@@ -21,6 +21,16 @@ Result<std::vector<PackageRecord>> read_site_packages(const std::vector<std::str
 // The stats the installed set is keyed on: each metadata folder's name and mtime, per folder.
 std::string site_packages_identity(const std::vector<std::string>& site_dirs);
 
+// Where an installed distribution put what a build looks for, from its dist-info RECORD (paths
+// relative to the site folder): the folders of its shared libraries, its include folders, its
+// executables' folders, and for a CUDA toolkit wheel (nvidia/cuda_nvcc) the folder above the bin
+// that holds nvcc. Absolute paths; none when there is no RECORD (an egg-info).
+struct InstalledFiles {
+  std::vector<std::string> lib_dirs, include_dirs, bin_dirs;
+  std::string cuda_root;
+};
+InstalledFiles installed_files(const std::string& metadata_path);
+
 // Requirements as record relations: "name" for any version, {name, spec, ">=1,<2"} otherwise.
 std::vector<DepAlternatives> relations_of(const std::vector<std::string>& requires_dist, const declare::MarkerEnv& env);
 

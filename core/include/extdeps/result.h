@@ -1,0 +1,65 @@
+// Errors are values: every fallible library call returns Result<T>. The exit code a CLI run ends
+// with is carried by the error, so the front end never has to guess (docs/exit-codes.md). Part of
+// the public API: it depends on nothing but the standard library.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace extdeps {
+
+enum class ExitCode : int {
+  ok = 0,
+  unsatisfied = 1,   // unsatisfiable request, or a need that is missing (check)
+  bad_input = 2,     // malformed file, bad argument, unknown key
+  environment = 3,   // the machine failed us: unreadable index, network, a command that failed
+};
+
+struct Error {
+  ExitCode code = ExitCode::bad_input;
+  // One line for people: "pyproject.toml:14:5: unknown DepURL type 'gneric' (did you mean 'generic'?)".
+  std::string message;
+};
+
+inline Error bad_input(std::string message) { return {ExitCode::bad_input, std::move(message)}; }
+inline Error environment_error(std::string message) {
+  return {ExitCode::environment, std::move(message)};
+}
+
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}
+  Result(Error error) : v_(std::move(error)) {}
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T* operator->() { return &std::get<0>(v_); }
+  const T* operator->() const { return &std::get<0>(v_); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  const Error& error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)), failed_(true) {}
+  bool ok() const { return !failed_; }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return error_; }
+
+ private:
+  Error error_;
+  bool failed_ = false;
+};
+
+}  // namespace extdeps

@@ -1,0 +1,17 @@
+# xmlsum reads a gzip-compressed copy of the document (libxml2 inflates it with zlib) and must
+# print the same digests as for the plain file.
+file(READ "${XML}" text)
+file(MAKE_DIRECTORY "${WORK}/gz")
+file(WRITE "${WORK}/gz/catalog.xml" "${text}")
+file(ARCHIVE_CREATE OUTPUT "${WORK}/gz/catalog.tar" PATHS "${WORK}/gz/catalog.xml" FORMAT raw COMPRESSION GZip)
+execute_process(COMMAND "${XMLSUM}" "${XML}" OUTPUT_VARIABLE plain RESULT_VARIABLE rc1)
+execute_process(COMMAND "${XMLSUM}" "${WORK}/gz/catalog.tar" OUTPUT_VARIABLE gz RESULT_VARIABLE rc2)
+if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
+  message(FATAL_ERROR "xmlsum failed: ${rc1} ${rc2}\n${plain}\n${gz}")
+endif()
+string(REGEX REPLACE "^[^:]*: " "" plain "${plain}")
+string(REGEX REPLACE "^[^:]*: " "" gz "${gz}")
+if(NOT plain STREQUAL gz)
+  message(FATAL_ERROR "the gzip copy gives other digests:\n${plain}\n${gz}")
+endif()
+message(STATUS "same digests: ${gz}")

@@ -1,0 +1,1 @@
+../../../hooks/python/extdeps_backend.py

@@ -1,0 +1,215 @@
+// The public API (core/include/extdeps/extdeps.h and extdeps_c.h) over the fixture machine of the
+// CLI tests: the same answers as the command line, as plain structs, JSON and text.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "extdeps/extdeps.h"
+#include "extdeps/extdeps_c.h"
+#include "tests/support/cli_fixture.h"
+#include "tests/test_support.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace extdeps::test {
+namespace {
+
+constexpr const char* kProject = R"([external]
+build-requires = ["dep:virtual/compiler/c"]
+host-requires = ["dep:generic/zlib", "dep:generic/libxml2@>=2.9"]
+
+[external.optional-host-requires]
+tls = ["dep:generic/openssl@>=3"]
+)";
+
+class ApiTest : public CliFixture {
+ protected:
+  api::SessionOptions options() {
+    api::SessionOptions o;
+    o.root = root_;
+    o.cache_dir = cache_;
+    o.inherit_environment = false;
+    o.environment = {{"EXTDEPS_MAPPINGS_DIR", EXTDEPS_SOURCE_MAPPINGS_DIR}, {"PKG_CONFIG_LIBDIR", ""}, {"PATH", "/usr/bin:/bin"}};
+    return o;
+  }
+  api::Options apt() {
+    api::Options o;
+    o.managers = {"apt"};
+    return o;
+  }
+  std::string sudo() const { return geteuid() == 0 ? "" : "sudo "; }
+};
+
+TEST_F(ApiTest, LoadReadsTheDeclaration) {
+  write_project("extdeps.toml", kProject);
+  api::Session s(options());
+  auto d = s.load(project_);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->path, project_ + "/extdeps.toml");
+  ASSERT_EQ(d->needs.size(), 4u);
+  EXPECT_EQ(d->needs[2].id, "dep:generic/libxml2");
+  EXPECT_EQ(d->needs[2].range, ">=2.9");
+  EXPECT_EQ(d->needs[2].category, "host");
+  EXPECT_EQ(d->needs[2].where, project_ + "/extdeps.toml:3:38");
+  EXPECT_EQ(d->needs[3].group, "tls");
+  EXPECT_EQ(d->optional_groups, std::vector<std::string>{"tls"});
+  auto j = json::parse(d->json);
+  EXPECT_EQ(j["needs"].size(), 4u);
+  EXPECT_EQ(j["needs"][3]["group"], "tls");
+}
+
+TEST_F(ApiTest, BadInputIsAnErrorWithItsPlaceAndExitCode) {
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:gneric/zlib\"]\n");
+  api::Session s(options());
+  auto r = s.resolve(project_, apt());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::bad_input);
+  EXPECT_EQ(r.error().message.rfind(project_ + "/extdeps.toml:2:18: unknown DepURL type 'gneric'", 0), 0u) << r.error().message;
+  auto missing = s.load(project_ + "/nothing-here");
+  ASSERT_FALSE(missing.ok());
+}
+
+TEST_F(ApiTest, ResolveAndCheckGiveThePlanAndWhatIsMissing) {
+  write_project("extdeps.toml", kProject);
+  api::Session s(options());
+  auto r = s.resolve(project_, apt());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->plan_found);
+  EXPECT_FALSE(r->all_satisfied);
+  EXPECT_EQ(r->host, "Debian GNU/Linux 12 (bookworm), amd64");
+  ASSERT_EQ(r->needs.size(), 3u);  // the optional group is not asked for
+  EXPECT_EQ(r->needs[1].need.id, "dep:generic/zlib");
+  EXPECT_EQ(r->needs[1].status, api::Status::satisfied);
+  ASSERT_FALSE(r->needs[1].packages.empty());
+  EXPECT_EQ(r->needs[1].packages[0].name, "zlib1g-dev");
+  EXPECT_TRUE(r->needs[1].packages[0].installed);
+  EXPECT_EQ(r->needs[2].status, api::Status::planned);
+  ASSERT_EQ(r->steps.size(), 1u);
+  EXPECT_EQ(r->steps[0].manager, "apt");
+  EXPECT_TRUE(r->steps[0].requires_elevation);
+  EXPECT_EQ(r->steps[0].argv[0], "apt-get");
+  EXPECT_EQ(r->steps[0].command_line.rfind(sudo() + "apt-get install -y --no-install-recommends 'libxml2-dev=2.9.14", 0), 0u)
+      << r->steps[0].command_line;
+  auto j = json::parse(r->json);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["satisfied"], false);
+  EXPECT_EQ(j["declaration"], project_ + "/extdeps.toml");
+  EXPECT_NE(r->text.find("planned       dep:generic/libxml2 >=2.9"), std::string::npos) << r->text;
+
+  auto c = s.check(project_, apt());
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE(c->all_satisfied);
+  EXPECT_NE(c->text.find("error: 1 of 3 needs of " + project_ + "/extdeps.toml are not met"), std::string::npos) << c->text;
+  EXPECT_EQ(c->text.find("satisfied"), std::string::npos) << "check lists only what is missing\n" << c->text;
+
+  // Options: the optional group, and the build category alone (met).
+  auto tls = apt();
+  tls.optional_groups = {"tls"};
+  auto with_tls = s.resolve(project_, tls);
+  ASSERT_TRUE(with_tls.ok());
+  EXPECT_EQ(with_tls->needs.size(), 4u);
+  auto build = apt();
+  build.categories = {"build"};
+  auto b = s.check(project_, build);
+  ASSERT_TRUE(b.ok());
+  EXPECT_TRUE(b->all_satisfied);
+  EXPECT_EQ(b->text, "ok: every need of " + project_ + "/extdeps.toml is met (1 checked)\n");
+}
+
+TEST_F(ApiTest, EnvSaysWhatIsMissingAndRendersTheVariables) {
+  write_project("extdeps.toml", kProject);
+  api::Session s(options());
+  auto e = s.env(project_, apt());
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_FALSE(e->satisfied);
+  ASSERT_EQ(e->missing.size(), 1u);
+  EXPECT_EQ(e->missing[0].need.id, "dep:generic/libxml2");
+  EXPECT_NE(e->explanation.find("libxml2-dev="), std::string::npos);
+  EXPECT_TRUE(e->variables.empty());
+  EXPECT_EQ(e->sh(), "");
+  auto j = json::parse(e->json);
+  EXPECT_EQ(j["satisfied"], false);
+  EXPECT_EQ(j["missing"][0]["id"], "dep:generic/libxml2");
+}
+
+TEST_F(ApiTest, DetectDescribesTheFixtureMachine) {
+  api::Session s(options());
+  auto h = s.detect();
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  EXPECT_EQ(h->os, "Debian GNU/Linux 12 (bookworm)");
+  EXPECT_FALSE(h->kernel.empty());
+  EXPECT_EQ(h->cuda_state, "no-library");  // no program to probe with: not probed
+  auto j = json::parse(h->json);
+  EXPECT_EQ(j["os"]["pretty_name"], "Debian GNU/Linux 12 (bookworm)");
+}
+
+// The C API: the same over opaque handles.
+TEST_F(ApiTest, TheCApiGivesCodesJsonTextAndErrors) {
+  write_project("extdeps.toml", kProject);
+  extdeps_session* s = extdeps_session_new();
+  ASSERT_NE(s, nullptr);
+  EXPECT_STREQ(extdeps_version(), EXTDEPS_VERSION);
+  EXPECT_EQ(extdeps_session_set(s, "root", root_.c_str()), 0);
+  EXPECT_EQ(extdeps_session_set(s, "cache-dir", cache_.c_str()), 0);
+  EXPECT_EQ(extdeps_session_set(s, "env", (std::string("EXTDEPS_MAPPINGS_DIR=") + EXTDEPS_SOURCE_MAPPINGS_DIR).c_str()), 0);
+  EXPECT_EQ(extdeps_session_set(s, "env", "PKG_CONFIG_LIBDIR="), 0);
+  EXPECT_EQ(extdeps_session_set(s, "manager", "apt"), 0);
+  EXPECT_EQ(extdeps_session_error(s), nullptr);
+  EXPECT_EQ(extdeps_session_set(s, "colour", "blue"), 2);
+  ASSERT_NE(extdeps_session_error(s), nullptr);
+  EXPECT_EQ(std::string(extdeps_session_error(s)).rfind("unknown option 'colour'", 0), 0u);
+  EXPECT_EQ(extdeps_session_set(s, "offline", "maybe"), 2);
+  EXPECT_STREQ(extdeps_session_error(s), "option 'offline' takes 1 or 0, not 'maybe'");
+
+  extdeps_result* r = nullptr;
+  EXPECT_EQ(extdeps_load(s, project_.c_str(), &r), 0);
+  EXPECT_EQ(json::parse(extdeps_result_json(r))["needs"].size(), 4u);
+  extdeps_result_free(r);
+
+  EXPECT_EQ(extdeps_resolve(s, project_.c_str(), &r), 0);
+  EXPECT_EQ(extdeps_result_error(r), nullptr);
+  EXPECT_EQ(json::parse(extdeps_result_json(r))["steps"].size(), 1u);
+  EXPECT_NE(std::string(extdeps_result_text(r)).find("libxml2-dev"), std::string::npos);
+  EXPECT_EQ(extdeps_result_env(r, "sh"), nullptr);  // not an env result
+  extdeps_result_free(r);
+
+  EXPECT_EQ(extdeps_check(s, project_.c_str(), &r), 1);
+  EXPECT_EQ(extdeps_result_code(r), 1);
+  EXPECT_NE(std::string(extdeps_result_text(r)).find("are not met"), std::string::npos);
+  extdeps_result_free(r);
+
+  EXPECT_EQ(extdeps_env(s, project_.c_str(), &r), 1);
+  EXPECT_STREQ(extdeps_result_env(r, "sh"), "");
+  EXPECT_EQ(std::string(extdeps_result_env(r, "cmake")).rfind("# written by extdeps env", 0), 0u);
+  EXPECT_EQ(json::parse(extdeps_result_env(r, "json"))["satisfied"], false);
+  EXPECT_EQ(extdeps_result_env(r, "bat"), nullptr);
+  extdeps_result_free(r);
+
+  // Only the build category: met.
+  EXPECT_EQ(extdeps_session_set(s, "category", "build"), 0);
+  EXPECT_EQ(extdeps_check(s, project_.c_str(), nullptr), 0);
+
+  // Bad input: the code and the line.
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:gneric/zlib\"]\n");
+  EXPECT_EQ(extdeps_resolve(s, project_.c_str(), &r), 2);
+  EXPECT_EQ(extdeps_result_json(r), nullptr);
+  ASSERT_NE(extdeps_result_error(r), nullptr);
+  EXPECT_NE(std::string(extdeps_result_error(r)).find("extdeps.toml:2:18: unknown DepURL type 'gneric'"), std::string::npos);
+  extdeps_result_free(r);
+
+  EXPECT_EQ(extdeps_detect(s, &r), 0);
+  EXPECT_EQ(json::parse(extdeps_result_json(r))["os"]["pretty_name"], "Debian GNU/Linux 12 (bookworm)");
+  extdeps_result_free(r);
+  extdeps_session_free(s);
+  extdeps_result_free(nullptr);
+  extdeps_session_free(nullptr);
+  EXPECT_EQ(extdeps_resolve(nullptr, ".", &r), 2);
+  extdeps_result_free(r);
+}
+
+}  // namespace
+}  // namespace extdeps::test

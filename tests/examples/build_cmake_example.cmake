@@ -1,0 +1,21 @@
+# Configures, builds and tests one CMake example from a fresh build folder, as its README says;
+# extdeps_require() in it runs $ENV{EXTDEPS_BIN}. -D: EXAMPLE, WORK, GENERATOR, C_COMPILER, and
+# EXPECT, a regular expression the configure step's output must match.
+file(REMOVE_RECURSE "${WORK}")
+foreach(step configure build test)
+  if(step STREQUAL "configure")
+    set(cmd ${CMAKE_COMMAND} -S "${EXAMPLE}" -B "${WORK}" -G "${GENERATOR}" -DCMAKE_C_COMPILER=${C_COMPILER})
+  elseif(step STREQUAL "build")
+    set(cmd ${CMAKE_COMMAND} --build "${WORK}")
+  else()
+    set(cmd ${CMAKE_CTEST_COMMAND} --test-dir "${WORK}" --output-on-failure)
+  endif()
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "${step}:\n${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${step} of ${EXAMPLE} failed (${rc})")
+  endif()
+  if(step STREQUAL "configure" AND NOT "${out}${err}" MATCHES "${EXPECT}")
+    message(FATAL_ERROR "the configure step of ${EXAMPLE} did not say /${EXPECT}/")
+  endif()
+endforeach()

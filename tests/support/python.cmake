@@ -1,0 +1,37 @@
+# The python3 the hook tests and the Python example run with: Debian's own (/usr/bin/python3)
+# when it has setuptools, wheel, pip and Python.h, else the python3 on PATH when that one has them.
+# EXTDEPS_TEST_PYTHON chooses another. Without one, those tests are skipped and say why.
+# Included once, by tests/CMakeLists.txt, before the folders that use it.
+set(EXTDEPS_TEST_PYTHON "" CACHE FILEPATH "python3 for the hook tests (empty: chosen at configure time)")
+set(_check "import os, sysconfig, setuptools, wheel, pip; assert os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))")
+set(EXTDEPS_PYTHON "")
+if(EXTDEPS_TEST_PYTHON)
+  set(EXTDEPS_PYTHON "${EXTDEPS_TEST_PYTHON}")
+else()
+  find_program(_path_python3 python3)
+  foreach(candidate /usr/bin/python3 ${_path_python3})
+    if(candidate AND EXISTS "${candidate}")
+      execute_process(COMMAND "${candidate}" -c "${_check}" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+      if(rc EQUAL 0)
+        set(EXTDEPS_PYTHON "${candidate}")
+        break()
+      endif()
+    endif()
+  endforeach()
+endif()
+if(EXTDEPS_PYTHON)
+  message(STATUS "hook tests: python ${EXTDEPS_PYTHON}")
+else()
+  message(STATUS "hook tests: no python3 with setuptools, wheel, pip and Python.h; the Python tests are skipped (scripts/install-deps.sh installs python3-setuptools python3-wheel python3-pip python3-dev)")
+endif()
+
+# add_python_test(NAME script args...): runs the script with EXTDEPS_PYTHON, or says why it is
+# skipped (exit 77).
+function(add_python_test name script)
+  if(EXTDEPS_PYTHON)
+    add_test(NAME ${name} COMMAND "${EXTDEPS_PYTHON}" "${script}" ${ARGN})
+  else()
+    add_test(NAME ${name} COMMAND sh -c "echo 'skipped: no python3 with setuptools, wheel, pip and Python.h (see scripts/install-deps.sh)'; exit 77")
+  endif()
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
+endfunction()
