@@ -160,6 +160,40 @@ TEST_F(PypiCliTest, AVenvHasWhatIsInstalledAndTheSystemPythonIsExternallyManaged
   EXPECT_TRUE(said) << testing::PrintToString(sys.warnings) << sys.err;
 }
 
+TEST_F(PypiCliTest, EnvFindsTheLibrariesAndHeadersOfAnInstalledWheel) {
+  std::string venv = test::temp_dir() + "/venv";
+  auto made = detect::run_capture({kPython, "-m", "venv", "--without-pip", venv}, 60000);
+  if (!made || made->exit_status != 0) GTEST_SKIP() << "python3 -m venv does not work here";
+  std::string site;
+  for (const auto& e : fs::directory_iterator(venv + "/lib")) site = e.path().string() + "/site-packages";
+  // The files and dist-info of nvidia-cuda-runtime-cu12 as pip lays them out.
+  std::string info = site + "/nvidia_cuda_runtime_cu12-12.4.127.dist-info";
+  fs::create_directories(info);
+  fs::create_directories(site + "/nvidia/cuda_runtime/lib");
+  fs::create_directories(site + "/nvidia/cuda_runtime/include");
+  std::ofstream(site + "/nvidia/cuda_runtime/lib/libcudart.so.12") << "";
+  std::ofstream(site + "/nvidia/cuda_runtime/include/cuda_runtime_api.h") << "";
+  std::ofstream(info + "/METADATA") << "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\nVersion: 12.4.127\n\n";
+  std::ofstream(info + "/RECORD")
+      << "nvidia/__init__.py,sha256=x,0\n"
+         "nvidia/cuda_runtime/include/cuda_runtime_api.h,sha256=x,1\n"
+         "nvidia/cuda_runtime/lib/libcudart.so.12,sha256=x,2\n"
+         "nvidia_cuda_runtime_cu12-12.4.127.dist-info/METADATA,sha256=x,3\n"
+         "nvidia_cuda_runtime_cu12-12.4.127.dist-info/RECORD,,\n";
+  write_project("extdeps.toml", R"([external]
+host-requires = ["dep:generic/cudart@>=12"]
+)");
+  auto r = run({"env", project_, "--format", "json", "--manager", "pypi", "--python", venv + "/bin/python",
+                "--index-url", server_.url("/simple/")},
+               {{"EXTDEPS_OVERRIDE_CUDA", "12.4"}});
+  ASSERT_EQ(r.rc, 0) << r.err << r.out;
+  auto j = json::parse(r.out);
+  std::string all = j.dump();
+  EXPECT_NE(all.find(site + "/nvidia/cuda_runtime/lib"), std::string::npos) << all;
+  EXPECT_NE(all.find(site + "/nvidia/cuda_runtime/include"), std::string::npos) << all;
+  EXPECT_NE(all.find("LD_LIBRARY_PATH"), std::string::npos) << all;
+}
+
 TEST_F(PypiCliTest, AnIndexThatFailsIsNamed) {
   write_project("extdeps.toml", kCuda);
   server_.route("/simple/nvidia-cuda-runtime-cu12/", {.status = 500, .body = "down", .fail_first = 0});
