@@ -18,6 +18,11 @@ Usage: bench/run.sh [OPTIONS]
       --conda DIR     the conda benchmark instead: bench/conda-ten-deps resolved with
                       --manager conda against the channel in DIR (bench/gen-conda-channel.py
                       writes one), cold and warm; no rosdep or apt cases
+      --pypi DIR      the pypi benchmark instead: bench/pypi-cuda (CUDA runtime, cuBLAS, cuDNN)
+                      resolved with --manager pypi for /usr/bin/python3 against the index in DIR
+                      (bench/gen-pypi-index.py writes one) served on 127.0.0.1 by
+                      bench/pypi-index-server.py, cold (no cache: every page and metadata file
+                      downloaded) and warm; no rosdep or apt cases
       --no-rosdep     skip the rosdep cases
       --no-apt        skip the apt-get -s case
       --no-hyperfine  time with the helper's pass only, even when hyperfine is installed
@@ -45,6 +50,7 @@ use_hf=1
 profile=""
 top=25
 conda_channel=""
+pypi_index=""
 
 while (($#)); do
   case "$1" in
@@ -54,6 +60,7 @@ while (($#)); do
     -x|--extdeps) bin=$2; shift 2 ;;
     --rosdep-base) rosdep_base=$2; shift 2 ;;
     --conda) conda_channel=$2; shift 2 ;;
+    --pypi) pypi_index=$2; shift 2 ;;
     --no-rosdep) do_rosdep=0; shift ;;
     --no-apt) do_apt=0; shift ;;
     --no-hyperfine) use_hf=0; shift ;;
@@ -140,6 +147,21 @@ if [[ -n $conda_channel ]]; then
   decl="$repo/bench/conda-ten-deps"
   # The generated channel is linux-64; CONDA_SUBDIR makes that the machine's subdir everywhere.
   ext=(env CONDA_SUBDIR=linux-64 "$bin" resolve "$decl" --manager conda --channel "file://$conda_channel")
+  do_rosdep=0
+  do_apt=0
+fi
+if [[ -n $pypi_index ]]; then
+  [[ -d $pypi_index/simple ]] || die "no index in $pypi_index (bench/gen-pypi-index.py DIR writes one)"
+  [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is the target interpreter of the pypi benchmark"
+  # The index server lives as long as this script.
+  coproc PYPI_SERVER { exec /usr/bin/python3 "$repo/bench/pypi-index-server.py" "$pypi_index"; }
+  trap 'kill "$PYPI_SERVER_PID" 2>/dev/null' EXIT
+  read -r pypi_port <&"${PYPI_SERVER[0]}"
+  [[ $pypi_port =~ ^[0-9]+$ ]] || die "the index server did not start"
+  decl="$repo/bench/pypi-cuda"
+  # A driver supporting CUDA 12.4 is assumed: the plan is for a GPU machine.
+  ext=(env EXTDEPS_OVERRIDE_CUDA=12.4 "$bin" resolve "$decl" --manager pypi --python /usr/bin/python3
+       --index-url "http://127.0.0.1:$pypi_port/simple/")
   do_rosdep=0
   do_apt=0
 fi

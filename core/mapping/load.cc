@@ -1,6 +1,7 @@
 // load_table: reads one mapping table (schema/mapping.md) with toml++, checks every key and type,
 // applies the category fallback, and reports the first problem as "file:line:col: message".
 #include <algorithm>
+#include <map>
 #include <array>
 #include <cctype>
 #include <fstream>
@@ -93,6 +94,7 @@ class Loader {
   bool pkgconfig_ = false;
   bool apt_ = false;
   std::string manager_;
+  mutable std::map<std::string, std::shared_ptr<const std::regex>> regexes_;  // by pattern
   std::string table_release_;
   VersionRule default_rule_;
 };
@@ -200,7 +202,10 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
   if (rule.kind == "regex") {
     if (rule.pattern.empty()) return fail(n.source(), "a regex version rule needs 'regex'");
     try {
-      auto re = std::make_shared<const std::regex>(rule.pattern, std::regex::ECMAScript);
+      // Tables repeat a few patterns many times (debian.toml: 22 rules, 7 patterns): one
+      // compile each.
+      auto& re = regexes_[rule.pattern];
+      if (!re) re = std::make_shared<const std::regex>(rule.pattern, std::regex::ECMAScript);
       rule.compiled = re;
       if (re->mark_count() != 1) {
         return fail(t->get("regex")->source(),
