@@ -13,6 +13,8 @@
 
 #include "core/declare/declare.h"
 
+#include "core/util/text.h"
+
 namespace extdeps {
 
 namespace {
@@ -30,12 +32,6 @@ constexpr std::array<std::string_view, 41> kKnownTypes = {
 constexpr std::array<std::string_view, 2> kVirtualNamespaces = {"compiler", "interface"};
 
 bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -124,7 +120,7 @@ Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view tex
       return bad_input("qualifier '" + std::string(pair) + "' in '" + std::string(whole) +
                        "' is not key=value");
     }
-    std::string key = lower(pair.substr(0, eq));
+    std::string key = to_lower(pair.substr(0, eq));
     bool key_ok = std::isalpha(static_cast<unsigned char>(key[0])) != 0 &&
                   std::all_of(key.begin(), key.end(), [](char c) {
                     return is_alnum(c) || c == '.' || c == '-' || c == '_';
@@ -179,12 +175,12 @@ std::optional<std::string> did_you_mean(std::string_view word,
     }
     return d[a.size()][b.size()];
   };
-  std::string w = lower(word);
+  std::string w = to_lower(word);
   std::size_t limit = w.size() <= 3 ? 1 : (w.size() <= 6 ? 2 : 3);
   std::optional<std::string> best;
   std::size_t best_distance = limit + 1;
   for (std::string_view c : candidates) {
-    std::size_t dist = distance(w, lower(c));
+    std::size_t dist = distance(w, to_lower(c));
     if (dist < best_distance) {
       best_distance = dist;
       best = std::string(c);
@@ -221,7 +217,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   if (colon == std::string_view::npos || (slash != std::string_view::npos && slash < colon)) {
     return bad_input("expected a DepURL like 'dep:generic/zlib', got '" + std::string(text) + "'");
   }
-  std::string scheme = lower(rest.substr(0, colon));
+  std::string scheme = to_lower(rest.substr(0, colon));
   rest = rest.substr(colon + 1);
   std::string legacy_type;
   if (scheme == "pkg") {
@@ -239,14 +235,14 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   if (legacy_type.empty()) {
     slash = rest.find('/');
     if (slash == std::string_view::npos) {
-      std::string only = lower(rest);
+      std::string only = to_lower(rest);
       if (std::find(kKnownTypes.begin(), kKnownTypes.end(), only) != kKnownTypes.end()) {
         return bad_input("DepURL '" + std::string(text) + "' has no name (expected dep:" + only +
                          "/name)");
       }
       return bad_input("DepURL '" + std::string(text) + "' has no type (expected dep:type/name)");
     }
-    url.type = lower(rest.substr(0, slash));
+    url.type = to_lower(rest.substr(0, slash));
     rest = rest.substr(slash + 1);
   } else {
     url.type = legacy_type;

@@ -12,18 +12,14 @@
 #include <vector>
 
 #include "core/declare/declare.h"
+
+#include "core/util/text.h"
 #include "core/version/pep440.h"
 #include "core/version/version.h"
 
 namespace extdeps {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // A valid PEP 440 version, with the spellings its normalisation rules accept ("v1.0",
 // "1.0-rc.1", "1.0.post-2", "1.0_dev3", upper case).

@@ -7,15 +7,11 @@
 
 #include "core/declare/declare.h"
 
+#include "core/util/text.h"
+
 namespace extdeps::declare {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // Where the DepURL ends: at whitespace, '(' or, before any '@', '?' or '#', at the start of a
 // comparison operator.

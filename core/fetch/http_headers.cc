@@ -1,5 +1,7 @@
 #include "core/fetch/http_headers.h"
 
+#include "core/util/text.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -9,18 +11,6 @@
 namespace extdeps::fetch {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 template <class T>
 std::optional<T> number(std::string_view s) {
@@ -48,7 +38,7 @@ CacheControl parse_cache_control(std::string_view value) {
     auto item = trim(value.substr(0, comma));
     value = comma == std::string_view::npos ? std::string_view{} : value.substr(comma + 1);
     auto eq = item.find('=');
-    std::string name = lower(trim(item.substr(0, eq)));
+    std::string name = to_lower(trim(item.substr(0, eq)));
     std::string_view arg = eq == std::string_view::npos ? std::string_view{} : item.substr(eq + 1);
     if (name == "max-age") {
       // A malformed max-age makes the answer stale (RFC 9111 4.2.1), never fresh forever.
@@ -77,14 +67,14 @@ void ResponseHeaders::add_line(std::string_view line) {
   }
   auto colon = line.find(':');
   if (colon == std::string_view::npos) return;
-  std::string name = lower(trim(line.substr(0, colon)));
+  std::string name = to_lower(trim(line.substr(0, colon)));
   std::string_view value = trim(line.substr(colon + 1));
   if (name == "etag") {
     etag = std::string(value);
   } else if (name == "last-modified") {
     last_modified = std::string(value);
   } else if (name == "content-encoding") {
-    content_encoding = lower(value);
+    content_encoding = to_lower(value);
   } else if (name == "content-type") {
     content_type = std::string(value);
   } else if (name == "content-length") {

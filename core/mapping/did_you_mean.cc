@@ -7,15 +7,11 @@
 
 #include "core/mapping/mapping.h"
 
+#include "core/util/text.h"
+
 namespace extdeps::mapping {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // The last path segment without version, qualifiers or subpath: "dep:github/Kitware/CMake" ->
 // "cmake" (lower-cased).
@@ -23,7 +19,7 @@ std::string name_part(std::string_view id) {
   id = id.substr(0, std::min(id.size(), id.find_first_of("@?#")));
   const auto slash = id.rfind('/');
   if (slash != std::string_view::npos) id.remove_prefix(slash + 1);
-  return lower(id);
+  return to_lower(id);
 }
 
 // "libxml2" and "xml2", "libjpeg" and "jpeg" are the same library to people.
@@ -58,7 +54,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std::string>& known,
                                       std::size_t limit) {
-  const std::string whole = lower(id);
+  const std::string whole = to_lower(id);
   const std::string name = name_part(id);
   // Typos in "dep:generic/" weigh like typos in the rest: the allowance follows what comes after.
   const auto slash = whole.find('/');
@@ -68,7 +64,7 @@ std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std
   std::vector<std::tuple<std::size_t, std::size_t, std::string>> scored;
   for (const auto& k : known) {
     if (k == id) continue;
-    const std::size_t dw = edit_distance(whole, lower(k));
+    const std::size_t dw = edit_distance(whole, to_lower(k));
     const std::string kn = name_part(k);
     const std::size_t dn =
         std::min(edit_distance(name, kn), edit_distance(without_lib(name), without_lib(kn)));

@@ -18,6 +18,21 @@ inline std::string lower_first(std::string_view text) {
   return out;
 }
 
+// Without leading and trailing white space (std::isspace: blank, tab, CR, LF, VT, FF).
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// ASCII letters in lower case, every other byte as it is.
+inline std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 // PEP 503 / PEP 685 normalisation of names (extras, dependency groups): lower case, and every run
 // of '-', '_' and '.' becomes one '-'.
 inline std::string normalize_name(std::string_view s) {

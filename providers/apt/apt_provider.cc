@@ -2,6 +2,8 @@
 // cache on them, loading records, and rendering the apt-get command.
 #include "providers/apt/apt_provider.h"
 
+#include "core/util/file_stamp.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -70,8 +72,7 @@ class AptProvider final : public Provider {
       struct stat st {};
       if (::stat(f.c_str(), &st) != 0)
         return environment_error(f + ": cannot stat: " + std::strerror(errno));
-      long long mtime_ns = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-      key += f + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns) + '\n';
+      key += f + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
     }
     return SourceId{std::move(key)};
   }

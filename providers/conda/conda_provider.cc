@@ -2,6 +2,8 @@
 // environment, loading records, and rendering the install command.
 #include "providers/conda/conda_provider.h"
 
+#include "core/util/file_stamp.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,10 +28,6 @@ namespace fs = std::filesystem;
 
 // Bump when records are read differently: a cache keyed on the old reading is then unused.
 constexpr std::string_view kReaderFormat = "conda-records-1";
-
-long long mtime_ns(const struct stat& st) {
-  return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-}
 
 bool on_path(const Context& ctx, std::string_view tool) { return !detect::find_on_path(ctx, tool).empty(); }
 

@@ -1,6 +1,8 @@
 // conda MatchSpecs: parsing (name, version expression, build string, brackets) and matching.
 #include "providers/conda/matchspec.h"
 
+#include "core/util/text.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -14,13 +16,6 @@ bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 bool is_one_of(char c, std::string_view set) { return set.find(c) != std::string_view::npos; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 // '*' matches any run of characters, everything else itself.
 bool glob_match(std::string_view pattern, std::string_view text) {
@@ -401,7 +396,7 @@ Result<MatchSpec> Parser::parse(Form form) {
                   begin + colon + 1);
     if (auto star = name.find('*'); star != std::string_view::npos)
       return fail("package name globs are not supported", begin + star + 1);
-    out.name = lower(name);
+    out.name = to_lower(name);
   }
   while (i < stop && is_blank(spec_[i])) ++i;
   size_t rest_end = stop;
@@ -546,7 +541,7 @@ std::pair<std::string, std::string> split_name(std::string_view text) {
   while (end > begin && is_blank(text[end - 1])) --end;
   size_t i = begin;
   while (i < end && !is_blank(text[i]) && !is_one_of(text[i], "=<>!~[")) ++i;
-  std::string name = lower(text.substr(begin, i - begin));
+  std::string name = to_lower(text.substr(begin, i - begin));
   while (i < end && is_blank(text[i])) ++i;
   return {name, std::string(text.substr(i, end - i))};
 }

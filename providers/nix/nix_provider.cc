@@ -2,6 +2,8 @@
 // the install command, and the environment files.
 #include "providers/nix/nix_provider.h"
 
+#include "core/util/file_stamp.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,10 +32,6 @@ namespace fs = std::filesystem;
 
 // Bump when records are read differently: a cache keyed on the old reading is then unused.
 constexpr std::string_view kReaderFormat = "nix-records-1";
-
-long long mtime_ns(const struct stat& st) {
-  return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-}
 
 // "path size mtime" of a file, or "path missing".
 std::string stamp(const std::string& path) {

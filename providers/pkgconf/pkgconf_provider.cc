@@ -4,6 +4,8 @@
 // walk is ours and not pkgconf_scan_all().
 #include "providers/pkgconf/pkgconf_provider.h"
 
+#include "core/util/file_stamp.h"
+
 #include <libpkgconf/libpkgconf.h>
 #include <sys/stat.h>
 
@@ -228,9 +230,6 @@ struct Fingerprint {
   void add(std::int64_t v) { add(&v, sizeof v); }
 };
 
-std::int64_t mtime_ns(const struct stat& st) {
-  return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-}
 
 // Folders a compiler and linker search without being told: nothing to add for them.
 bool is_system_dir(std::string_view dir) {

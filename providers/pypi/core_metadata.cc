@@ -8,19 +8,7 @@ namespace extdeps::pypi {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 }  // namespace
 
@@ -30,7 +18,7 @@ Result<CoreMetadata> parse_core_metadata(std::string_view text, const std::strin
   int line_no = 0;
   auto flush = [&] {
     if (key.empty()) return;
-    std::string k = lower(key);
+    std::string k = to_lower(key);
     std::string v(trim(value));
     if (k == "name") m.name = v;
     else if (k == "version") m.version = v;

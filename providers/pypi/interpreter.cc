@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/detect/process.h"
+#include "core/util/file_stamp.h"
 
 namespace extdeps::pypi {
 
@@ -54,22 +55,6 @@ print(json.dumps({
 }))
 )PY";
 
-std::optional<std::string> on_path(const Context& ctx, const std::string& name) {
-  auto path = ctx.env("PATH");
-  if (!path) return std::nullopt;
-  std::string_view rest = *path;
-  while (true) {
-    auto colon = rest.find(':');
-    std::string dir(rest.substr(0, colon));
-    if (!dir.empty()) {
-      std::string file = dir + "/" + name;
-      if (::access(file.c_str(), X_OK) == 0) return file;
-    }
-    if (colon == std::string_view::npos) return std::nullopt;
-    rest.remove_prefix(colon + 1);
-  }
-}
-
 // A script ("#!..."), such as a pyenv shim, may run a different interpreter every time.
 bool is_script(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -81,8 +66,8 @@ bool is_script(const std::string& path) {
 // Keyed on the path as given too: a virtual environment's python is a link to its base
 // interpreter, and which environment it is follows from where the link is (pyvenv.cfg beside it).
 std::string cache_file(const Context& ctx, const std::string& given, const std::string& real, const struct stat& st) {
-  std::string key = given + "|" + real + "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
-                    std::to_string(st.st_mtim.tv_nsec) + "|" + std::to_string(kAnswerFormat);
+  std::string key = given + "|" + real + "|" + std::to_string(st.st_size) + "|" + std::to_string(mtime_ns(st)) + "|" +
+                    std::to_string(kAnswerFormat);
   std::uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : key) h = (h ^ c) * 1099511628211ULL;
   char hex[17];
@@ -127,13 +112,13 @@ Result<Interpreter> from_answer(const std::string& text, const std::string& path
 Result<Interpreter> find_interpreter(const Context& ctx, const std::string& python) {
   std::string path = python;
   if (path.empty()) {
-    auto found = on_path(ctx, "python3");
-    if (!found) return environment_error("no python3 on PATH for the pypi provider (pass --python PATH)");
-    path = *found;
+    auto found = detect::find_on_path(ctx, "python3");
+    if (found.empty()) return environment_error("no python3 on PATH for the pypi provider (pass --python PATH)");
+    path = found;
   } else if (path.find('/') == std::string::npos) {
-    auto found = on_path(ctx, path);
-    if (!found) return environment_error("--python " + python + ": not found on PATH");
-    path = *found;
+    auto found = detect::find_on_path(ctx, path);
+    if (found.empty()) return environment_error("--python " + python + ": not found on PATH");
+    path = found;
   }
   char real_buf[PATH_MAX];
   if (!::realpath(path.c_str(), real_buf)) return environment_error(path + ": no such interpreter (--python)");

@@ -9,7 +9,9 @@
 #include <sstream>
 
 #include "core/declare/declare.h"
+#include "core/detect/process.h"
 #include "core/fetch/fetch.h"
+#include "core/util/file_stamp.h"
 #include "extdeps/build_env.h"
 #include "core/util/text.h"
 #include "core/version/pep440.h"
@@ -30,19 +32,6 @@ std::vector<std::string> split_blanks(std::string_view s) {
   std::string w;
   while (in >> w) out.push_back(w);
   return out;
-}
-
-bool on_path(const Context& ctx, const std::string& tool) {
-  auto path = ctx.env("PATH");
-  if (!path) return false;
-  std::string_view rest = *path;
-  while (true) {
-    auto colon = rest.find(':');
-    std::string dir(rest.substr(0, colon));
-    if (!dir.empty() && ::access((dir + "/" + tool).c_str(), X_OK) == 0) return true;
-    if (colon == std::string_view::npos) return false;
-    rest.remove_prefix(colon + 1);
-  }
 }
 
 // The CUDA major release an NVIDIA wheel is built for: nvidia-cublas-cu12 -> 12; the CUDA 13
@@ -92,7 +81,7 @@ class PypiProvider final : public Provider {
       else if (*f == "uv") frontend_ = Frontend::uv;
       else ctx.warn("EXTDEPS_PYPI_FRONTEND='" + *f + "' is not pip or uv; it is ignored");
     } else {
-      frontend_ = interpreter_->has_pip || !on_path(ctx, "uv") ? Frontend::pip : Frontend::uv;
+      frontend_ = interpreter_->has_pip || detect::find_on_path(ctx, "uv").empty() ? Frontend::pip : Frontend::uv;
     }
     if (interpreter_->externally_managed)
       ctx.warn(interpreter_->path + " is externally managed (PEP 668, " + interpreter_->externally_managed_file +
@@ -126,14 +115,8 @@ class PypiProvider final : public Provider {
     if (!interpreter_) return SourceId{key + "not prepared\n"};
     key += "python " + interpreter_->executable + " " + interpreter_->version + " " + interpreter_->abiflags +
            " " + interpreter_->machine + "\nlibc " + glibc_key_ + "\n";
-    for (size_t i = 0; i < crawl_.fetched.size(); ++i) {
-      struct stat st {};
-      key += crawl_.fetched[i];
-      if (::stat(crawl_.bodies[i].c_str(), &st) == 0)
-        key += " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
-               std::to_string(st.st_mtim.tv_nsec);
-      key += "\n";
-    }
+    for (size_t i = 0; i < crawl_.fetched.size(); ++i)
+      key += crawl_.fetched[i] + " " + file_stamp(crawl_.bodies[i]).value_or("missing") + "\n";
     key += site_packages_identity(interpreter_->site_dirs);
     return SourceId{std::move(key)};
   }

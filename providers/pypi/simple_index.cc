@@ -12,18 +12,6 @@ namespace extdeps::pypi {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 // Whether a PEP 691 metadata value says the file's metadata is served: true, or a dict of hashes.
 bool metadata_value(const nlohmann::json& v) {
   return (v.is_boolean() && v.get<bool>()) || v.is_object();
@@ -93,7 +81,7 @@ std::vector<std::pair<std::string, std::optional<std::string>>> attributes(std::
     if (i >= tag.size() || tag[i] == '/') break;
     size_t start = i;
     while (i < tag.size() && tag[i] != '=' && !std::isspace(static_cast<unsigned char>(tag[i])) && tag[i] != '/') ++i;
-    std::string name = lower(tag.substr(start, i - start));
+    std::string name = to_lower(tag.substr(start, i - start));
     skip_space();
     if (i < tag.size() && tag[i] == '=') {
       ++i;
@@ -123,7 +111,7 @@ std::vector<std::pair<std::string, std::optional<std::string>>> attributes(std::
 }  // namespace
 
 bool is_json_type(std::string_view content_type) {
-  std::string t = lower(trim(content_type.substr(0, content_type.find(';'))));
+  std::string t = to_lower(trim(content_type.substr(0, content_type.find(';'))));
   return t == kJsonType;
 }
 
@@ -184,7 +172,7 @@ Result<std::vector<ProjectFile>> parse_html_page(std::string_view body, const st
     size_t close = body.find('>', open);
     if (close == std::string_view::npos) break;
     std::string_view tag = body.substr(open + 1, close - open - 1);
-    std::string name = lower(tag.substr(0, tag.find_first_of(" \t\r\n/")));
+    std::string name = to_lower(tag.substr(0, tag.find_first_of(" \t\r\n/")));
     i = close + 1;
     if (name == "base") {  // <base href="..."> moves what relative links resolve against
       for (const auto& [k, v] : attributes(tag))
@@ -194,7 +182,7 @@ Result<std::vector<ProjectFile>> parse_html_page(std::string_view body, const st
     }
     if (name != "a") continue;
     size_t end = body.find("</", i);
-    while (end != std::string_view::npos && lower(body.substr(end + 2, 1)) != "a") end = body.find("</", end + 2);
+    while (end != std::string_view::npos && to_lower(body.substr(end + 2, 1)) != "a") end = body.find("</", end + 2);
     std::string text = decode_entities(trim(strip_tags(body.substr(i, end == std::string_view::npos ? 0 : end - i))));
     ProjectFile pf;
     std::optional<std::string> href;

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/util/file_stamp.h"
 #include "core/util/text.h"
 #include "providers/pypi/core_metadata.h"
 
@@ -116,12 +117,10 @@ std::string site_packages_identity(const std::vector<std::string>& site_dirs) {
   for (const auto& dir : site_dirs) {
     struct stat st {};
     if (::stat(dir.c_str(), &st) != 0) continue;
-    key += dir + " " + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
+    key += dir + " " + std::to_string(mtime_ns(st)) + "\n";
     for (const auto& e : entries(dir)) {
       std::string file = metadata_file(e);
-      if (file.empty() || ::stat(file.c_str(), &st) != 0) continue;
-      key += e.path().filename().string() + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) +
-             "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
+      if (auto stamp = file.empty() ? std::nullopt : file_stamp(file)) key += e.path().filename().string() + " " + *stamp + "\n";
     }
   }
   return key;
