@@ -210,7 +210,9 @@ TEST_F(CondaCliTest, ThePlanPlusTheInstalledEnvironmentIsClosed) {
   EXPECT_GE(check_closure(env), 40u);
   // zlib's run need is met by the installed libzlib.
   for (const auto& req : plan["requirements"])
-    if (req["id"] == "dep:generic/zlib") EXPECT_EQ(req["status"], "satisfied");
+    if (req["id"] == "dep:generic/zlib") {
+      EXPECT_EQ(req["status"], "satisfied");
+    }
 }
 
 TEST_F(CondaCliTest, ADownloadThatFailsExitsThreeNamingTheUrl) {

@@ -53,7 +53,7 @@ TEST(HostFacts, KernelAndMachineAreUname) {
 
 TEST(HostFacts, GlibcIsWhatLddSays) {
   auto ldd = shell("ldd --version | head -n1");
-  if (!ldd || ldd->find("GLIBC") == std::string::npos && ldd->find("GNU libc") == std::string::npos)
+  if (!ldd || (ldd->find("GLIBC") == std::string::npos && ldd->find("GNU libc") == std::string::npos))
     GTEST_SKIP() << "ldd is not glibc's here";
   auto f = detect_here();
   EXPECT_EQ(f.libc, "glibc");
@@ -86,10 +86,15 @@ TEST(HostFacts, X86LevelAgreesWithProcCpuinfo) {
   if (flags.empty()) GTEST_SKIP() << "/proc/cpuinfo has no flags line";
   auto has = [&](const char* f) { return std::find(flags.begin(), flags.end(), f) != flags.end(); };
   EXPECT_EQ(f.x86_64_level, x86_64_level_of(flags));
-  if (has("avx2")) EXPECT_GE(f.x86_64_level, "x86-64-v3");
-  if (has("avx512f") && has("avx512bw") && has("avx512vl") && has("avx512dq") && has("avx512cd"))
+  if (has("avx2")) {
+    EXPECT_GE(f.x86_64_level, "x86-64-v3");
+  }
+  if (has("avx512f") && has("avx512bw") && has("avx512vl") && has("avx512dq") && has("avx512cd")) {
     EXPECT_EQ(f.x86_64_level, "x86-64-v4");
-  if (!has("sse4_2")) EXPECT_EQ(f.x86_64_level, "x86-64-v1");
+  }
+  if (!has("sse4_2")) {
+    EXPECT_EQ(f.x86_64_level, "x86-64-v1");
+  }
   // Every feature reported is one cpuinfo lists, in the psABI spelling.
   for (const auto& feature : f.cpu_features) {
     std::string c = feature == "sse3" ? "pni" : feature == "sse4.1" ? "sse4_1"
