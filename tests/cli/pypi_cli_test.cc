@@ -35,6 +35,21 @@ class PypiCliTest : public test::CliFixture {
     return run(args, env);
   }
 
+  // A virtual environment of the machine's own Python with nvidia-cuda-runtime-cu12 12.4.127
+  // "installed": its dist-info written as pip writes it. Returns the site-packages folder, empty
+  // when venv does not work here.
+  std::string venv_with_cuda_runtime(const std::string& venv) {
+    auto made = detect::run_capture({kPython, "-m", "venv", "--without-pip", venv}, 60000);
+    if (!made || made->exit_status != 0) return {};
+    std::string site;
+    for (const auto& e : fs::directory_iterator(venv + "/lib")) site = e.path().string() + "/site-packages";
+    std::string info = site + "/nvidia_cuda_runtime_cu12-12.4.127.dist-info";
+    fs::create_directories(info);
+    std::ofstream(info + "/METADATA") << "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\nVersion: 12.4.127\n"
+                                         "Summary: CUDA Runtime native Libraries\nRequires-Python: >=3\n\n";
+    return site;
+  }
+
   std::string python_ = kPython;
   test::HttpServer server_;
 };
@@ -125,17 +140,8 @@ dependencies = ["dep:generic/cudnn", "dep:generic/cusolver@>=12"]
 }
 
 TEST_F(PypiCliTest, AVenvHasWhatIsInstalledAndTheSystemPythonIsExternallyManaged) {
-  // A virtual environment of the machine's own Python, with a CUDA runtime wheel "installed":
-  // its dist-info written as pip writes it.
   std::string venv = test::temp_dir() + "/venv";
-  auto made = detect::run_capture({kPython, "-m", "venv", "--without-pip", venv}, 60000);
-  if (!made || made->exit_status != 0) GTEST_SKIP() << "python3 -m venv does not work here";
-  std::string site;
-  for (const auto& e : fs::directory_iterator(venv + "/lib")) site = e.path().string() + "/site-packages";
-  std::string info = site + "/nvidia_cuda_runtime_cu12-12.4.127.dist-info";
-  fs::create_directories(info);
-  std::ofstream(info + "/METADATA") << "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\nVersion: 12.4.127\n"
-                                       "Summary: CUDA Runtime native Libraries\nRequires-Python: >=3\n\n";
+  if (venv_with_cuda_runtime(venv).empty()) GTEST_SKIP() << "python3 -m venv does not work here";
   write_project("extdeps.toml", kCuda);
   python_ = venv + "/bin/python";
   auto r = resolve({{"EXTDEPS_OVERRIDE_CUDA", "12.4"}});
@@ -162,18 +168,14 @@ TEST_F(PypiCliTest, AVenvHasWhatIsInstalledAndTheSystemPythonIsExternallyManaged
 
 TEST_F(PypiCliTest, EnvFindsTheLibrariesAndHeadersOfAnInstalledWheel) {
   std::string venv = test::temp_dir() + "/venv";
-  auto made = detect::run_capture({kPython, "-m", "venv", "--without-pip", venv}, 60000);
-  if (!made || made->exit_status != 0) GTEST_SKIP() << "python3 -m venv does not work here";
-  std::string site;
-  for (const auto& e : fs::directory_iterator(venv + "/lib")) site = e.path().string() + "/site-packages";
-  // The files and dist-info of nvidia-cuda-runtime-cu12 as pip lays them out.
+  std::string site = venv_with_cuda_runtime(venv);
+  if (site.empty()) GTEST_SKIP() << "python3 -m venv does not work here";
+  // The wheel's files, and its RECORD as pip writes it.
   std::string info = site + "/nvidia_cuda_runtime_cu12-12.4.127.dist-info";
-  fs::create_directories(info);
   fs::create_directories(site + "/nvidia/cuda_runtime/lib");
   fs::create_directories(site + "/nvidia/cuda_runtime/include");
   std::ofstream(site + "/nvidia/cuda_runtime/lib/libcudart.so.12") << "";
   std::ofstream(site + "/nvidia/cuda_runtime/include/cuda_runtime_api.h") << "";
-  std::ofstream(info + "/METADATA") << "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\nVersion: 12.4.127\n\n";
   std::ofstream(info + "/RECORD")
       << "nvidia/__init__.py,sha256=x,0\n"
          "nvidia/cuda_runtime/include/cuda_runtime_api.h,sha256=x,1\n"

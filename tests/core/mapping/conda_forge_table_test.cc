@@ -14,23 +14,13 @@
 #include <toml++/toml.h>
 
 #include "core/mapping/mapping.h"
+#include "tests/core/mapping/shipped.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
 namespace {
 
-const std::string kMappings = EXTDEPS_SOURCE_MAPPINGS_DIR;
-
-Table shipped(const std::string& name) {
-  auto t = load_table(kMappings + "/" + name);
-  EXPECT_TRUE(t) << t.error().message;
-  return t ? std::move(*t) : Table{};
-}
-
-bool mentions(const Entry& e, const std::string& package) {
-  const auto all = e.all_packages();
-  return std::find(all.begin(), all.end(), package) != all.end();
-}
+using namespace table_testing;
 
 // Every string in a declaration that starts with "dep:", without version or marker.
 void collect_ids(const toml::node& n, std::set<std::string>& out) {

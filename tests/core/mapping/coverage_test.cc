@@ -11,19 +11,13 @@
 
 #include <toml++/toml.h>
 
+#include "tests/core/mapping/shipped.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
 namespace {
 
-const std::string kMappings = EXTDEPS_SOURCE_MAPPINGS_DIR;
-
-Tables shipped() {
-  auto ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", kMappings}});
-  auto t = load_tables(ctx, {});
-  EXPECT_TRUE(t) << t.error().message;
-  return t ? std::move(*t) : Tables{};
-}
+using namespace table_testing;
 
 std::size_t column(const Coverage& c, const std::string& ecosystem) {
   auto it = std::find(c.ecosystems.begin(), c.ecosystems.end(), ecosystem);
@@ -100,7 +94,9 @@ TEST(Coverage, TheRegistryAndTheRealTables) {
     ++compilers;
     const bool somewhere = !e->unavailable() || !t.find_ecosystem("conda-forge")->find(id)->unavailable();
     // Swift is in neither bookworm nor conda-forge; trixie's swiftlang is its [id.release.trixie].
-    if (id != "dep:virtual/compiler/swift") EXPECT_TRUE(somewhere) << id;
+    if (id != "dep:virtual/compiler/swift") {
+      EXPECT_TRUE(somewhere) << id;
+    }
   }
   EXPECT_EQ(compilers, 14u);
   std::set<std::string> used;

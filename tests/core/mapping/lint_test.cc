@@ -8,12 +8,13 @@
 #include <fstream>
 
 #include "core/mapping/mapping.h"
+#include "tests/core/mapping/shipped.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
 namespace {
 
-const std::string kMappings = EXTDEPS_SOURCE_MAPPINGS_DIR;
+using namespace table_testing;
 
 std::vector<std::string> lines(const LintReport& r, const std::string& dir) {
   std::vector<std::string> out;
@@ -136,7 +137,7 @@ TEST(MappingJsonSchema, AcceptsTheShippedTables) {
   if (std::system("/usr/bin/python3 -c 'import jsonschema, tomllib' >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "/usr/bin/python3 with tomllib and jsonschema is missing (Debian: python3-jsonschema)";
   const std::string schema = kMappings + "/../schema/mapping.schema.json";
-  for (const std::string table : {kMappings + "/debian.toml", kMappings + "/conda-forge.toml",
+  for (const std::string& table : {kMappings + "/debian.toml", kMappings + "/conda-forge.toml",
                                   kMappings + "/pkgconfig.toml", test::data_path("mapping/releases/debian.toml")}) {
     const std::string check = "/usr/bin/python3 -c 'import json,sys,tomllib,jsonschema; "
                               "jsonschema.validate(tomllib.load(open(sys.argv[2], \"rb\")), json.load(open(sys.argv[1])))' " +

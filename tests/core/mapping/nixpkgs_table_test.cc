@@ -15,23 +15,13 @@
 #include <toml++/toml.h>
 
 #include "core/mapping/mapping.h"
+#include "tests/core/mapping/shipped.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
 namespace {
 
-const std::string kMappings = EXTDEPS_SOURCE_MAPPINGS_DIR;
-
-Table shipped(const std::string& name) {
-  auto t = load_table(kMappings + "/" + name);
-  EXPECT_TRUE(t) << t.error().message;
-  return t ? std::move(*t) : Table{};
-}
-
-bool mentions(const Entry& e, const std::string& package) {
-  const auto all = e.all_packages();
-  return std::find(all.begin(), all.end(), package) != all.end();
-}
+using namespace table_testing;
 
 using Lists = std::vector<std::vector<std::string>>;
 
@@ -62,7 +52,9 @@ TEST(NixpkgsTable, LoadsSortedAndLinesUpWithTheOtherTables) {
       const Entry* e = t.find(d.id);
       ASSERT_NE(e, nullptr) << d.id << " is in " << name << " but not nixpkgs.toml";
       EXPECT_EQ(e->id, d.id);
-      if (!d.aliases.empty()) EXPECT_EQ(e->aliases, d.aliases) << d.id << " (" << name << ")";
+      if (!d.aliases.empty()) {
+        EXPECT_EQ(e->aliases, d.aliases) << d.id << " (" << name << ")";
+      }
     }
   }
   EXPECT_EQ(t.entries.size(), others.size());

@@ -10,12 +10,13 @@
 #include <fstream>
 
 #include "core/mapping/lint.h"
+#include "tests/core/mapping/shipped.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
 namespace {
 
-const std::string kMappings = EXTDEPS_SOURCE_MAPPINGS_DIR;
+using namespace table_testing;
 
 // Imports a file, writes the table to a temp folder, loads it back.
 struct Imported {

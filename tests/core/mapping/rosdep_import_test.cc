@@ -16,12 +16,14 @@
 
 #include "core/mapping/lint.h"
 #include "core/mapping/mapping.h"
+#include "tests/core/mapping/shipped.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
 namespace {
 
-const std::string kMappings = EXTDEPS_SOURCE_MAPPINGS_DIR;
+using namespace table_testing;
+
 const std::string kHelper = std::string(EXTDEPS_TEST_DATA) + "/../core/mapping/rosdep_resolve.py";
 
 std::optional<std::string> output_of(const std::string& command) {

@@ -14,18 +14,13 @@
 #include <toml++/toml.h>
 
 #include "core/mapping/mapping.h"
+#include "tests/core/mapping/shipped.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
 namespace {
 
-const std::string kMappings = EXTDEPS_SOURCE_MAPPINGS_DIR;
-
-Table shipped(const std::string& name) {
-  auto t = load_table(kMappings + "/" + name);
-  EXPECT_TRUE(t) << t.error().message;
-  return t ? std::move(*t) : Table{};
-}
+using namespace table_testing;
 
 // Runs a command and returns its stdout; nullopt when it cannot run or fails.
 std::optional<std::string> command_output(const std::string& command) {

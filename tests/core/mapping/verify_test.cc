@@ -14,19 +14,13 @@
 #if defined(EXTDEPS_HAVE_PROVIDER_APT) && defined(EXTDEPS_HAVE_PROVIDER_CONDA)
 #include "providers/apt/apt_provider.h"
 #include "providers/conda/repodata.h"
+#include "tests/core/mapping/shipped.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
 namespace {
 
-const std::string kMappings = EXTDEPS_SOURCE_MAPPINGS_DIR;
-
-Tables shipped() {
-  auto ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", kMappings}});
-  auto t = load_tables(ctx, {});
-  EXPECT_TRUE(t) << t.error().message;
-  return t ? std::move(*t) : Tables{};
-}
+using namespace table_testing;
 
 // The names (and virtual names) of Packages files, read by the apt provider's own reader.
 NameIndex apt_names(const std::vector<std::string>& files, std::set<std::string> components = {}) {
