@@ -420,9 +420,8 @@ void Resolver::solve() {
   Pool* pool = b_.pool();
   for (auto& n : needs_)
     if (n.outcome.status != plan::Status::unmapped && !n.views.empty()) n.in_job = true;
-  // Records of any provider may carry track_features (only conda's do today).
   for (const auto& lp : loaded_) {
-    if (!lp.available) continue;
+    if (!lp.available || lp.provider->scheme() != VersionScheme::conda) continue;
     for (Id p = lp.available->start; p < lp.available->end; ++p)
       if (pool_id2solvable(pool, p)->repo == lp.available && b_.track_features(p)) disfavored_.push_back(p);
   }
