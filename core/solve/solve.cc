@@ -420,6 +420,8 @@ void Resolver::solve() {
   Pool* pool = b_.pool();
   for (auto& n : needs_)
     if (n.outcome.status != plan::Status::unmapped && !n.views.empty()) n.in_job = true;
+  // Only conda's records carry track_features. Asking is a repodata lookup per solvable (13 ms
+  // of a warm apt resolve when tried for every provider), so the others are not asked.
   for (const auto& lp : loaded_) {
     if (!lp.available || lp.provider->scheme() != VersionScheme::conda) continue;
     for (Id p = lp.available->start; p < lp.available->end; ++p)
