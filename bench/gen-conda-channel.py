@@ -1076,7 +1076,7 @@ def write_repodata(path, subdir, data):
 # checking
 
 SPEC = re.compile(r"^(\S+)(?:\s+(\S+))?(?:\s+(\S+))?$")
-TERM = re.compile(r"^(>=|<=|==|!=|>|<|=)?([^<>=!]+)$")
+TERM = re.compile(r"^(>=|<=|==|!=|>|<|=)?([^<>=!][^<>=]*)$")  # conda epochs: 1!161.3030
 
 
 def term_ok(term, v):
