@@ -15,7 +15,7 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <toml++/toml.hpp>
+#include <toml++/toml.h>
 #include <vector>
 
 #include "core/cli/cli.h"
