@@ -12,6 +12,7 @@
 #include "core/detect/host_json.h"
 #include "core/env/collect.h"
 #include "core/env/render.h"
+#include "core/json/document.h"
 #include "core/plan/render.h"
 #include "extdeps/extdeps.h"
 
@@ -148,7 +149,7 @@ Report report_of(const Context& ctx, const cli::Prepared& p, TextStyle style) {
   auto j = plan::to_json(p.outcome);
   j["declaration"] = p.declaration_path;
   j["satisfied"] = r.all_satisfied;
-  r.json = j.dump(2);
+  r.json = extdeps::json::dump(j, 2);
   std::ostringstream text;
   plan::TextOptions t;
   t.sudo = ctx.is_root() ? "" : "sudo";
@@ -214,11 +215,11 @@ Result<Declaration> Session::load(const std::string& path) const {
     }
     d.optional_groups = decl->optional_groups;
     d.dependency_groups = decl->dependency_groups;
-    d.json = nlohmann::json{{"path", d.path},
-                            {"needs", needs},
-                            {"optional_groups", d.optional_groups},
-                            {"dependency_groups", d.dependency_groups}}
-                 .dump(2);
+    d.json = extdeps::json::dump(nlohmann::json{{"path", d.path},
+                                                {"needs", needs},
+                                                {"optional_groups", d.optional_groups},
+                                                {"dependency_groups", d.dependency_groups}},
+                                 2);
     return d;
   });
 }
@@ -257,7 +258,7 @@ Result<Host> Session::detect(bool refresh) {
     h.cuda_state = std::string(detect::cuda_state_name(facts->cuda.state));
     h.cuda_version = facts->cuda.cuda_version;
     h.gpus = static_cast<int>(facts->cuda.devices.size());
-    h.json = detect::to_json(*facts).dump(2);
+    h.json = extdeps::json::dump(detect::to_json(*facts), 2);
     return h;
   });
 }
@@ -274,7 +275,7 @@ Result<Environment> Session::env(const std::string& path, const Options& options
       if (r.status != plan::Status::satisfied) e.missing.push_back(outcome_of(r));
     e.steps = steps_of(impl_->ctx, p->outcome);
     if (!e.satisfied) e.explanation = cli::missing_text(impl_->ctx, *p);
-    e.json = cli::env_json(impl_->ctx, *p, e.variables).dump(2);
+    e.json = extdeps::json::dump(cli::env_json(impl_->ctx, *p, e.variables), 2);
     return e;
   });
 }

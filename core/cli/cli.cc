@@ -12,6 +12,7 @@
 #include "core/detect/cuda_probe.h"
 #include "core/fetch/cache_commands.h"
 #include "core/fetch/options.h"
+#include "core/json/document.h"
 #include "core/plan/render.h"
 #include "core/util/text.h"
 #include "core/version/version.h"
@@ -60,7 +61,7 @@ int print_outcome(const Context& ctx, const Prepared& p, const RunOptions& o, st
   } else if (o.json) {
     auto j = plan::to_json(p.outcome);
     j["declaration"] = p.declaration_path;
-    out << j.dump(2) << '\n';
+    out << extdeps::json::dump(j, 2) << '\n';
   } else {
     out << "extdeps: " << p.declaration_path << " on " << p.host_text << '\n' << '\n';
     plan::TextOptions t;
@@ -92,7 +93,7 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
     auto j = plan::to_json(p->outcome);
     j["declaration"] = p->declaration_path;
     j["satisfied"] = all;
-    out << j.dump(2) << '\n';
+    out << extdeps::json::dump(j, 2) << '\n';
     return all ? 0 : 1;
   }
   if (all) {

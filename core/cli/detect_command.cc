@@ -7,6 +7,7 @@
 #include "core/detect/host.h"
 #include "core/detect/host_cache.h"
 #include "core/detect/host_json.h"
+#include "core/json/document.h"
 
 namespace extdeps::cli {
 
@@ -98,7 +99,7 @@ int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& 
   }
   if (o.json) {
     auto j = detect::to_json(*facts);
-    out << j.dump(2) << '\n';
+    out << extdeps::json::dump(j, 2) << '\n';
     return 0;
   }
   print_text(ctx, *facts, options.use_cache && ctx.cache_enabled(), out);

@@ -5,6 +5,7 @@
 
 #include "core/env/collect.h"
 #include "core/env/render.h"
+#include "core/json/document.h"
 #include "core/plan/render.h"
 
 namespace extdeps::cli {
@@ -62,7 +63,7 @@ int cmd_env(Context& ctx, const RunOptions& o, const std::string& format, std::o
   BuildEnv env = env::collect(ctx, p->outcome, p->sources->providers, &p->host);
   bool satisfied = env::all_satisfied(p->outcome);
   if (format == "json") {
-    out << env_json(ctx, *p, env).dump(2) << '\n';
+    out << extdeps::json::dump(env_json(ctx, *p, env), 2) << '\n';
     return satisfied ? 0 : 1;
   }
   // What deserves a look although the needs are met (a toolkit built for without a driver).

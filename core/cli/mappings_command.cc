@@ -9,6 +9,7 @@
 #include "core/config/config.h"
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
+#include "core/json/document.h"
 #include "core/mapping/coverage.h"
 #include "core/mapping/lint.h"
 #include "core/mapping/mapping.h"
@@ -272,7 +273,7 @@ int MappingsCommand::Impl::run_coverage(const Context& ctx, std::ostream& out, s
   auto tables = tables_for(ctx, mapping_dirs);
   if (!tables) return fail(err, tables.error());
   auto c = mapping::coverage(*tables);
-  if (json) out << mapping::coverage_json(c).dump(2) << '\n';
+  if (json) out << extdeps::json::dump(mapping::coverage_json(c), 2) << '\n';
   else mapping::print_coverage(c, out);
   return 0;
 }

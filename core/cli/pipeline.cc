@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <ostream>
+#include <set>
 
 #include "core/cli/environment_output.h"
 #include "core/config/config.h"
@@ -11,6 +12,7 @@
 #include "core/detect/os_release.h"
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
+#include "core/json/document.h"
 #include "core/mapping/mapping.h"
 #include "core/plan/render.h"
 #include "core/solve/solve.h"
@@ -47,9 +49,11 @@ std::string host_text(const Context& ctx) {
 std::map<std::string, std::vector<std::string>> request_names(const mapping::Tables& tables,
                                                               const std::vector<Requirement>& reqs) {
   std::map<std::string, std::vector<std::string>> out;
+  std::set<std::string> ids;  // each once: a declaration may name one id thousands of times
+  for (const auto& r : reqs) ids.insert(r.url.id());
   for (const auto& t : tables.tables)
-    for (const auto& r : reqs)
-      if (const mapping::Entry* e = t.find(r.url.id()))
+    for (const auto& id : ids)
+      if (const mapping::Entry* e = t.find(id))
         for (const auto& name : e->all_packages()) out[t.ecosystem].push_back(name);
   return out;
 }
@@ -298,7 +302,7 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     out << '\n';
     for (const auto& c : ro.candidates) out << "      candidate: " << c << '\n';
   }
-  if (o.json) out << j.dump(2) << '\n';
+  if (o.json) out << extdeps::json::dump(j, 2) << '\n';
   return 0;
 }
 

@@ -1,9 +1,11 @@
 #include "core/config/config.h"
 #include "core/util/text.h"
+#include "core/util/toml_depth.h"
 
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <toml++/toml.h>
 
@@ -47,9 +49,14 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
   Settings s;
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return s;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return bad_input(path + ": cannot read the configuration file");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (auto deep = toml_too_deep(text.view(), path)) return *deep;
   toml::table doc;
   try {
-    doc = toml::parse_file(path);
+    doc = toml::parse(text.view(), path);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
     return bad_input(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +

@@ -101,7 +101,7 @@ Result<std::string> decode_segment(std::string_view raw, std::string_view what,
   for (char c : raw) {
     if (is_alnum(c) || c == '%' || kSegmentSafe.find(c) != std::string_view::npos) continue;
     std::string msg = "unexpected character '" + std::string(1, c) + "' in the " +
-                      std::string(what) + " of '" + std::string(whole) + "'";
+                      std::string(what) + " of '" + shorten(whole) + "'";
     if (std::string_view("<>=!~").find(c) != std::string_view::npos) {
       msg += " (a version range goes after '@', like dep:generic/gdal@>=3.4)";
     }
@@ -117,7 +117,7 @@ Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view tex
     if (pair.empty()) continue;
     std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos || eq == 0) {
-      return bad_input("qualifier '" + std::string(pair) + "' in '" + std::string(whole) +
+      return bad_input("qualifier '" + std::string(pair) + "' in '" + shorten(whole) +
                        "' is not key=value");
     }
     std::string key = to_lower(pair.substr(0, eq));
@@ -126,14 +126,14 @@ Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view tex
                     return is_alnum(c) || c == '.' || c == '-' || c == '_';
                   });
     if (!key_ok) {
-      return bad_input("bad qualifier key '" + key + "' in '" + std::string(whole) +
+      return bad_input("bad qualifier key '" + key + "' in '" + shorten(whole) +
                        "' (expected letters, digits, '.', '-' or '_', starting with a letter)");
     }
     auto value = percent_decode(pair.substr(eq + 1), whole);
     if (!value) return value.error();
     if (value->empty()) continue;  // PURL: a key with an empty value is dropped
     if (out.count(key)) {
-      return bad_input("qualifier '" + key + "' appears twice in '" + std::string(whole) + "'");
+      return bad_input("qualifier '" + key + "' appears twice in '" + shorten(whole) + "'");
     }
     out.emplace(std::move(key), std::move(*value));
   }
@@ -175,11 +175,14 @@ std::optional<std::string> did_you_mean(std::string_view word,
     }
     return d[a.size()][b.size()];
   };
+  // A word far longer than the limits allow is near nothing: no matrix of its length is built.
+  if (word.size() > limits::kMaxSuggestLength) return std::nullopt;
   std::string w = to_lower(word);
   std::size_t limit = w.size() <= 3 ? 1 : (w.size() <= 6 ? 2 : 3);
   std::optional<std::string> best;
   std::size_t best_distance = limit + 1;
   for (std::string_view c : candidates) {
+    if (c.size() > w.size() + limit || w.size() > c.size() + limit) continue;  // more edits than allowed
     std::size_t dist = distance(w, to_lower(c));
     if (dist < best_distance) {
       best_distance = dist;
@@ -215,7 +218,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   std::size_t colon = rest.find(':');
   std::size_t slash = rest.find('/');
   if (colon == std::string_view::npos || (slash != std::string_view::npos && slash < colon)) {
-    return bad_input("expected a DepURL like 'dep:generic/zlib', got '" + std::string(text) + "'");
+    return bad_input("expected a DepURL like 'dep:generic/zlib', got '" + shorten(text) + "'");
   }
   std::string scheme = to_lower(rest.substr(0, colon));
   rest = rest.substr(colon + 1);
@@ -226,7 +229,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     if (legacy_spelling) *legacy_spelling = true;
     legacy_type = "virtual";
   } else if (scheme != "dep") {
-    return bad_input("unknown DepURL scheme '" + scheme + ":' in '" + std::string(text) +
+    return bad_input("unknown DepURL scheme '" + scheme + ":' in '" + shorten(text) +
                      "' (expected 'dep:')");
   }
   while (!rest.empty() && rest.front() == '/') rest.remove_prefix(1);
@@ -237,10 +240,10 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     if (slash == std::string_view::npos) {
       std::string only = to_lower(rest);
       if (std::find(kKnownTypes.begin(), kKnownTypes.end(), only) != kKnownTypes.end()) {
-        return bad_input("DepURL '" + std::string(text) + "' has no name (expected dep:" + only +
+        return bad_input("DepURL '" + shorten(text) + "' has no name (expected dep:" + only +
                          "/name)");
       }
-      return bad_input("DepURL '" + std::string(text) + "' has no type (expected dep:type/name)");
+      return bad_input("DepURL '" + shorten(text) + "' has no type (expected dep:type/name)");
     }
     url.type = to_lower(rest.substr(0, slash));
     rest = rest.substr(slash + 1);
@@ -248,10 +251,10 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     url.type = legacy_type;
   }
   if (url.type.empty()) {
-    return bad_input("DepURL '" + std::string(text) + "' has no type (expected dep:type/name)");
+    return bad_input("DepURL '" + shorten(text) + "' has no type (expected dep:type/name)");
   }
   if (std::find(kKnownTypes.begin(), kKnownTypes.end(), url.type) == kKnownTypes.end()) {
-    std::string msg = "unknown DepURL type '" + url.type + "'";
+    std::string msg = "unknown DepURL type '" + shorten(url.type) + "'";
     if (auto near = did_you_mean(url.type, kKnownTypes)) {
       msg += " (did you mean '" + *near + "'?)";
     } else {
@@ -263,11 +266,11 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   if (std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
     std::string_view raw = rest.substr(at + 1);
     if (raw.empty()) {
-      return bad_input("DepURL '" + std::string(text) + "' has an empty version after '@'");
+      return bad_input("DepURL '" + shorten(text) + "' has an empty version after '@'");
     }
     for (char c : raw) {
       if (std::isspace(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) < 0x20) {
-        return bad_input("unexpected whitespace in the version of '" + std::string(text) +
+        return bad_input("unexpected whitespace in the version of '" + shorten(text) +
                          "' (write the range without spaces, or after the DepURL)");
       }
     }
@@ -282,7 +285,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     if (!seg.empty()) segments.push_back(seg);
   }
   if (segments.empty()) {
-    return bad_input("DepURL '" + std::string(text) + "' has no name (expected dep:" + url.type +
+    return bad_input("DepURL '" + shorten(text) + "' has no name (expected dep:" + url.type +
                      "/name)");
   }
   auto name = decode_segment(segments.back(), "name", text);
@@ -293,7 +296,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     if (!seg) return seg.error();
     if (seg->find('/') != std::string::npos) {
       return bad_input("namespace segment '" + std::string(segments[i]) + "' of '" +
-                       std::string(text) + "' decodes to a '/'");
+                       shorten(text) + "' decodes to a '/'");
     }
     if (!url.ns.empty()) url.ns += '/';
     url.ns += *seg;
@@ -303,7 +306,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
       std::find(kVirtualNamespaces.begin(), kVirtualNamespaces.end(), url.ns) ==
           kVirtualNamespaces.end()) {
     std::string got = url.ns.empty() ? "none" : "'" + url.ns + "'";
-    return bad_input("virtual DepURL '" + std::string(text) +
+    return bad_input("virtual DepURL '" + shorten(text) +
                      "' must have the namespace 'compiler' or 'interface', got " + got);
   }
   return url;

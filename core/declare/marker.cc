@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/declare/declare.h"
+#include "core/util/limits.h"
 #include "core/util/text.h"
 
 namespace extdeps::declare {
@@ -57,7 +58,7 @@ struct Node {
 
 Error marker_error(std::string_view marker, std::size_t pos, const std::string& what) {
   std::string where = pos > marker.size() ? " at the end" : " at position " + std::to_string(pos);
-  return bad_input("invalid marker '" + std::string(marker) + "': " + what + where);
+  return bad_input("invalid marker '" + shorten(marker) + "': " + what + where);
 }
 
 Result<std::vector<Token>> tokenize(std::string_view m) {
@@ -91,7 +92,7 @@ Result<std::vector<Token>> tokenize(std::string_view m) {
       static constexpr std::array<std::string_view, 8> kOps = {"<", "<=", "==", "!=", ">=", ">", "~=", "==="};
       bool known = false;
       for (auto o : kOps) known = known || o == t.text;
-      if (!known) return marker_error(m, t.pos, "unknown operator '" + t.text + "'");
+      if (!known) return marker_error(m, t.pos, "unknown operator '" + shorten(t.text) + "'");
       i += n;
     } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') {
       std::size_t n = 0;
@@ -120,7 +121,7 @@ class Parser {
     auto node = parse_or();
     if (!node) return node;
     if (peek().kind != Tok::end) {
-      return error("expected 'and', 'or' or the end of the marker, got '" + peek().text + "'");
+      return error("expected 'and', 'or' or the end of the marker, got '" + shorten(peek().text) + "'");
     }
     return node;
   }
@@ -153,11 +154,19 @@ class Parser {
 
   Result<std::unique_ptr<Node>> parse_expr() {
     if (peek().kind == Tok::lparen) {
+      // The descent recurses once per parenthesis: bounded, so that 100,000 of them are an
+      // error, not a stack overflow.
+      if (depth_ == limits::kMaxMarkerDepth) {
+        return error("more than " + std::to_string(limits::kMaxMarkerDepth) +
+                     " nested parentheses (extdeps reads at most that)");
+      }
+      ++depth_;
       ++at_;
       auto inner = parse_or();
       if (!inner) return inner;
       if (peek().kind != Tok::rparen) return error("expected ')'");
       ++at_;
+      --depth_;
       return inner;
     }
     auto node = std::make_unique<Node>();
@@ -178,7 +187,7 @@ class Parser {
     } else {
       return error(peek().kind == Tok::end
                        ? "expected a comparison operator"
-                       : "expected a comparison operator, got '" + peek().text + "'");
+                       : "expected a comparison operator, got '" + shorten(peek().text) + "'");
     }
     auto rhs = parse_value();
     if (!rhs) return rhs.error();
@@ -197,7 +206,7 @@ class Parser {
       bool known = false;
       for (auto v : kVariables) known = known || v == t.text;
       if (!known) {
-        std::string msg = "unknown marker variable '" + t.text + "'";
+        std::string msg = "unknown marker variable '" + shorten(t.text) + "'";
         if (auto near = did_you_mean(t.text, kVariables)) msg += " (did you mean '" + *near + "'?)";
         return bad_input(msg);
       }
@@ -206,12 +215,13 @@ class Parser {
     }
     return error(t.kind == Tok::end ? "expected a marker variable or a quoted string"
                                     : "expected a marker variable or a quoted string, got '" +
-                                          t.text + "'");
+                                          shorten(t.text) + "'");
   }
 
   std::string_view marker_;
   std::vector<Token> tokens_;
   std::size_t at_ = 0;
+  std::size_t depth_ = 0;  // parentheses open at the current token
 };
 
 Result<std::unique_ptr<Node>> parse_marker(std::string_view marker) {

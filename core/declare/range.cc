@@ -24,6 +24,7 @@ namespace {
 // A valid PEP 440 version, with the spellings its normalisation rules accept ("v1.0",
 // "1.0-rc.1", "1.0.post-2", "1.0_dev3", upper case).
 bool is_pep440(std::string_view v) {
+  if (v.size() > limits::kMaxVersionLength) return false;  // std::regex recurses per character
   static const std::regex re(
       R"(v?(\d+!)?\d+(\.\d+)*)"
       R"(([-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?\d*)?)"
@@ -119,21 +120,26 @@ Result<void> parse_one(std::string_view piece, std::string_view whole,
   }
   if (op_written == "===") {
     return bad_input("'===' (arbitrary equality) is not supported in version ranges, in '" +
-                     std::string(whole) + "' (use '==')");
+                     shorten(whole) + "' (use '==')");
   }
   std::string_view version = trim(piece.substr(op_written.size()));
   std::string after = op_written.empty() ? "" : " after '" + std::string(op_written) + "'";
   if (version.empty()) {
-    return bad_input("expected a version" + after + " in '" + std::string(whole) + "'");
+    return bad_input("expected a version" + after + " in '" + shorten(whole) + "'");
+  }
+  // The checks below are std::regex, which recurses per character: bounded before them.
+  if (version.size() > limits::kMaxVersionLength) {
+    return bad_input("a version of " + std::to_string(version.size()) + " bytes in '" + shorten(whole) +
+                     "' (extdeps reads at most " + std::to_string(limits::kMaxVersionLength) + ")");
   }
   if (version.size() >= 2 && version.substr(version.size() - 2) == ".*") {
     std::string_view prefix = version.substr(0, version.size() - 2);
     if ((c.op != DepOp::eq && c.op != DepOp::ne) || op_written.empty()) {
-      return bad_input("'.*' is only allowed after '==' or '!=', in '" + std::string(whole) + "'");
+      return bad_input("'.*' is only allowed after '==' or '!=', in '" + shorten(whole) + "'");
     }
     if (!is_release_prefix(prefix)) {
       return bad_input("expected release numbers before '.*' (like ==1.2.*), got '" +
-                       std::string(version) + "' in '" + std::string(whole) + "'");
+                       shorten(version) + "' in '" + shorten(whole) + "'");
     }
     c.version = std::string(prefix);
     c.wildcard = true;
@@ -141,8 +147,8 @@ Result<void> parse_one(std::string_view piece, std::string_view whole,
     return {};
   }
   if (!is_pep440(version)) {
-    return bad_input("expected a PEP 440 version" + after + ", got '" + std::string(version) +
-                     "' in '" + std::string(whole) + "'");
+    return bad_input("expected a PEP 440 version" + after + ", got '" + shorten(version) +
+                     "' in '" + shorten(whole) + "'");
   }
   c.version = std::string(version);
   if (op_written == "~=") {
@@ -150,7 +156,7 @@ Result<void> parse_one(std::string_view piece, std::string_view whole,
     auto release = leading_release(version);
     if (!release || release->numbers.size() < 2) {
       return bad_input("'~=' needs at least two release numbers (like ~=2.2), got '~=" +
-                       std::string(version) + "' in '" + std::string(whole) + "'");
+                       shorten(version) + "' in '" + shorten(whole) + "'");
     }
     out.push_back(c);
     std::string prefix = release->epoch ? std::to_string(release->epoch) + "!" : "";
@@ -238,13 +244,13 @@ Result<VersionRange> parse_range(std::string_view text) {
     if (piece.empty()) {
       return bad_input("expected a version constraint " +
                        std::string(comma == std::string_view::npos ? "after" : "before") +
-                       " ',' in '" + std::string(whole) + "'");
+                       " ',' in '" + shorten(whole) + "'");
     }
     for (std::size_t i = 0; i < piece.size(); ++i) {
       if (std::isspace(static_cast<unsigned char>(piece[i])) &&
           !trim(piece.substr(0, i)).empty() &&
           trim(piece.substr(0, i)).find_first_not_of("<>=!~") != std::string_view::npos) {
-        return bad_input("expected ',' between version constraints in '" + std::string(whole) +
+        return bad_input("expected ',' between version constraints in '" + shorten(whole) +
                          "'");
       }
     }

@@ -11,7 +11,10 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <tuple>
@@ -20,7 +23,9 @@
 #include <toml++/toml.h>
 
 #include "core/declare/declare.h"
+#include "core/util/limits.h"
 #include "core/util/text.h"
+#include "core/util/toml_depth.h"
 
 namespace extdeps::declare {
 
@@ -122,7 +127,7 @@ class Reader {
       if (!known && (!unknown || before(key.source(), unknown->source()))) unknown = &key;
     }
     if (!unknown) return {};
-    std::string msg = "unknown key '" + std::string(unknown->str()) + "' in [external]";
+    std::string msg = "unknown key '" + shorten(unknown->str()) + "' in [external]";
     if (auto near = did_you_mean(unknown->str(), kKeys)) msg += " (did you mean '" + *near + "'?)";
     return at(unknown->source(), msg);
   }
@@ -153,6 +158,15 @@ class Reader {
     if (!text) {
       return at(item.source(), "expected a string in " + std::string(context) + ", got " +
                                    std::string(type_name(item)));
+    }
+    if (decl_.requirements.size() >= limits::kMaxRequirements) {
+      return at(item.source(), "more than " + std::to_string(limits::kMaxRequirements) +
+                                   " requirements in " + decl_.path + " (extdeps reads at most that)");
+    }
+    if (text->get().size() > limits::kMaxSpecifierLength) {
+      return at(item.source(), "a specifier of " + std::to_string(text->get().size()) +
+                                   " bytes (extdeps reads at most " +
+                                   std::to_string(limits::kMaxSpecifierLength) + ")");
     }
     bool legacy = false;
     auto req = parse_requirement(text->get(), &legacy);
@@ -196,8 +210,13 @@ class Reader {
   }
 
   Result<void> check_group_name(const toml::key& key) const {
+    if (key.str().size() > limits::kMaxNameLength) {
+      return at(key.source(), "a group name of " + std::to_string(key.str().size()) +
+                                  " bytes (extdeps reads at most " +
+                                  std::to_string(limits::kMaxNameLength) + ")");
+    }
     if (valid_group_name(key.str())) return {};
-    return at(key.source(), "invalid group name '" + std::string(key.str()) +
+    return at(key.source(), "invalid group name '" + shorten(key.str()) +
                                 "' (expected letters, digits, '-', '_' or '.', starting and "
                                 "ending with a letter or digit)");
   }
@@ -227,6 +246,12 @@ class Reader {
     const toml::array* items = nullptr;
   };
 
+  // A requirement string of a group, with the name of the group that writes it.
+  struct Item {
+    const toml::node* node = nullptr;
+    std::string group;
+  };
+
   Result<void> read_dependency_groups(const toml::node& node) {
     const toml::table* table = node.as_table();
     if (!table) {
@@ -239,74 +264,124 @@ class Reader {
       if (auto r = check_group_name(*key); !r) return r;
       std::string norm = normalize_name(key->str());
       if (auto it = groups.find(norm); it != groups.end()) {
-        return at(key->source(), "dependency group '" + std::string(key->str()) + "' repeats '" +
+        return at(key->source(), "dependency group '" + shorten(key->str()) + "' repeats '" +
                                      it->second.name + "' (group names are compared normalised)");
       }
       if (!value->is_array()) {
         return at(value->source(), "expected an array for dependency group '" +
-                                       std::string(key->str()) + "', got " +
+                                       shorten(key->str()) + "', got " +
                                        std::string(type_name(*value)));
       }
       groups[norm] = Group{std::string(key->str()), key, value->as_array()};
       order.push_back(norm);
       decl_.dependency_groups.push_back(std::string(key->str()));
     }
+    // Each group's requirements, its includes' flattened in (each item once), memoised: a chain
+    // or a diamond of includes costs one visit per group, not one per path through it.
+    std::map<std::string, std::vector<Item>> flat;
     for (const std::string& norm : order) {
-      std::vector<std::string> chain;
-      if (auto r = expand(groups, norm, groups[norm].name, chain); !r) return r;
+      if (auto r = flatten(groups, norm, flat); !r) return r;
+    }
+    for (const std::string& norm : order) {
+      for (const Item& item : flat.at(norm)) {
+        std::string context = "dependency group '" + shorten(item.group) + "'";
+        if (auto r = add(*item.node, context, Category::run, groups.at(norm).name); !r) return r;
+      }
     }
     return {};
   }
 
-  // Adds the requirements of group `norm` (and of the groups it includes) under the name `owner`.
-  Result<void> expand(const std::map<std::string, Group>& groups, const std::string& norm,
-                      const std::string& owner, std::vector<std::string>& chain) {
-    const Group& group = groups.at(norm);
-    chain.push_back(group.name);
-    std::string context = "dependency group '" + group.name + "'";
-    for (const toml::node& item : *group.items) {
-      if (item.is_string()) {
-        if (auto r = add(item, context, Category::run, owner); !r) return r;
+  // Flattens group `norm` into flat[norm], without recursion: a stack of (group, next item),
+  // bounded by kMaxGroupDepth. An include of a group on the stack is a cycle.
+  Result<void> flatten(const std::map<std::string, Group>& groups, const std::string& norm,
+                       std::map<std::string, std::vector<Item>>& flat) const {
+    if (flat.count(norm)) return {};
+    struct Frame {
+      std::string norm;
+      std::size_t next = 0;
+    };
+    std::vector<Frame> stack{{norm, 0}};
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      const Group& group = groups.at(top.norm);
+      if (top.next < group.items->size()) {
+        const toml::node& item = *group.items->get(top.next++);
+        auto target = include_target(groups, group, item);
+        if (!target) return target.error();
+        if (target->empty() || flat.count(*target)) continue;
+        auto on_stack = std::find_if(stack.begin(), stack.end(),
+                                     [&](const Frame& f) { return f.norm == *target; });
+        const toml::source_region& where = item.as_table()->get("include-group")->source();
+        if (on_stack != stack.end()) {
+          std::string cycle;
+          for (auto f = on_stack; f != stack.end(); ++f) cycle += shorten(groups.at(f->norm).name) + " -> ";
+          return at(where, "dependency groups include each other in a cycle: " + cycle +
+                               shorten(groups.at(*target).name));
+        }
+        if (stack.size() >= limits::kMaxGroupDepth) {
+          return at(where, "dependency group '" + shorten(groups.at(stack.front().norm).name) +
+                               "' includes groups more than " +
+                               std::to_string(limits::kMaxGroupDepth) +
+                               " deep (extdeps reads at most that)");
+        }
+        stack.push_back({*target, 0});
         continue;
       }
-      const toml::table* include = item.as_table();
-      if (!include) {
-        return at(item.source(), "expected a string or {include-group = \"name\"} in " + context +
-                                     ", got " + std::string(type_name(item)));
-      }
-      const toml::node* target = nullptr;
-      for (auto&& [key, value] : *include) {
-        if (key.str() != "include-group") {
-          return at(key.source(), "unknown key '" + std::string(key.str()) + "' in an include of " +
-                                      context + " (expected 'include-group')");
+      // Every include of the group is flat: its own strings and theirs, each node once.
+      std::vector<Item> out;
+      std::set<const toml::node*> seen;
+      auto keep = [&](const Item& i) {
+        if (seen.insert(i.node).second) out.push_back(i);
+      };
+      for (const toml::node& item : *group.items) {
+        if (item.is_string()) {
+          keep({&item, group.name});
+          continue;
         }
-        target = &value;
+        std::string wanted = normalize_name(item.as_table()->get("include-group")->as_string()->get());
+        for (const Item& i : flat.at(wanted)) keep(i);
       }
-      if (!target || !target->is_string()) {
-        return at(target ? target->source() : item.source(),
-                  "expected include-group = \"name\" in " + context);
+      if (out.size() > limits::kMaxRequirements) {
+        return at(group.key->source(), "dependency group '" + shorten(group.name) + "' has more than " +
+                                           std::to_string(limits::kMaxRequirements) +
+                                           " requirements with its includes (extdeps reads at most that)");
       }
-      std::string wanted = target->as_string()->get();
-      std::string wanted_norm = normalize_name(wanted);
-      auto it = groups.find(wanted_norm);
-      if (it == groups.end()) {
-        std::vector<std::string_view> names;
-        for (const auto& [n, g] : groups) names.push_back(g.name);
-        std::string msg = context + " includes unknown group '" + wanted + "'";
-        if (auto near = did_you_mean(wanted, names)) msg += " (did you mean '" + *near + "'?)";
-        return at(target->source(), msg);
-      }
-      if (std::find(chain.begin(), chain.end(), it->second.name) != chain.end()) {
-        std::string cycle;
-        auto from = std::find(chain.begin(), chain.end(), it->second.name);
-        for (auto c = from; c != chain.end(); ++c) cycle += *c + " -> ";
-        return at(target->source(), "dependency groups include each other in a cycle: " + cycle +
-                                        it->second.name);
-      }
-      if (auto r = expand(groups, wanted_norm, owner, chain); !r) return r;
+      flat[top.norm] = std::move(out);
+      stack.pop_back();
     }
-    chain.pop_back();
     return {};
+  }
+
+  // The normalised name of the group an item includes; empty for a requirement string.
+  Result<std::string> include_target(const std::map<std::string, Group>& groups, const Group& group,
+                                     const toml::node& item) const {
+    if (item.is_string()) return std::string();
+    std::string context = "dependency group '" + shorten(group.name) + "'";
+    const toml::table* include = item.as_table();
+    if (!include) {
+      return at(item.source(), "expected a string or {include-group = \"name\"} in " + context +
+                                   ", got " + std::string(type_name(item)));
+    }
+    const toml::node* target = nullptr;
+    for (auto&& [key, value] : *include) {
+      if (key.str() != "include-group") {
+        return at(key.source(), "unknown key '" + shorten(key.str()) + "' in an include of " +
+                                    context + " (expected 'include-group')");
+      }
+      target = &value;
+    }
+    if (!target || !target->is_string()) {
+      return at(target ? target->source() : item.source(),
+                "expected include-group = \"name\" in " + context);
+    }
+    const std::string& wanted = target->as_string()->get();
+    std::string wanted_norm = normalize_name(wanted);
+    if (groups.count(wanted_norm)) return wanted_norm;
+    std::vector<std::string_view> names;
+    for (const auto& [n, g] : groups) names.push_back(g.name);
+    std::string msg = context + " includes unknown group '" + shorten(wanted) + "'";
+    if (auto near = did_you_mean(wanted, names)) msg += " (did you mean '" + *near + "'?)";
+    return at(target->source(), msg);
   }
 
   const Context& ctx_;
@@ -320,8 +395,13 @@ Result<toml::table> parse_toml(const std::string& path) {
     if (std::filesystem::exists(path, ec)) return bad_input(path + " is not a file");
     return bad_input("no such file: " + path);
   }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return environment_error("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (auto deep = toml_too_deep(text.view(), path)) return *deep;
   try {
-    return toml::parse_file(path);
+    return toml::parse(text.view(), path);
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
     if (where.line == 0) return environment_error("cannot read " + path + ": " + std::string(e.description()));

@@ -36,14 +36,14 @@ Result<Requirement> parse_requirement(std::string_view text, bool* legacy_spelli
   std::string_view body = text;
   if (std::size_t semi = body.find(';'); semi != std::string_view::npos) {
     std::string_view marker = trim(body.substr(semi + 1));
-    if (marker.empty()) return bad_input("expected a marker after ';' in '" + std::string(text) + "'");
+    if (marker.empty()) return bad_input("expected a marker after ';' in '" + shorten(text) + "'");
     if (auto ok = check_marker(marker); !ok) return ok.error();
     req.marker = std::string(marker);
     body = body.substr(0, semi);
   }
   body = trim(body);
   if (body.empty()) {
-    return bad_input("expected a DepURL like 'dep:generic/zlib', got '" + std::string(text) + "'");
+    return bad_input("expected a DepURL like 'dep:generic/zlib', got '" + shorten(text) + "'");
   }
 
   std::size_t end = depurl_end(body);
@@ -54,15 +54,15 @@ Result<Requirement> parse_requirement(std::string_view text, bool* legacy_spelli
   std::string_view after = trim(body.substr(end));
   if (!after.empty() && after.front() == '(') {
     if (after.back() != ')') {
-      return bad_input("expected ')' to close the version range in '" + std::string(text) + "'");
+      return bad_input("expected ')' to close the version range in '" + shorten(text) + "'");
     }
     after = trim(after.substr(1, after.size() - 2));
     if (after.empty()) {
-      return bad_input("expected a version range inside '()' in '" + std::string(text) + "'");
+      return bad_input("expected a version range inside '()' in '" + shorten(text) + "'");
     }
   }
   if (!after.empty() && !req.url.version.empty()) {
-    return bad_input("two version ranges in '" + std::string(text) + "': '@" + req.url.version +
+    return bad_input("two version ranges in '" + shorten(text) + "': '@" + req.url.version +
                      "' and '" + std::string(after) + "' (keep one)");
   }
   std::string_view range_text = after.empty() ? std::string_view(req.url.version) : after;

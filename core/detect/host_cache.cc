@@ -11,6 +11,7 @@
 
 #include "core/detect/cuda_probe.h"
 #include "core/detect/host_json.h"
+#include "core/json/document.h"
 
 namespace extdeps::detect {
 
@@ -103,7 +104,7 @@ Result<void> store_host_cache(const Context& ctx, const HostCacheKey& key, const
   const std::string tmp = file + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << j.dump(1) << '\n';
+    out << extdeps::json::dump(j, 1) << '\n';
     out.close();
     if (!out) {
       fs::remove(tmp, ec);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/fetch/file_lock.h"
+#include "core/json/document.h"
 #include "core/util/text.h"
 
 namespace fs = std::filesystem;
@@ -177,7 +178,7 @@ Result<TempFile> CacheStore::create_temp(std::string_view url) const {
 Result<std::string> CacheStore::write_temp_meta(const EntryMeta& meta) const {
   std::string path = dir_ + "/.tmp-" + key(meta.url) + "-" + temp_suffix() + ".json";
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << to_json(meta).dump(1) << '\n';
+  out << extdeps::json::dump(to_json(meta), 1) << '\n';
   out.close();
   if (!out) {
     ::unlink(path.c_str());

@@ -7,6 +7,7 @@
 
 #include "core/mapping/mapping.h"
 
+#include "core/util/limits.h"
 #include "core/util/text.h"
 
 namespace extdeps::mapping {
@@ -54,6 +55,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std::string>& known,
                                       std::size_t limit) {
+  // A text far longer than any id is near none of them; comparing it would cost its length times
+  // every id's (a 10 MB name: minutes and gigabytes).
+  if (id.size() > limits::kMaxSuggestLength) return {};
   const std::string whole = to_lower(id);
   const std::string name = name_part(id);
   // Typos in "dep:generic/" weigh like typos in the rest: the allowance follows what comes after.

@@ -14,6 +14,9 @@
 
 #include "core/mapping/mapping.h"
 #include "core/mapping/names.h"
+#include "core/util/limits.h"
+#include "core/util/text.h"
+#include "core/util/toml_depth.h"
 
 namespace extdeps::mapping {
 
@@ -114,7 +117,7 @@ std::optional<Failure> Loader::check_keys(const toml::table& t,
   }
   if (!first) return std::nullopt;
   const std::string name(first->str());
-  std::string message = "unknown key '" + name + "'" + where;
+  std::string message = "unknown key '" + shorten(name) + "'" + where;
   if (!pkgconfig_ && name == "modules") {
     message += " ('modules' belongs in the pkgconfig table)";
   } else if (pkgconfig_ && (name == "build" || name == "host" || name == "run" ||
@@ -124,6 +127,7 @@ std::optional<Failure> Loader::check_keys(const toml::table& t,
     std::string best;
     std::size_t best_d = 3;
     for (const auto& a : allowed) {
+      if (name.size() > limits::kMaxSuggestLength) break;  // near no key; no matrix of its size
       const std::size_t d = edit_distance(name, a);
       if (d < best_d && d <= std::max<std::size_t>(1, a.size() / 2)) {
         best_d = d;
@@ -580,6 +584,7 @@ Result<Table> load_table(const std::string& path) {
   ss << in.rdbuf();
   const std::string text = ss.str();
 
+  if (auto deep = toml_too_deep(text, path)) return *deep;
   toml::table root;
   try {
     root = toml::parse(text, path);

@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "core/json/document.h"
 #include "core/mapping/names.h"
 
 namespace extdeps::mapping {
@@ -108,11 +109,9 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
   std::stringstream ss;
   ss << in.rdbuf();
   json doc;
-  try {
-    doc = json::parse(ss.str());
-  } catch (const json::parse_error& e) {
-    return bad_input(path + ": not JSON at byte offset " + std::to_string(e.byte) +
-                     " (a PEP 804 mapping file is JSON)");
+  if (auto e = extdeps::json::parse_document(ss.view(), doc)) {
+    return bad_input(path + ": not JSON at byte offset " + std::to_string(e->offset) + " (" + e->what +
+                     "; a PEP 804 mapping file is JSON)");
   }
   if (!doc.is_object() || !doc.contains("mappings") || !doc["mappings"].is_array()) {
     return bad_input(path + ": expected a PEP 804 mapping file (an object with a \"mappings\" list)");
@@ -134,7 +133,7 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
     t.manager = doc["package_managers"][0]["name"].get<std::string>();
   }
   if (is_apt_manager(t.manager)) t.version = "deb-upstream";
-  std::string name = doc.value("name", std::string());
+  std::string name = extdeps::json::string_at(doc, "name").value_or("");
   std::string description = doc.contains("description") && doc["description"].is_string()
                                 ? doc["description"].get<std::string>()
                                 : std::string();

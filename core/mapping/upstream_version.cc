@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "core/mapping/mapping.h"
+#include "core/util/limits.h"
 
 namespace extdeps::mapping {
 
@@ -18,18 +19,31 @@ bool all_digits(std::string_view s) {
   });
 }
 
-// Where a repack or distribution suffix starts: one of + ~ . followed by a known word and
-// optional digits, then the end or another separator. npos when there is none.
+// Where a repack or distribution suffix starts: one of + ~ . followed by a known word (dfsg, ds,
+// repack, debian, debNNuN, bpoN) and optional digits, then the end or another separator. npos
+// when there is none. A scanner, not std::regex: the regex recursed once per character and a
+// version of 50,000 digits overflowed the stack.
 std::size_t repack_suffix(std::string_view s) {
-  static const std::regex kSuffix(
-      R"([+~.](dfsg|ds|repack|debian|deb\d+u\d+|bpo\d*)\d*(?=$|[+~.]))");
-  std::match_results<std::string_view::const_iterator> m;
-  try {
-    if (std::regex_search(s.begin(), s.end(), m, kSuffix)) {
-      return static_cast<std::size_t>(m.position(0));
+  auto digits = [&](std::size_t i) {
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    return i;
+  };
+  auto ends_part = [&](std::size_t i) { return i == s.size() || s[i] == '+' || s[i] == '~' || s[i] == '.'; };
+  auto word_at = [&](std::size_t i, std::string_view w) { return s.substr(i, w.size()) == w; };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '+' && s[i] != '~' && s[i] != '.') continue;
+    const std::size_t w = i + 1;
+    for (std::string_view word : {"dfsg", "ds", "repack", "debian", "bpo"}) {
+      if (word_at(w, word) && ends_part(digits(w + word.size()))) return i;
     }
-  } catch (const std::regex_error&) {
-    // Only on pathological input (error_complexity); the version is then kept as it is.
+    // debNNuN: "deb", digits, "u", digits.
+    if (word_at(w, "deb")) {
+      const std::size_t d = digits(w + 3);
+      if (d > w + 3 && d < s.size() && s[d] == 'u') {
+        const std::size_t e = digits(d + 1);
+        if (e > d + 1 && ends_part(e)) return i;
+      }
+    }
   }
   return std::string_view::npos;
 }
@@ -51,6 +65,9 @@ std::string deb_upstream(std::string_view v) {
 std::string upstream_version(const VersionRule& rule, std::string_view native) {
   if (rule.kind == "deb-upstream") return deb_upstream(native);
   if (rule.kind == "regex") {
+    // A table's pattern runs in std::regex, which recurses per character: a version longer than
+    // any real one has no upstream version here.
+    if (native.size() > limits::kMaxVersionLength) return {};
     try {
       std::shared_ptr<const std::regex> re = rule.compiled;
       if (!re) re = std::make_shared<const std::regex>(rule.pattern, std::regex::ECMAScript);

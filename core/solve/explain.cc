@@ -34,9 +34,28 @@ std::string Explainer::dep(Id d) const {
     return std::string(PoolBuilder::native_name(n));
   }
   Reldep* rd = GETRELDEP(pool, d);
-  if (rd->flags == REL_OR) return dep(rd->name) + " | " + dep(rd->evr);
-  if (rd->flags == REL_WITH) return dep(rd->name) + ", " + dep(rd->evr);
-  if (rd->flags == REL_AND) return dep(rd->name) + " and " + dep(rd->evr);
+  if (rd->flags == REL_OR || rd->flags == REL_WITH || rd->flags == REL_AND) {
+    // The operands of a chain of one operator, in order, without recursion; the first few are
+    // named (a Depends of 50,000 alternatives is no sentence).
+    constexpr size_t kShown = 20;
+    const int flags = rd->flags;
+    const std::string sep = flags == REL_OR ? " | " : flags == REL_WITH ? ", " : " and ";
+    std::vector<Id> stack{d}, operands;
+    while (!stack.empty()) {
+      Id x = stack.back();
+      stack.pop_back();
+      if (ISRELDEP(x) && GETRELDEP(pool, x)->flags == flags) {
+        stack.push_back(GETRELDEP(pool, x)->evr);
+        stack.push_back(GETRELDEP(pool, x)->name);
+      } else {
+        operands.push_back(x);
+      }
+    }
+    std::string out;
+    for (size_t i = 0; i < operands.size() && i < kShown; ++i) out += (i ? sep : "") + dep(operands[i]);
+    if (operands.size() > kShown) out += sep + "and " + std::to_string(operands.size() - kShown) + " more";
+    return out;
+  }
   if (rd->flags == REL_NAMESPACE && b_.is_spec_namespace(rd->name)) {
     // "conda-forge:numpy >=1.20,<2" -> "numpy >=1.20,<2"
     std::string arg = pool_id2str(pool, rd->evr);

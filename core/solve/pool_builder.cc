@@ -54,6 +54,14 @@ class RecordAdder {
     data_ = repo_add_repodata(repo_, 0);
   }
 
+  // "a | b | c" as a balanced tree of REL_OR: libsolv and the explanations recurse on it, and a
+  // chain of 50,000 alternatives would be as deep as it is long.
+  Id any_of(const DepAlternatives& alts, size_t from, size_t to) {
+    if (to - from == 1) return dep_id(alts[from]);
+    const size_t mid = from + (to - from) / 2;
+    return pool_rel2id(pool_, any_of(alts, from, mid), any_of(alts, mid, to), REL_OR, 1);
+  }
+
   void add(PackageRecord&& r) {
     Id p = repo_add_solvable(repo_);
     Solvable* s = pool_id2solvable(pool_, p);
@@ -71,9 +79,7 @@ class RecordAdder {
     }
     for (const auto& alts : r.depends) {
       if (alts.empty()) continue;
-      Id id = dep_id(alts[0]);
-      for (size_t i = 1; i < alts.size(); ++i) id = pool_rel2id(pool_, id, dep_id(alts[i]), REL_OR, 1);
-      s->requires_ = repo_addid_dep(repo_, s->requires_, id, 0);
+      s->requires_ = repo_addid_dep(repo_, s->requires_, any_of(alts, 0, alts.size()), 0);
     }
     for (const auto& d : r.conflicts) s->conflicts = repo_addid_dep(repo_, s->conflicts, dep_id(d), 0);
     // A constraint conflicts with every package of that name that does not meet it.
@@ -296,21 +302,28 @@ void PoolBuilder::store_evr_map(const LoadedProvider& lp) {
   Pool* pool = pool_.get();
   std::string text;
   std::unordered_set<Id> done;
-  std::function<void(Id)> walk = [&](Id d) {
-    if (!ISRELDEP(d)) return;
-    Reldep* rd = GETRELDEP(pool, d);
-    if (rd->flags == REL_OR || rd->flags == REL_WITH || rd->flags == REL_AND) {
-      walk(rd->name);
-      walk(rd->evr);
-      return;
+  // Without recursion: a relation of 50,000 '|' alternatives is a REL_OR chain that deep.
+  std::vector<Id> stack;
+  auto walk = [&](Id top) {
+    stack.assign(1, top);
+    while (!stack.empty()) {
+      Id d = stack.back();
+      stack.pop_back();
+      if (!ISRELDEP(d)) continue;
+      Reldep* rd = GETRELDEP(pool, d);
+      if (rd->flags == REL_OR || rd->flags == REL_WITH || rd->flags == REL_AND) {
+        stack.push_back(rd->evr);
+        stack.push_back(rd->name);
+        continue;
+      }
+      if (ISRELDEP(rd->evr) || !done.insert(rd->evr).second) continue;
+      auto it = evr_native_.find(rd->evr);
+      if (it == evr_native_.end()) continue;
+      text += pool_id2str(pool, rd->evr);
+      text += '\t';
+      text += it->second;
+      text += '\n';
     }
-    if (ISRELDEP(rd->evr) || !done.insert(rd->evr).second) return;
-    auto it = evr_native_.find(rd->evr);
-    if (it == evr_native_.end()) return;
-    text += pool_id2str(pool, rd->evr);
-    text += '\t';
-    text += it->second;
-    text += '\n';
   };
   auto each = [&](Repo* repo, int start, int end) {
     for (Id p = start; p < end; ++p) {

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 
 #include "core/declare/declare.h"
 #include "core/detect/cuda_table.h"
@@ -27,6 +29,7 @@ struct Need {
   plan::RequirementOutcome outcome;
   Id name = 0;               // host(dep:generic/x)
   std::vector<Id> in_range;  // its bundles whose upstream version is in the range (PEP 440 rules)
+  std::unordered_set<Id> in_range_set;  // the same, to look up
   Id selection = 0;          // the same as a whatprovides offset, for the job
   std::vector<std::pair<const LoadedProvider*, MappingView>> views;
   bool in_job = false;
@@ -77,6 +80,7 @@ class Resolver {
   std::vector<Need> needs_;
   std::vector<Id> host_solvables_;
   std::vector<Id> disfavored_;
+  std::unordered_set<Id> disfavored_set_;  // the same, to look up
   Id toolkit_ = 0;           // an nvcc found on the machine, as an installed solvable
   std::string nvcc_version_;
   const detect::HostFacts* host_ = nullptr;
@@ -211,6 +215,9 @@ void Resolver::map_needs() {
   }
   bundles_.index_names(names);
 
+  std::map<std::tuple<size_t, const mapping::Entry*, Category>, MappingView> views;
+  std::set<std::pair<Category, std::string>> tools;  // installed-tool bundles made
+
   for (auto& n : needs_) {
     const std::string id = n.req->url.id();
     n.name = bundles_.need_name(n.req->category, id);
@@ -218,10 +225,17 @@ void Resolver::map_needs() {
       const auto& lp = loaded_[i];
       const mapping::Table* t = tables_.find_ecosystem(lp.provider->ecosystem());
       const mapping::Entry* e = t ? t->find(id) : nullptr;
-      if (e) n.views.emplace_back(&lp, bundles_.add(lp, *e, n.req->category, priority_[i], installed_priority_[i]));
+      if (!e) continue;
+      // Needs of one id and category share their bundles (made once, whatever the ranges).
+      auto key = std::make_tuple(i, e, n.req->category);
+      auto made = views.find(key);
+      if (made == views.end())
+        made = views.emplace(key, bundles_.add(lp, *e, n.req->category, priority_[i], installed_priority_[i])).first;
+      n.views.emplace_back(&lp, made->second);
     }
     if (n.unmapped) guess(n);
-    if (n.req->category != Category::run && toolkit_ && detect::is_cuda_toolkit_id(id))
+    if (n.req->category != Category::run && toolkit_ && detect::is_cuda_toolkit_id(id) &&
+        tools.emplace(n.req->category, id).second)
       bundles_.add_installed_tool(toolkit_, n.req->category, id, nvcc_version_);
   }
 }
@@ -294,7 +308,7 @@ void Resolver::explain_failure(Need& n) {
   FOR_PROVIDES(p, pp, n.name) {
     const Bundle* bundle = bundles_.find(p);
     if (!bundle) continue;
-    if (std::find(n.in_range.begin(), n.in_range.end(), p) != n.in_range.end()) {
+    if (n.in_range_set.count(p)) {
       inside.push_back(p);
       continue;
     }
@@ -425,7 +439,10 @@ void Resolver::solve() {
   for (const auto& lp : loaded_) {
     if (!lp.available || lp.provider->scheme() != VersionScheme::conda) continue;
     for (Id p = lp.available->start; p < lp.available->end; ++p)
-      if (pool_id2solvable(pool, p)->repo == lp.available && b_.track_features(p)) disfavored_.push_back(p);
+      if (pool_id2solvable(pool, p)->repo == lp.available && b_.track_features(p)) {
+        disfavored_.push_back(p);
+        disfavored_set_.insert(p);
+      }
   }
   pool_createwhatprovides(pool);
   for (auto& n : needs_) {
@@ -440,6 +457,7 @@ void Resolver::solve() {
         const Bundle* bundle = bundles_.find(p);
         if (bundle && declare::range_contains(n.req->range, version::upstream_as_pep440(bundle->upstream))) {
           n.in_range.push_back(p);
+          n.in_range_set.insert(p);
           sel.push(p);
         }
       }
@@ -447,7 +465,7 @@ void Resolver::solve() {
       else n.selection = pool_queuetowhatprovides(pool, sel.get());
       // A mapping bundle over a disfavored package is disfavored too: the job chooses bundles.
       for (Id p : n.in_range)
-        if (std::find(disfavored_.begin(), disfavored_.end(), bundles_.find(p)->from) != disfavored_.end())
+        if (disfavored_set_.count(bundles_.find(p)->from) && disfavored_set_.insert(p).second)
           disfavored_.push_back(p);
     }
     // One line per package version: the installed one when the index has it too.
@@ -558,14 +576,24 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
                                     std::vector<std::unique_ptr<Provider>>& providers,
                                     const Options& opt) {
   guess_ = opt.guess_unmapped;
-  needs_.resize(reqs.size());
   auto known = tables_.known_ids();
+  // A need written more than once (same DepURL, range, category, group and marker) is solved
+  // once and reported at each place it was written: 8,000 copies cost what one does.
+  std::map<std::tuple<std::string, std::string, Category, std::optional<std::string>, std::string>, size_t> first;
+  std::vector<size_t> need_of(reqs.size());
+  needs_.reserve(reqs.size());
   for (size_t i = 0; i < reqs.size(); ++i) {
-    needs_[i].req = &reqs[i];
-    needs_[i].outcome.requirement = reqs[i];
-    const std::string id = reqs[i].url.id();
-    needs_[i].unmapped = guess_ && std::none_of(tables_.tables.begin(), tables_.tables.end(),
-                                                [&](const mapping::Table& t) { return t.find(id) != nullptr; });
+    const Requirement& r = reqs[i];
+    auto [it, fresh] = first.emplace(std::make_tuple(r.url.str(), r.range.str(), r.category, r.group, r.marker),
+                                     needs_.size());
+    need_of[i] = it->second;
+    if (!fresh) continue;
+    Need& n = needs_.emplace_back();
+    n.req = &r;
+    n.outcome.requirement = r;
+    const std::string id = r.url.id();
+    n.unmapped = guess_ && std::none_of(tables_.tables.begin(), tables_.tables.end(),
+                                        [&](const mapping::Table& t) { return t.find(id) != nullptr; });
   }
   if (auto r = load(providers, opt); !r.ok()) return r.error();
   host_ = opt.host;
@@ -599,7 +627,10 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
   solve();
   cuda_warnings();
   guess_warnings();
-  for (auto& n : needs_) out_.requirements.push_back(std::move(n.outcome));
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    out_.requirements.push_back(needs_[need_of[i]].outcome);
+    out_.requirements.back().requirement = reqs[i];
+  }
   return std::move(out_);
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/util/limits.h"
+
 namespace extdeps {
 
 // Messages for people start lower-case (docs/STYLE.md); libraries' own texts ("Error while
@@ -45,6 +47,16 @@ inline std::string normalize_name(std::string_view s) {
     }
   }
   return out;
+}
+
+// A text as a message may quote it: whole when short, else its first `max` bytes (not cutting a
+// UTF-8 sequence) and "…(N bytes)" with the whole length. A 1 GB package name is a name nobody
+// reads, and printing it whole costs gigabytes.
+inline std::string shorten(std::string_view s, std::size_t max = limits::kMaxShownLength) {
+  if (s.size() <= max) return std::string(s);
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(s.substr(0, cut)) + "\u2026(" + std::to_string(s.size()) + " bytes)";
 }
 
 // FNV-1a, 64 bits, as 16 hex digits: names of cache files keyed on a longer text.

@@ -1,5 +1,6 @@
 // conda versions: conda's VersionOrder rules and their rpm-order code (see conda.h).
 #include "core/version/conda.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 
@@ -14,7 +15,7 @@ using detail::is_digit;
 namespace {
 
 Error invalid(std::string_view text, std::string_view why) {
-  return bad_input("invalid conda version '" + std::string(text) + "': " + std::string(why));
+  return bad_input("invalid conda version '" + shorten(text) + "': " + std::string(why));
 }
 
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }

@@ -1,6 +1,8 @@
 // Debian versions: dpkg's parsing and order, and their rpm-order code (see deb.h).
 #include "core/version/deb.h"
+#include "core/util/text.h"
 
+#include <algorithm>
 #include <climits>
 
 #include "core/version/detail.h"
@@ -16,7 +18,7 @@ namespace {
 const std::string_view kLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 Error invalid(std::string_view text, std::string_view why) {
-  return bad_input("invalid deb version '" + std::string(text) + "': " + std::string(why));
+  return bad_input("invalid deb version '" + shorten(text) + "': " + std::string(why));
 }
 
 std::string_view trim(std::string_view s) {
@@ -50,15 +52,19 @@ Split split(std::string_view s) {
 }
 
 // The lenient split deb_compare uses: a prefix before ':' that is not a number is no epoch (it
-// stays in the upstream part) and counts as epoch 0.
+// stays in the upstream part) and counts as epoch 0. A number is read as dpkg's strtol reads it:
+// any count of leading zeros ("0000000000000000000:002" is epoch 0, dpkg agrees), an optional
+// '+'; one above INT_MAX (dpkg: "too big") saturates, so it sorts after every valid epoch.
 Split split_leniently(std::string_view s, std::uint64_t& epoch) {
   s = trim(s);
   Split p = split(s);
   epoch = 0;
-  bool numeric = p.has_epoch && !p.epoch.empty() && p.epoch.size() <= 10;
-  for (char c : p.epoch) numeric = numeric && is_digit(c);
+  std::string_view digits = p.epoch;
+  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+  bool numeric = p.has_epoch && !digits.empty();
+  for (char c : digits) numeric = numeric && is_digit(c);
   if (numeric) {
-    for (char c : p.epoch) epoch = epoch * 10 + static_cast<unsigned>(c - '0');
+    for (char c : digits) epoch = std::min<std::uint64_t>(epoch * 10 + static_cast<unsigned>(c - '0'), std::uint64_t{INT_MAX} + 1);
     return p;
   }
   Split whole;
@@ -108,7 +114,9 @@ Result<DebVersion> parse_deb(std::string_view text) {
   if (parts.has_epoch) {
     if (parts.epoch.empty()) return invalid(text, "the epoch is empty");
     std::uint64_t epoch = 0;
-    for (char c : parts.epoch) {
+    std::string_view digits = parts.epoch;
+    if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);  // strtol's sign, as dpkg reads it
+    for (char c : digits) {
       if (!is_digit(c)) return invalid(text, "the epoch is not a number");
       epoch = epoch * 10 + static_cast<unsigned>(c - '0');
       if (epoch > INT_MAX) return invalid(text, "the epoch is too big");

@@ -1,5 +1,6 @@
 // PEP 440: parsing with packaging's grammar, its order, its canonical text and the rpm-order form.
 #include "core/version/pep440.h"
+#include "core/util/text.h"
 
 #include <array>
 #include <utility>
@@ -15,7 +16,7 @@ using detail::is_digit;
 namespace {
 
 Error invalid(std::string_view text, std::string_view why) {
-  return bad_input("invalid PEP 440 version '" + std::string(text) + "': " + std::string(why));
+  return bad_input("invalid PEP 440 version '" + shorten(text) + "': " + std::string(why));
 }
 
 bool is_separator(char c) { return c == '-' || c == '_' || c == '.'; }

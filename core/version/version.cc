@@ -1,5 +1,6 @@
 // The scheme dispatch of version.h, the rpm scheme's checks, and upstream versions.
 #include "core/version/version.h"
+#include "core/util/text.h"
 
 #include "core/version/conda.h"
 #include "core/version/deb.h"
@@ -13,7 +14,7 @@ namespace {
 
 Result<std::string> check_rpm(std::string_view text) {
   auto invalid = [&](std::string why) {
-    return bad_input("invalid rpm version '" + std::string(text) + "': " + why);
+    return bad_input("invalid rpm version '" + shorten(text) + "': " + why);
   };
   if (text.empty()) return invalid("it is empty");
   for (char c : text) {

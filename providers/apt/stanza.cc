@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/util/limits.h"
 #include "providers/apt/apt_provider.h"
 #include "providers/apt/index_reader.h"
 #include "providers/apt/multiarch.h"
@@ -156,6 +157,14 @@ class StanzaParser {
     return {};
   }
 
+  // The line the next chunk starts on.
+  size_t next_line() const { return line_ + 1; }
+
+  // "origin:line: what (expected ...)": for the caller that cuts the file into chunks.
+  Error error_at(size_t line, std::string what, std::string_view expected) const {
+    return make_error(line, std::move(what), expected);
+  }
+
   // The last stanza need not end with a blank line.
   Result<void> end() {
     current_ = nullptr;
@@ -190,6 +199,11 @@ class StanzaParser {
     }
     std::string_view v = trim(f.value);
     if (v.empty()) return make_error(f.line, "empty " + name() + " field" + of(), "a value after '" + name() + ":'");
+    // A name or version is kept and printed: one of a gigabyte would cost gigabytes.
+    const size_t most = id == kPackage ? limits::kMaxNameLength : limits::kMaxVersionLength;
+    if (v.size() > most)
+      return make_error(f.line, name() + " '" + excerpt(v) + "' of " + std::to_string(v.size()) + " bytes" + of(),
+                        "at most " + std::to_string(most) + " bytes");
     if (has_space(v))
       return make_error(f.line, "bad " + name() + " '" + excerpt(v) + "'" + of(), "one word without spaces");
     return v;
@@ -201,6 +215,11 @@ class StanzaParser {
   }
 
   Result<void> finish() {
+    for (int id = 0; id < kFieldCount; ++id)
+      if (fields_[id].seen && fields_[id].value.size() > limits::kMaxFieldLength)
+        return fail(fields_[id].line,
+                    std::string(kFieldNames[id]) + " field of " + std::to_string(fields_[id].value.size()) + " bytes",
+                    "at most " + std::to_string(limits::kMaxFieldLength) + " bytes");
     auto pkg = word(kPackage, "");
     if (!pkg) return pkg.error();
     package_ = *pkg;
@@ -338,6 +357,10 @@ Result<void> parse_index_file(const std::string& path, const Architectures& arch
     // Cut after the last blank line, so that no stanza spans two chunks.
     size_t cut = std::string_view(buf.data(), len).rfind("\n\n");
     if (cut == std::string_view::npos) {
+      // One stanza as large as the buffer: grow it, up to a limit (a 1 GB name is no package).
+      if (buf.size() >= limits::kMaxStanzaLength)
+        return parser.error_at(parser.next_line(), "a stanza of more than " + std::to_string(limits::kMaxStanzaLength) + " bytes",
+                               "at most that; the file may be corrupt");
       buf.resize(buf.size() * 2);
       continue;
     }

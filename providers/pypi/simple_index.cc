@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/fetch/url.h"
+#include "core/json/document.h"
 #include "core/util/text.h"
 
 namespace extdeps::pypi {
@@ -117,24 +118,19 @@ bool is_json_type(std::string_view content_type) {
 
 Result<std::vector<ProjectFile>> parse_json_page(std::string_view body, const std::string& page_url) {
   nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(body);
-  } catch (const nlohmann::json::parse_error& e) {
-    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
-    std::string what = e.what();
-    auto colon = what.find(": ");
-    // nlohmann counts from 1; offsets in extdeps's messages count from 0, as in the conda reader.
-    return environment_error(page_url + ": not valid JSON at byte offset " + std::to_string(e.byte ? e.byte - 1 : 0) + " (" +
-                             lower_first(colon == std::string::npos ? what : what.substr(colon + 2)) +
-                             "; expected a PEP 691 project page)");
+  if (auto e = json::parse_document(body, j)) {
+    return environment_error(page_url + ": not valid JSON at byte offset " + std::to_string(e->offset) + " (" +
+                             e->what + "; expected a PEP 691 project page)");
   }
   auto bad = [&](const std::string& what) {
     return environment_error(page_url + ": " + what + " (expected a PEP 691 project page)");
   };
   if (!j.is_object()) return bad("the page is not a JSON object");
   if (auto m = j.find("meta"); m != j.end() && m->is_object()) {
-    std::string api = m->value("api-version", "1.0");
-    if (!api.starts_with("1.")) return bad("api-version " + api + " is not one extdeps reads (1.x)");
+    auto a = m->find("api-version");
+    if (a != m->end() && !a->is_string()) return bad("meta.api-version is not a string");
+    std::string api = a == m->end() ? "1.0" : a->get<std::string>();
+    if (!api.starts_with("1.")) return bad("api-version " + shorten(api) + " is not one extdeps reads (1.x)");
   }
   auto files = j.find("files");
   if (files == j.end() || !files->is_array()) return bad("no \"files\" list");
@@ -166,6 +162,7 @@ Result<std::vector<ProjectFile>> parse_html_page(std::string_view body, const st
   std::vector<ProjectFile> out;
   std::string base = page_url;
   size_t i = 0;
+  size_t close_a = 0;  // the last "</a" found; npos when there is none after it
   while (true) {
     size_t open = body.find('<', i);
     if (open == std::string_view::npos) break;
@@ -181,8 +178,14 @@ Result<std::vector<ProjectFile>> parse_html_page(std::string_view body, const st
       continue;
     }
     if (name != "a") continue;
-    size_t end = body.find("</", i);
-    while (end != std::string_view::npos && to_lower(body.substr(end + 2, 1)) != "a") end = body.find("</", end + 2);
+    // The first "</a" at or after i. Remembered: on a page of unclosed anchors every search
+    // would scan to the end again (quadratic: minutes on a few MB).
+    if (close_a != std::string_view::npos && close_a < i) {
+      close_a = body.find("</", i);
+      while (close_a != std::string_view::npos && (close_a + 2 >= body.size() || (body[close_a + 2] | 0x20) != 'a'))
+        close_a = body.find("</", close_a + 2);
+    }
+    size_t end = close_a;
     std::string text = decode_entities(trim(strip_tags(body.substr(i, end == std::string_view::npos ? 0 : end - i))));
     ProjectFile pf;
     std::optional<std::string> href;

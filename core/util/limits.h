@@ -1,0 +1,36 @@
+// The sizes extdeps accepts in what it reads, in one place (docs/limits.md lists each with its
+// message and exit code). They are far above anything real and far below what would overflow the
+// stack or take minutes: each reader checks its own and says which limit a text crossed.
+#pragma once
+
+#include <cstddef>
+
+namespace extdeps::limits {
+
+// Declarations (pyproject.toml / extdeps.toml [external]).
+inline constexpr std::size_t kMaxRequirements = 10000;      // specifiers in one declaration
+inline constexpr std::size_t kMaxGroupDepth = 100;          // include-group chain, from one group
+inline constexpr std::size_t kMaxMarkerDepth = 100;         // nested parentheses in one marker
+inline constexpr std::size_t kMaxSpecifierLength = 65536;   // bytes of one specifier string
+
+// Every TOML file (declarations, mapping tables, configuration): the dotted parts of one key plus
+// the brackets it sits in. toml++ recurses on both; it bounds nested arrays and inline tables
+// itself (256), not dotted keys.
+inline constexpr std::size_t kMaxTomlDepth = 128;
+
+// Versions: a native version string (deb, rpm, conda, PEP 440, nix).
+inline constexpr std::size_t kMaxVersionLength = 1024;
+
+// Indexes (apt Packages and dpkg status, PEP 503/691 pages, repodata).
+inline constexpr std::size_t kMaxNameLength = 1024;          // a package name
+inline constexpr std::size_t kMaxFieldLength = 1 << 20;      // one deb822 field, continuation lines included
+inline constexpr std::size_t kMaxStanzaLength = 16 << 20;    // one deb822 stanza (a package)
+inline constexpr std::size_t kMaxAlternatives = 1000;        // '|' alternatives in one relation
+
+// Did-you-mean: a word longer than this is compared with nothing (no candidate is near it).
+inline constexpr std::size_t kMaxSuggestLength = 256;
+
+// What a message shows of a name or text it quotes (text.h: shorten()).
+inline constexpr std::size_t kMaxShownLength = 200;
+
+}  // namespace extdeps::limits
