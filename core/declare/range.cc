@@ -258,6 +258,12 @@ Result<VersionRange> parse_range(std::string_view text) {
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
+  // '~=V' is kept as the two constraints it means, which render longer than written: the limit
+  // holds for the rendering too, so every range accepted here reads back from its str().
+  if (std::string rendered = range.str(); rendered.size() > 1024) {
+    return bad_input("version range is " + std::to_string(rendered.size()) +
+                     " characters long with '~=' expanded (expected at most 1024)");
+  }
   return range;
 }
 

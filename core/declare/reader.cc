@@ -121,9 +121,11 @@ class Reader {
   Result<void> check_keys(const toml::table& table) const {
     const toml::key* unknown = nullptr;
     for (auto&& [key, node] : table) {
-      bool known = std::find(kKeys.begin(), kKeys.end(), key.str()) != kKeys.end() ||
+      // A named copy of the binding's text: clang before 16 cannot capture a structured binding.
+      const std::string_view name = key.str();
+      bool known = std::find(kKeys.begin(), kKeys.end(), name) != kKeys.end() ||
                    std::any_of(kLegacyKeys.begin(), kLegacyKeys.end(),
-                               [&](const Legacy& l) { return l.old_name == key.str(); });
+                               [&](const Legacy& l) { return l.old_name == name; });
       if (!known && (!unknown || before(key.source(), unknown->source()))) unknown = &key;
     }
     if (!unknown) return {};
