@@ -75,7 +75,7 @@ host-requires = ["dep:generic/zlib", "dep:generic/libxml2@>=2.9"]
   EXPECT_EQ(r.out, "");  // zlib, met, needs nothing; libxml2 gives nothing
   EXPECT_NE(r.err.find("error: 1 of 2 needs of " + project_ + "/extdeps.toml are not met"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("planned       dep:generic/libxml2 >=2.9"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("sudo apt-get install -y --no-install-recommends 'libxml2-dev=2.9.14+dfsg-1.3~deb12u"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sudo apt-get install -y --no-install-recommends -- 'libxml2-dev=2.9.14+dfsg-1.3~deb12u"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("dep:generic/zlib"), std::string::npos) << "a met need is not listed\n" << r.err;
 
   auto j = run({"env", project_, "--manager", "apt", "--json"});
@@ -88,7 +88,7 @@ host-requires = ["dep:generic/zlib", "dep:generic/libxml2@>=2.9"]
   ASSERT_EQ(doc["steps"].size(), 1u);
   EXPECT_EQ(doc["steps"][0]["requires_elevation"], true);
   EXPECT_EQ(doc["steps"][0]["command"][0], "sudo");  // the fixture's context is not root
-  EXPECT_EQ(doc["steps"][0]["line"].get<std::string>().rfind("sudo apt-get install -y --no-install-recommends 'libxml2-dev=2.9.14", 0), 0u);
+  EXPECT_EQ(doc["steps"][0]["line"].get<std::string>().rfind("sudo apt-get install -y --no-install-recommends -- 'libxml2-dev=2.9.14", 0), 0u);
 }
 
 TEST_F(EnvCommandTest, ALibraryInAPrefixOfItsOwnGivesItsSearchPaths) {
