@@ -14,6 +14,7 @@
 #include "core/fetch/options.h"
 #include "core/json/document.h"
 #include "core/plan/render.h"
+#include "core/util/printable.h"
 #include "core/util/text.h"
 #include "core/version/version.h"
 
@@ -22,7 +23,7 @@ namespace extdeps::cli {
 namespace {
 
 int fail(std::ostream& err, const Error& e) {
-  err << "error: " << e.message << '\n';
+  err << "error: " << printable_text(e.message) << '\n';
   return static_cast<int>(e.code);
 }
 
@@ -63,7 +64,7 @@ int print_outcome(const Context& ctx, const Prepared& p, const RunOptions& o, st
     j["declaration"] = p.declaration_path;
     out << extdeps::json::dump(j, 2) << '\n';
   } else {
-    out << "extdeps: " << p.declaration_path << " on " << p.host_text << '\n' << '\n';
+    out << "extdeps: " << printable_text(p.declaration_path) << " on " << printable_text(p.host_text) << '\n' << '\n';
     plan::TextOptions t;
     t.explain = o.explain;
     t.sudo = sudo_for(ctx);
@@ -198,6 +199,13 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("extdeps ") + EXTDEPS_VERSION);
 
+  std::string root_dir;
+  app.add_option("--root", root_dir,
+                 "read the machine's files (dpkg status, apt lists, os-release) under DIR: a mounted "
+                 "image or chroot (default: $EXTDEPS_ROOT, else /)")
+      ->type_name("DIR");
+  // A global option may follow the subcommand too: `extdeps resolve --root /mnt/image`.
+  app.fallthrough();
   RunOptions ro;
   auto* resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
   add_common(resolve, ro);
@@ -255,6 +263,15 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     // One line in extdeps's own style, not CLI11's banner (docs/exit-codes.md: 2 is usage).
     err << "error: " << lower_first(e.what()) << " (see extdeps --help)\n";
     return 2;
+  }
+  // --root over EXTDEPS_ROOT over the configuration's `root` (applied in prepare()).
+  if (root_dir.empty())
+    if (auto v = ctx.env("EXTDEPS_ROOT"); v && !v->empty()) root_dir = *v;
+  if (!root_dir.empty()) {
+    auto root = check_root(root_dir);
+    if (!root.ok()) return fail(err, root.error());
+    ctx.set_root(*root);
+    ro.root_given = true;
   }
   try {
     if (*resolve) return cmd_resolve(ctx, ro, out, err);

@@ -1,5 +1,7 @@
 #include "core/cli/pipeline.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <optional>
 #include <ostream>
@@ -75,6 +77,9 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
   ps.nix_index = o.nix_index;
   fetch::FetchFlags flags;
   flags.offline = o.offline;
+  flags.max_download_bytes = settings.max_download_size;
+  flags.max_run_bytes = settings.max_download_total;
+  flags.allow_insecure_http = settings.allow_insecure_http;
   auto fo = fetch::options_for(ctx, flags);
   if (!fo.ok()) return fo.error();
   Sources s;
@@ -91,6 +96,15 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
 }
 
 }  // namespace
+
+Result<std::string> check_root(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return bad_input("the root folder " + dir + " does not exist or is not a folder");
+  std::string out = dir;
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
 
 Sources::Sources() = default;
 Sources::Sources(Sources&&) noexcept = default;
@@ -115,6 +129,12 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   }
   auto settings = config::load(ctx, *path, cli_settings);
   if (!settings.ok()) return settings.error();
+  // `root` of a configuration file; --root and EXTDEPS_ROOT (set by cli::run) are above it.
+  if (settings->root && !o.root_given) {
+    auto root = check_root(*settings->root);
+    if (!root.ok()) return bad_input(settings->root_from + ": " + root.error().message);
+    ctx.set_root(*root);
+  }
 
   auto cats = parse_categories(o.categories);
   if (!cats.ok()) return cats.error();

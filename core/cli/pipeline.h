@@ -44,7 +44,11 @@ struct RunOptions {
   bool no_guess = false;  // --no-guess: an id no table maps stays unmapped
   std::string cache_dir;
   std::vector<std::string> mapping_dirs;
+  bool root_given = false;  // --root or EXTDEPS_ROOT set the Context's root: the configuration's yields
 };
+
+// A --root, EXTDEPS_ROOT or `root` value: an existing folder, without trailing '/'.
+Result<std::string> check_root(const std::string& dir);
 
 // The providers a solve used, their downloads done. The fetcher lives as long as they do.
 struct Sources {

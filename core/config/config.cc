@@ -1,6 +1,7 @@
 #include "core/config/config.h"
 #include "core/util/text.h"
 #include "core/util/toml_depth.h"
+#include "core/fetch/options.h"
 
 #include <sys/stat.h>
 
@@ -87,11 +88,31 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
       if (!v.ok()) return v.error();
       s.conda_channels = *v;
       s.conda_channels_from = where(path, node);
+    } else if (key == "max-download-size" || key == "max-download-total") {
+      // A size: 2147483648 or "2G".
+      std::optional<std::uint64_t> size;
+      if (auto i = node.value<std::int64_t>(); i && *i > 0) size = static_cast<std::uint64_t>(*i);
+      else if (auto t = node.value<std::string>()) size = fetch::parse_size(*t);
+      if (!size)
+        return bad_input(where(path, node) + ": '" + std::string(key.str()) +
+                         "' must be a size in bytes, or a string such as \"2G\" or \"512M\"");
+      (key == "max-download-size" ? s.max_download_size : s.max_download_total) = size;
+    } else if (key == "allow-insecure-http") {
+      auto b = node.value<bool>();
+      if (!b) return bad_input(where(path, node) + ": 'allow-insecure-http' must be true or false");
+      s.allow_insecure_http = *b;
+    } else if (key == "root") {
+      auto r = node.value<std::string>();
+      if (!r || r->empty()) return bad_input(where(path, node) + ": 'root' must be a folder");
+      std::string base = std::filesystem::path(path).parent_path().string();
+      s.root = r->front() != '/' && !base.empty() ? base + "/" + *r : *r;
+      s.root_from = where(path, node);
     } else if (key == "build-backend") {
       // read by the Python build hook, not by the resolver
     } else {
       return bad_input(where(path, node) + ": unknown configuration key '" + std::string(key.str()) +
-                       "' (known: managers, mapping-dirs, conda-channels)");
+                       "' (known: managers, mapping-dirs, conda-channels, max-download-size, max-download-total, "
+                       "allow-insecure-http, root)");
     }
   }
   return s;
@@ -117,6 +138,13 @@ Result<Settings> load(const Context& ctx, const std::string& declaration_path, c
     if (s.conda_channels) {
       out.conda_channels = s.conda_channels;
       out.conda_channels_from = s.conda_channels_from;
+    }
+    if (s.max_download_size) out.max_download_size = s.max_download_size;
+    if (s.max_download_total) out.max_download_total = s.max_download_total;
+    if (s.allow_insecure_http) out.allow_insecure_http = s.allow_insecure_http;
+    if (s.root) {
+      out.root = s.root;
+      out.root_from = s.root_from;
     }
   };
   if (auto user = user_config_path(ctx); !user.empty()) {

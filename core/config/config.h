@@ -4,6 +4,7 @@
 // A list set by a higher level replaces the lower one; it is not merged.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,17 @@ struct Settings {
   // file:line:col of the key. Relative mapping-dirs in a file are made relative to its folder.
   std::string managers_from;
   std::string mapping_dirs_from;
+  // Download limits and plain http (core/fetch/fetch.h Options); the environment's
+  // EXTDEPS_MAX_DOWNLOAD_SIZE, EXTDEPS_MAX_DOWNLOAD_TOTAL and EXTDEPS_ALLOW_INSECURE_HTTP are
+  // applied over these by fetch::options_for.
+  std::optional<std::uint64_t> max_download_size;
+  std::optional<std::uint64_t> max_download_total;
+  std::optional<bool> allow_insecure_http;
+  // root: the folder the system providers read the machine's files under (dpkg status, apt
+  // lists, os-release), for planning against a mounted image or chroot; `--root` and
+  // EXTDEPS_ROOT are above it. Relative to the file that names it.
+  std::optional<std::string> root;
+  std::string root_from;
 };
 
 // Reads [tool.extdeps] from a pyproject.toml or extdeps.toml, or the top level of a user config

@@ -1,4 +1,6 @@
 #include "core/context/context.h"
+#include "core/util/printable.h"
+#include "core/util/text.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -83,7 +85,7 @@ void Context::warn(std::string_view message) const {
   std::string text(message);
   if (std::find(warnings_->begin(), warnings_->end(), text) != warnings_->end()) return;
   warnings_->push_back(text);
-  if (sink_) sink_("warning: " + text);
+  if (sink_) sink_("warning: " + printable_text(text));
 }
 
 }  // namespace extdeps

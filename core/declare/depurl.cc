@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,18 +98,67 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return out;
 }
 
+// A byte for a message: itself when printable ASCII, else \xNN.
+std::string shown_byte(unsigned char u) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  if (u >= 0x20 && u < 0x7f) return std::string(1, static_cast<char>(u));
+  return std::string("\\x") + kHex[u >> 4] + kHex[u & 15];
+}
+
+bool valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    auto u = static_cast<unsigned char>(s[i]);
+    std::size_t n = u < 0x80 ? 1 : (u & 0xe0) == 0xc0 ? 2 : (u & 0xf0) == 0xe0 ? 3 : (u & 0xf8) == 0xf0 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    std::uint32_t cp = n == 1 ? u : n == 2 ? (u & 0x1f) : n == 3 ? (u & 0x0f) : (u & 0x07);
+    for (std::size_t k = 1; k < n; ++k) {
+      auto c = static_cast<unsigned char>(s[i + k]);
+      if ((c & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+      return false;
+    i += n;
+  }
+  return true;
+}
+
+// What a decoded part of a DepURL must not hold, whatever its escapes said: a control character
+// (a %0A forges lines in text output and code in generated files, %1B drives terminals, %00
+// cuts C strings) or bytes that are not UTF-8. nullopt when it is clean.
+std::optional<std::string> decoded_problem(std::string_view decoded) {
+  for (char c : decoded) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return "decodes to the control character " + shown_byte(u);
+  }
+  if (!valid_utf8(decoded)) return std::string("decodes to bytes that are not UTF-8");
+  return std::nullopt;
+}
+
 Result<std::string> decode_segment(std::string_view raw, std::string_view what,
                                    std::string_view whole) {
   for (char c : raw) {
     if (is_alnum(c) || c == '%' || kSegmentSafe.find(c) != std::string_view::npos) continue;
-    std::string msg = "unexpected character '" + std::string(1, c) + "' in the " +
+    std::string msg = "unexpected character '" + shown_byte(static_cast<unsigned char>(c)) + "' in the " +
                       std::string(what) + " of '" + shorten(whole) + "'";
     if (std::string_view("<>=!~").find(c) != std::string_view::npos) {
       msg += " (a version range goes after '@', like dep:generic/gdal@>=3.4)";
     }
     return bad_input(msg);
   }
-  return percent_decode(raw, whole);
+  auto decoded = percent_decode(raw, whole);
+  if (!decoded) return decoded;
+  if (auto problem = decoded_problem(*decoded))
+    return bad_input("the " + std::string(what) + " '" + std::string(raw) + "' of '" + shorten(whole) + "' " +
+                     *problem);
+  // PURL: a '/' inside a segment is never percent-decoded into one; dep:github/apache%2Farrow
+  // would otherwise be the same id as dep:github/apache/arrow.
+  if (decoded->find('/') != std::string::npos)
+    return bad_input((what == "namespace" ? std::string("namespace segment") : std::string(what)) + " '" +
+                     std::string(raw) + "' of '" + shorten(whole) + "' decodes to a '/'");
+  return decoded;
 }
 
 Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view text,
@@ -131,6 +182,8 @@ Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view tex
     }
     auto value = percent_decode(pair.substr(eq + 1), whole);
     if (!value) return value.error();
+    if (auto problem = decoded_problem(*value))
+      return bad_input("qualifier '" + key + "' of '" + shorten(whole) + "' " + *problem);
     if (value->empty()) continue;  // PURL: a key with an empty value is dropped
     if (out.count(key)) {
       return bad_input("qualifier '" + key + "' appears twice in '" + shorten(whole) + "'");
@@ -146,6 +199,8 @@ Result<std::string> parse_subpath(std::string_view text, std::string_view whole)
     if (seg.empty() || seg == "." || seg == "..") continue;
     auto decoded = percent_decode(seg, whole);
     if (!decoded) return decoded.error();
+    if (auto problem = decoded_problem(*decoded))
+      return bad_input("the subpath of '" + shorten(whole) + "' " + *problem);
     if (!out.empty()) out += '/';
     out += *decoded;
   }
@@ -276,6 +331,8 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     }
     auto version = percent_decode(raw, whole);
     if (!version) return version.error();
+    if (auto problem = decoded_problem(*version))
+      return bad_input("the version of '" + std::string(text) + "' " + *problem);
     url.version = std::move(*version);
     rest = rest.substr(0, at);
   }
@@ -294,10 +351,6 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
     auto seg = decode_segment(segments[i], "namespace", text);
     if (!seg) return seg.error();
-    if (seg->find('/') != std::string::npos) {
-      return bad_input("namespace segment '" + std::string(segments[i]) + "' of '" +
-                       shorten(text) + "' decodes to a '/'");
-    }
     if (!url.ns.empty()) url.ns += '/';
     url.ns += *seg;
   }

@@ -48,6 +48,8 @@ std::string cmake_quote(std::string_view text, CmakeValue kind) {
       case '$': out += "\\$"; break;
       case ';': out += kind == CmakeValue::list_element ? "\\;" : ";"; break;
       case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
       default: out += c;
     }
   }

@@ -11,6 +11,7 @@
 #include "core/fetch/file_lock.h"
 #include "core/fetch/http_headers.h"
 #include "core/fetch/progress.h"
+#include "core/util/sealed_file.h"
 
 namespace fs = std::filesystem;
 
@@ -18,9 +19,52 @@ namespace extdeps::fetch {
 
 namespace {
 
-// The caches other modules keep under the cache root. Only these are cleaned: --cache-dir may
-// name a folder that holds other things.
-constexpr const char* kOtherCaches[] = {"solv", "detect"};
+// The caches other modules keep under the cache root. Only these are cleaned, and in them only
+// the files extdeps writes (by name, and by header where the file has one): --cache-dir may name
+// a folder that holds other things, and a user may keep files of their own in it.
+bool is_recent(const std::string& path);
+
+struct OtherCache {
+  const char* name;
+  bool (*ours)(const std::string& path, std::string_view file_name);
+};
+
+// <ecosystem>-<16 hex>.<part>.solv with the sealed header (core/util/sealed_file.h).
+bool solv_file(const std::string& path, std::string_view name) {
+  if (!name.ends_with(".solv")) return false;
+  auto dash = name.rfind('-', name.find('.'));
+  if (dash == std::string_view::npos || name.size() < dash + 18) return false;
+  if (name.substr(dash + 1, 16).find_first_not_of("0123456789abcdef") != std::string_view::npos) return false;
+  return sealed::looks_sealed(path, "solv");
+}
+
+// host.json, and host.json.tmp.<pid> of a write that was cut off.
+bool detect_file(const std::string&, std::string_view name) {
+  if (name == "host.json") return true;
+  constexpr std::string_view kTemp = "host.json.tmp.";
+  return name.starts_with(kTemp) && name.size() > kTemp.size() &&
+         name.substr(kTemp.size()).find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+constexpr OtherCache kOtherCaches[] = {{"solv", solv_file}, {"detect", detect_file}};
+
+// The regular files directly in `dir` that `cache` wrote (temporary files of sealed writes
+// included); symlinks and subfolders are never entered. `kept` counts the others.
+std::vector<std::string> own_files(const std::string& dir, const OtherCache& cache, std::size_t& kept) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    std::string path = it->path().string();
+    std::string name = it->path().filename().string();
+    std::error_code type_ec;
+    bool regular = !it->is_symlink(type_ec) && it->is_regular_file(type_ec);
+    if (regular && ((sealed::is_temp_name(name) && !is_recent(path)) || cache.ours(path, name)))
+      out.push_back(path);
+    else if (!(regular && sealed::is_temp_name(name)))
+      ++kept;
+  }
+  return out;
+}
 
 // A temporary file younger than this may be a download running in another process.
 constexpr auto kTempGrace = std::chrono::minutes(10);
@@ -106,10 +150,10 @@ Result<void> cache_info(const Context& ctx, const std::string& cache_dir, std::o
     total += bytes + left_bytes;
   }
   if (ctx.cache_enabled()) {
-    for (const char* name : kOtherCaches) {
-      std::string dir = ctx.cache_dir() + "/" + name;
+    for (const auto& cache : kOtherCaches) {
+      std::string dir = ctx.cache_dir() + "/" + cache.name;
       auto s = summarise(dir);
-      out << name << ": " << dir << ": ";
+      out << cache.name << ": " << dir << ": ";
       if (s.files == 0) out << "empty\n";
       else out << plural(s.files, "file", "files") << ", " << size_text(s.bytes) << '\n';
       total += s.bytes;
@@ -124,7 +168,11 @@ Result<void> cache_clean(const Context& ctx, const std::string& cache_dir, std::
     return environment_error("no cache folder (set XDG_CACHE_HOME or pass --cache-dir)");
   std::uint64_t total = 0;
   std::error_code ec;
-  if (!cache_dir.empty() && fs::exists(cache_dir, ec)) {
+  struct stat http_st {};
+  bool http_is_link = !cache_dir.empty() && ::lstat(cache_dir.c_str(), &http_st) == 0 && !S_ISDIR(http_st.st_mode);
+  if (http_is_link)
+    out << "skipped " << cache_dir << ": not a folder extdeps made (a symlink or a file); remove it yourself\n";
+  if (!cache_dir.empty() && !http_is_link && fs::exists(cache_dir, ec)) {
     CacheStore store(cache_dir);
     auto lock = FileLock::acquire(store.lock_path(), FileLock::Mode::exclusive);
     if (!lock.ok()) return lock.error();
@@ -149,23 +197,30 @@ Result<void> cache_clean(const Context& ctx, const std::string& cache_dir, std::
         << size_text(freed) << ") from " << cache_dir << '\n';
     if (kept > 0)
       out << "kept " << plural(kept, "file", "files") << " of downloads running now\n";
+    if (!listing.foreign.empty())
+      out << "kept " << plural(listing.foreign.size(), "file", "files") << " in " << cache_dir
+          << " that extdeps did not write\n";
     total += freed;
   }
   if (ctx.cache_enabled()) {
-    for (const char* name : kOtherCaches) {
-      std::string dir = ctx.cache_dir() + "/" + name;
-      if (!fs::exists(dir, ec)) continue;
+    for (const auto& cache : kOtherCaches) {
+      std::string dir = ctx.cache_dir() + "/" + cache.name;
+      struct stat st {};
+      if (::lstat(dir.c_str(), &st) != 0) continue;
+      // A symlinked cache folder may point at anything: it is not followed.
+      if (!S_ISDIR(st.st_mode)) {
+        out << "skipped " << dir << ": not a folder extdeps made (a symlink or a file); remove it yourself\n";
+        continue;
+      }
       std::uint64_t freed = 0;
-      std::size_t files = 0;
-      std::vector<std::string> paths;
-      for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-           it.increment(ec))
-        if (it->is_regular_file(ec)) paths.push_back(it->path().string());
+      std::size_t files = 0, kept = 0;
+      auto paths = own_files(dir, cache, kept);
       for (const auto& p : paths) {
         if (auto r = remove_file(p, freed); !r.ok()) return r;
         ++files;
       }
       out << "removed " << plural(files, "file", "files") << " (" << size_text(freed) << ") from " << dir << '\n';
+      if (kept > 0) out << "kept " << plural(kept, "file", "files") << " in " << dir << " that extdeps did not write\n";
       total += freed;
     }
   }

@@ -22,21 +22,68 @@ namespace extdeps::fetch {
 
 namespace {
 
-constexpr int kFormat = 1;
+// 2: header values escaped (escape_bytes); a file of format 1 reads as absent.
+constexpr int kFormat = 2;
 
 std::string errno_text(int e) { return std::strerror(e); }
 
-// Unique within the machine: the pid, and a counter for the transfers of one process.
-std::string temp_suffix() {
+// Unique within the machine: the pid, and a counter for the transfers of one process. The pid
+// comes first, as in sealed::write_atomically's names, so sealed::remove_stale_temps can tell
+// whether the writer still runs.
+std::string temp_prefix() {
   static std::atomic<unsigned> counter{0};
-  return std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  return ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-";
+}
+
+// Header values are bytes, not text: a server may send an ETag with byte 0xFF, which a JSON
+// string (UTF-8) cannot hold. Every byte outside printable ASCII, and '%', is kept as %XX.
+std::string escape_bytes(std::string_view in) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char c : in) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u > 0x7e || u == '%') {
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> unescape_bytes(std::string_view in) {
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != '%') {
+      out += in[i];
+      continue;
+    }
+    if (i + 2 >= in.size()) return std::nullopt;
+    int hi = hex(in[i + 1]), lo = hex(in[i + 2]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return out;
 }
 
 nlohmann::json to_json(const EntryMeta& m) {
-  nlohmann::json j = {{"format", kFormat},     {"url", m.url},         {"status", m.status},
-                      {"etag", m.etag},        {"last_modified", m.last_modified},
-                      {"age", m.age_s},        {"fetched_at", m.fetched_at},
-                      {"size", m.size},        {"content_type", m.content_type}};
+  nlohmann::json j = {{"format", kFormat},
+                      {"url", escape_bytes(m.url)},
+                      {"status", m.status},
+                      {"etag", escape_bytes(m.etag)},
+                      {"last_modified", escape_bytes(m.last_modified)},
+                      {"age", m.age_s},
+                      {"fetched_at", m.fetched_at},
+                      {"size", m.size},
+                      {"content_type", escape_bytes(m.content_type)}};
   j["lifetime"] = m.lifetime_s ? nlohmann::json(*m.lifetime_s) : nlohmann::json(nullptr);
   return j;
 }
@@ -45,11 +92,16 @@ std::optional<EntryMeta> from_json(const nlohmann::json& j) {
   if (!j.is_object() || j.value("format", 0) != kFormat) return std::nullopt;
   try {
     EntryMeta m;
-    m.url = j.at("url").get<std::string>();
+    auto url = unescape_bytes(j.at("url").get<std::string>());
+    auto etag = unescape_bytes(j.value("etag", ""));
+    auto last_modified = unescape_bytes(j.value("last_modified", ""));
+    auto content_type = unescape_bytes(j.value("content_type", ""));
+    if (!url || !etag || !last_modified || !content_type) return std::nullopt;
+    m.url = *url;
     m.status = j.at("status").get<long>();
-    m.etag = j.value("etag", "");
-    m.last_modified = j.value("last_modified", "");
-    m.content_type = j.value("content_type", "");
+    m.etag = *etag;
+    m.last_modified = *last_modified;
+    m.content_type = *content_type;
     if (j.contains("lifetime") && !j.at("lifetime").is_null()) m.lifetime_s = j.at("lifetime").get<long>();
     m.age_s = j.value("age", 0L);
     m.fetched_at = j.at("fetched_at").get<std::int64_t>();
@@ -151,6 +203,11 @@ std::string CacheStore::meta_path(std::string_view url) const { return dir_ + "/
 
 bool CacheStore::is_temp_name(std::string_view name) { return name.substr(0, 5) == ".tmp-"; }
 
+bool CacheStore::is_key_name(std::string_view name, std::string_view suffix) {
+  return name.size() == 16 + suffix.size() && name.ends_with(suffix) &&
+         name.substr(0, 16).find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
 Result<void> CacheStore::prepare() const {
   std::error_code ec;
   fs::create_directories(dir_, ec);
@@ -169,16 +226,18 @@ std::optional<EntryMeta> CacheStore::read(std::string_view url) const {
 }
 
 Result<TempFile> CacheStore::create_temp(std::string_view url) const {
-  std::string path = dir_ + "/.tmp-" + key(url) + "-" + temp_suffix();
+  std::string path = dir_ + "/" + temp_prefix() + key(url);
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return environment_error("cannot create " + path + ": " + errno_text(errno));
   return TempFile(std::move(path), fd);
 }
 
 Result<std::string> CacheStore::write_temp_meta(const EntryMeta& meta) const {
-  std::string path = dir_ + "/.tmp-" + key(meta.url) + "-" + temp_suffix() + ".json";
+  // Made before the file exists, and never throwing: nothing is left behind on the way out.
+  std::string text = extdeps::json::dump(to_json(meta), 1) + "\n";
+  std::string path = dir_ + "/" + temp_prefix() + key(meta.url) + ".json";
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << extdeps::json::dump(to_json(meta), 1) << '\n';
+  out << text;
   out.close();
   if (!out) {
     ::unlink(path.c_str());
@@ -247,14 +306,19 @@ CacheStore::Listing CacheStore::list() const {
        it.increment(ec)) {
     std::string name = it->path().filename().string();
     if (name == ".lock") continue;
-    if (is_temp_name(name)) {
+    // Only regular files with the names this store gives are its own; a symlink or a file of
+    // another name is someone else's, listed but never removed.
+    std::error_code type_ec;
+    if (it->is_symlink(type_ec) || !it->is_regular_file(type_ec)) {
+      out.foreign.push_back(it->path().string());
+    } else if (is_temp_name(name)) {
       out.temps.push_back(it->path().string());
-    } else if (name.size() == 21 && name.ends_with(".json")) {
+    } else if (is_key_name(name, ".json")) {
       metas.push_back(name.substr(0, 16));
-    } else if (name.size() == 21 && name.ends_with(".body")) {
+    } else if (is_key_name(name, ".body")) {
       bodies.push_back(name.substr(0, 16));
     } else {
-      out.orphans.push_back(it->path().string());
+      out.foreign.push_back(it->path().string());
     }
   }
   std::sort(metas.begin(), metas.end());

@@ -96,9 +96,12 @@ class CacheStore {
     std::vector<Entry> entries;
     std::vector<std::string> orphans;  // bodies or metadata without their pair (or damaged)
     std::vector<std::string> temps;    // downloads in progress, or left by interrupted runs
+    std::vector<std::string> foreign;  // not ours: other names, symlinks, folders; never removed
   };
   Listing list() const;
   static bool is_temp_name(std::string_view file_name);
+  // "<16 hex digits><suffix>": the name of an entry's file.
+  static bool is_key_name(std::string_view file_name, std::string_view suffix);
 
  private:
   Result<std::string> write_temp_meta(const EntryMeta& meta) const;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -18,6 +19,9 @@
 
 namespace extdeps::fetch {
 
+inline constexpr std::uint64_t kDefaultMaxDownloadBytes = std::uint64_t{2} << 30;  // 2 GiB
+inline constexpr std::uint64_t kDefaultMaxRunBytes = std::uint64_t{8} << 30;       // 8 GiB
+
 // From the command line and configuration (options_for() in core/fetch/options.h builds them).
 struct Options {
   std::string cache_dir;  // the HTTP cache folder; empty: <ctx.cache_dir()>/http
@@ -28,6 +32,13 @@ struct Options {
   int retries = 3;         // tries after the first, on 5xx, 429, resets and timeouts
   long backoff_ms = 250;   // wait before the first retry, doubled for each later one
   int max_parallel = 8;    // transfers at once in fetch_all
+  // Limits on what is written to disk (decoded bytes, error pages counted too): past either, the
+  // download stops, its temporary file is removed and it fails naming the URL and the limit.
+  std::uint64_t max_download_bytes = kDefaultMaxDownloadBytes;  // one download
+  std::uint64_t max_run_bytes = kDefaultMaxRunBytes;            // all downloads of this Fetcher
+  // Plain http:// URLs are fetched with a warning (once per host) unless the host is loopback or
+  // this is set. An https:// URL that redirects to http:// is refused either way.
+  bool allow_insecure_http = false;
   bool progress = false;   // draw a progress line (the caller sets it when stderr is a terminal)
   std::ostream* progress_stream = nullptr;  // where the line goes; nullptr: std::cerr
 };

@@ -9,6 +9,7 @@
 #include "core/fetch/progress.h"
 #include "core/fetch/transfer.h"
 #include "core/fetch/url.h"
+#include "core/util/sealed_file.h"
 
 namespace extdeps::fetch {
 
@@ -61,10 +62,13 @@ struct Fetcher::Impl {
   TransferSettings settings;
   std::unique_ptr<CURLM, MultiDeleter> multi;
   bool store_ready = false;
+  RunBudget budget;
 
   Impl(const Context& c, Options o)
       : ctx(&c), options(std::move(o)), store(options.cache_dir),
-        settings(TransferSettings::from(c, options)) {}
+        settings(TransferSettings::from(c, options)) {
+    budget.limit = options.max_run_bytes;
+  }
 
   std::int64_t now_s() const { return seconds_since_epoch(ctx->now()); }
 
@@ -85,11 +89,16 @@ struct Fetcher::Impl {
     auto url = parse_url(request.url);
     if (!url.ok()) return url.error();
     if (url->scheme == "file") return fetch_file_url(*ctx, request, *url);
+    if (warns_insecure_http(*url, options.allow_insecure_http))
+      ctx->warn("http://" + url->host + " is plain http: anyone on the network can change what it serves; use "
+                "https, or set allow-insecure-http = true (EXTDEPS_ALLOW_INSECURE_HTTP=1) to accept it");
     if (store.dir().empty())
       return environment_error(request.url +
                                ": no cache folder to download into (set XDG_CACHE_HOME or pass --cache-dir)");
     if (!store_ready) {
       if (auto r = store.prepare(); !r.ok()) return r.error();
+      // What a killed run was downloading when it died.
+      sealed::remove_stale_temps(store.dir());
       store_ready = true;
     }
     auto cached = store.read(request.url);
@@ -122,7 +131,7 @@ struct Fetcher::Impl {
     auto body = store.create_temp(job.request->url);
     if (!body.ok()) return body.error();
     auto t = Transfer::create(settings, job.request->url, job.conditional ? &*job.cached : nullptr,
-                              std::move(body).value(), job.request->accept);
+                              std::move(body).value(), job.request->accept, &budget);
     if (!t.ok()) return t.error();
     job.transfer = std::move(t).value();
     curl_easy_setopt(job.transfer->handle(), CURLOPT_PRIVATE, &job);

@@ -1,12 +1,36 @@
 #include "core/fetch/options.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <cstdint>
+#include <utility>
 
 namespace extdeps::fetch {
 
 void add_fetch_flags(CLI::App& command, FetchFlags& flags) {
   command.add_option("--cache-dir", flags.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
   command.add_flag("--offline", flags.offline, "use only cached downloads; fail where there is none");
+}
+
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+  std::uint64_t n = 0;
+  std::size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (n > (UINT64_MAX - 9) / 10) return std::nullopt;
+    n = n * 10 + static_cast<std::uint64_t>(text[i] - '0');
+  }
+  if (i == 0) return std::nullopt;
+  std::string unit(text.substr(i));
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  int shift = 0;
+  if (unit.empty() || unit == "B") shift = 0;
+  else if (unit == "K" || unit == "KB" || unit == "KIB") shift = 10;
+  else if (unit == "M" || unit == "MB" || unit == "MIB") shift = 20;
+  else if (unit == "G" || unit == "GB" || unit == "GIB") shift = 30;
+  else if (unit == "T" || unit == "TB" || unit == "TIB") shift = 40;
+  else return std::nullopt;
+  if (n == 0 || n > (UINT64_MAX >> shift)) return std::nullopt;
+  return n << shift;
 }
 
 Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
@@ -21,6 +45,22 @@ Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
       return bad_input("EXTDEPS_OFFLINE: expected 1 or 0, got '" + *v + "'");
   }
   o.progress = flags.stderr_is_terminal || ctx.stderr_is_terminal();
+  if (flags.max_download_bytes) o.max_download_bytes = *flags.max_download_bytes;
+  if (flags.max_run_bytes) o.max_run_bytes = *flags.max_run_bytes;
+  if (flags.allow_insecure_http) o.allow_insecure_http = *flags.allow_insecure_http;
+  for (auto [name, field] : {std::pair{"EXTDEPS_MAX_DOWNLOAD_SIZE", &o.max_download_bytes},
+                             std::pair{"EXTDEPS_MAX_DOWNLOAD_TOTAL", &o.max_run_bytes}}) {
+    auto v = ctx.env(name);
+    if (!v || v->empty()) continue;
+    auto size = parse_size(*v);
+    if (!size) return bad_input(std::string(name) + ": expected a size such as 2G, 512M or 1048576, got '" + *v + "'");
+    *field = *size;
+  }
+  if (auto v = ctx.env("EXTDEPS_ALLOW_INSECURE_HTTP"); v && !v->empty()) {
+    if (*v == "1" || *v == "true" || *v == "yes") o.allow_insecure_http = true;
+    else if (*v == "0" || *v == "false" || *v == "no") o.allow_insecure_http = false;
+    else return bad_input("EXTDEPS_ALLOW_INSECURE_HTTP: expected 1 or 0, got '" + *v + "'");
+  }
   return o;
 }
 

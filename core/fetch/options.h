@@ -3,7 +3,10 @@
 // `--offline` (or EXTDEPS_OFFLINE=1).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/context/context.h"
 #include "core/fetch/fetch.h"
@@ -19,13 +22,24 @@ struct FetchFlags {
   std::string cache_dir;         // --cache-dir; empty: the Context's
   bool offline = false;          // --offline
   bool stderr_is_terminal = false;  // draw the progress line (also when the Context says so)
+  // From the configuration files (max-download-size, max-download-total, allow-insecure-http),
+  // below the environment (EXTDEPS_MAX_DOWNLOAD_SIZE, EXTDEPS_MAX_DOWNLOAD_TOTAL,
+  // EXTDEPS_ALLOW_INSECURE_HTTP); unset: the built-in defaults.
+  std::optional<std::uint64_t> max_download_bytes;
+  std::optional<std::uint64_t> max_run_bytes;
+  std::optional<bool> allow_insecure_http;
 };
+
+// "2G", "2GiB", "512M", "100k", "1048576": a size in bytes (K, M, G, T are powers of 1024).
+// nullopt for anything else, or 0.
+std::optional<std::uint64_t> parse_size(std::string_view text);
 
 // Registers --cache-dir and --offline on a subcommand.
 void add_fetch_flags(CLI::App& command, FetchFlags& flags);
 
 // Sets the Context's cache folder from --cache-dir (so the other caches follow it) and returns
-// the Options. EXTDEPS_OFFLINE=1 (or true, yes) means --offline; another value is bad input.
+// the Options. EXTDEPS_OFFLINE=1 (or true, yes) means --offline; another value is bad input, as
+// is a bad size or EXTDEPS_ALLOW_INSECURE_HTTP value.
 Result<Options> options_for(Context& ctx, const FetchFlags& flags);
 
 }  // namespace extdeps::fetch

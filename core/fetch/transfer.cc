@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <string_view>
 
 #include "core/util/text.h"
 
@@ -19,6 +20,19 @@ std::string seconds_text(long ms) {
 
 }  // namespace
 
+const char* redirect_protocols_for(std::string_view url) {
+  auto colon = url.find(':');
+  std::string scheme = to_lower(url.substr(0, colon == std::string_view::npos ? 0 : colon));
+  return scheme == "https" ? "https" : "http,https";
+}
+
+std::string size_limit_text(std::uint64_t bytes) {
+  if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
+  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (1ull << 10) && bytes % (1ull << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
 void init_curl_once() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -29,6 +43,7 @@ TransferSettings TransferSettings::from(const Context& ctx, const Options& optio
   s.connect_timeout_ms = options.connect_timeout_ms;
   s.low_speed_time_s = options.low_speed_time_s;
   s.low_speed_limit = options.low_speed_limit;
+  s.max_body_bytes = options.max_download_bytes;
   // libcurl itself reads the proxy variables (http_proxy, https_proxy, all_proxy, no_proxy) from
   // the process environment, but not the CA ones: those are the curl tool's and OpenSSL's
   // conventions, which a library user expects to hold here too.
@@ -45,12 +60,14 @@ TransferSettings TransferSettings::from(const Context& ctx, const Options& optio
 
 Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& settings,
                                                    const std::string& url, const EntryMeta* cached,
-                                                   TempFile body, const std::string& accept) {
+                                                   TempFile body, const std::string& accept,
+                                                   RunBudget* budget) {
   init_curl_once();
   std::unique_ptr<Transfer> t(new Transfer());
   t->settings_ = settings;
   t->url_ = url;
   t->body_ = std::move(body);
+  t->budget_ = budget;
   t->easy_ = curl_easy_init();
   if (!t->easy_) return environment_error(url + ": cannot start a transfer (libcurl: out of memory)");
   CURL* e = t->easy_;
@@ -59,7 +76,7 @@ Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& setti
   // Threads may run beside us; timeouts must not rely on signals.
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, redirect_protocols_for(url));
   curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(e, CURLOPT_MAXREDIRS, 10L);
   // "": every encoding this libcurl decodes (Debian's: gzip, deflate, br, zstd); the body that
@@ -69,6 +86,8 @@ Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& setti
   curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, settings.connect_timeout_ms);
   curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, settings.low_speed_time_s);
   curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, settings.low_speed_limit);
+  // A Content-Length over the limit fails before any byte is written; on_body stops the rest.
+  curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(settings.max_body_bytes));
   if (!settings.ca_bundle.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, settings.ca_bundle.c_str());
   if (!settings.ca_dir.empty()) curl_easy_setopt(e, CURLOPT_CAPATH, settings.ca_dir.c_str());
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
@@ -110,6 +129,19 @@ size_t Transfer::on_header(char* data, size_t size, size_t count, void* self) {
 size_t Transfer::on_body(char* data, size_t size, size_t count, void* self) {
   auto* t = static_cast<Transfer*>(self);
   size_t n = size * count;
+  // Every byte counts, an error page's too: an endless body must end somewhere.
+  t->body_seen_ += n;
+  if (t->body_seen_ > t->settings_.max_body_bytes) {
+    t->over_ = Over::download;
+    return 0;  // libcurl stops with CURLE_WRITE_ERROR
+  }
+  if (t->budget_) {
+    t->budget_->used += n;
+    if (t->budget_->used > t->budget_->limit) {
+      t->over_ = Over::run;
+      return 0;
+    }
+  }
   if (t->headers_.status < 200 || t->headers_.status >= 300) return n;
   if (!t->body_.write(data, n)) {
     t->write_errno_ = errno;
@@ -198,7 +230,16 @@ std::string Transfer::failure_text(CURLcode rc) const {
       return "cannot resolve the host name (no network? --offline answers from the cache)";
     case CURLE_COULDNT_RESOLVE_PROXY:
       return "cannot resolve the proxy (" + detail + ")";
+    case CURLE_FILESIZE_EXCEEDED:
+      return "the body is larger than the limit of " + size_limit_text(settings_.max_body_bytes) +
+             " per download (max-download-size in the configuration, EXTDEPS_MAX_DOWNLOAD_SIZE)";
     case CURLE_WRITE_ERROR:
+      if (over_ == Over::download)
+        return "the body went past the limit of " + size_limit_text(settings_.max_body_bytes) +
+               " per download (max-download-size in the configuration, EXTDEPS_MAX_DOWNLOAD_SIZE); stopped";
+      if (over_ == Over::run && budget_)
+        return "the downloads of this run went past the limit of " + size_limit_text(budget_->limit) +
+               " (max-download-total in the configuration, EXTDEPS_MAX_DOWNLOAD_TOTAL); stopped";
       if (write_errno_) return "cannot write " + body_.path() + ": " + std::strerror(write_errno_);
       return detail;
     case CURLE_BAD_CONTENT_ENCODING:
@@ -214,6 +255,16 @@ std::string Transfer::failure_text(CURLcode rc) const {
       return "the server's TLS certificate is not trusted (" + detail + ")";
     case CURLE_TOO_MANY_REDIRECTS:
       return "too many redirects";
+    case CURLE_UNSUPPORTED_PROTOCOL: {
+      // With redirect_protocols_for: an https URL sent to plain http.
+      char* to = nullptr;
+      curl_easy_getinfo(easy_, CURLINFO_REDIRECT_URL, &to);
+      // The first URL is https (CURLOPT_PROTOCOLS_STR allows it): only a redirect lands here.
+      if (std::string_view(redirect_protocols_for(url_)) == "https")
+        return std::string("refused the redirect from https to plain http") + (to ? std::string(" (") + to + ")" : "") +
+               ": what it serves could be changed by anyone on the way; ask the index's owner for https";
+      return detail;
+    }
     default:
       return detail;
   }

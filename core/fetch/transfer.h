@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/context/context.h"
 #include "core/fetch/cache_store.h"
@@ -27,9 +28,23 @@ struct TransferSettings {
   std::string ca_bundle;         // CURLOPT_CAINFO; empty: libcurl's own default
   std::string ca_bundle_source;  // the variable it came from, for messages
   std::string ca_dir;            // CURLOPT_CAPATH
+  std::uint64_t max_body_bytes = kDefaultMaxDownloadBytes;
 
   static TransferSettings from(const Context& ctx, const Options& options);
 };
+
+// The bytes all transfers of one Fetcher wrote; each transfer adds to it and stops past `limit`.
+struct RunBudget {
+  std::uint64_t used = 0;
+  std::uint64_t limit = kDefaultMaxRunBytes;
+};
+
+// "2 GiB", "512 KiB", "1000 bytes": a limit in messages.
+std::string size_limit_text(std::uint64_t bytes);
+
+// Which protocols a redirect from `url` may go to: an https URL never to plain http (a
+// man-in-the-middle could otherwise downgrade it and serve anything), http to either.
+const char* redirect_protocols_for(std::string_view url);
 
 class Transfer {
  public:
@@ -37,7 +52,8 @@ class Transfer {
   // `accept`, when not empty, is sent as the Accept header.
   static Result<std::unique_ptr<Transfer>> create(const TransferSettings& settings,
                                                   const std::string& url, const EntryMeta* cached,
-                                                  TempFile body, const std::string& accept = {});
+                                                  TempFile body, const std::string& accept = {},
+                                                  RunBudget* budget = nullptr);
   ~Transfer();
   Transfer(const Transfer&) = delete;
   Transfer& operator=(const Transfer&) = delete;
@@ -74,6 +90,9 @@ class Transfer {
   ResponseHeaders headers_;
   TempFile body_;
   int write_errno_ = 0;
+  RunBudget* budget_ = nullptr;
+  std::uint64_t body_seen_ = 0;  // bytes given to on_body, kept or not
+  enum class Over { none, download, run } over_ = Over::none;  // which limit stopped it
   std::uint64_t bytes_now_ = 0;
   std::uint64_t bytes_expected_ = 0;
   char error_[CURL_ERROR_SIZE] = {};

@@ -1,4 +1,7 @@
 #include "core/fetch/url.h"
+#include "core/util/text.h"
+
+#include <algorithm>
 
 #include <curl/curl.h>
 #include <fcntl.h>
@@ -89,6 +92,18 @@ Result<Response> fetch_file_url(const Context& ctx, const Request& request, cons
     return environment_error(request.url + ": cannot read " + url.path + ": " + std::strerror(errno));
   r.body_path = url.path;
   return r;
+}
+
+bool warns_insecure_http(const ParsedUrl& url, bool allowed) {
+  if (allowed || url.scheme != "http") return false;
+  std::string host = to_lower(url.host);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host == "localhost" || host.ends_with(".localhost") || host == "::1") return false;
+  // 127.0.0.0/8 written as a dotted quad of digits.
+  if (host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string::npos &&
+      std::count(host.begin(), host.end(), '.') == 3)
+    return false;
+  return true;
 }
 
 }  // namespace extdeps::fetch

@@ -21,6 +21,11 @@ struct ParsedUrl {
 // https and file.
 Result<ParsedUrl> parse_url(std::string_view url);
 
+// Whether a plain http:// URL earns the warning that anyone on the network can change what it
+// serves: not for https or file, not for a loopback host (localhost, 127.0.0.0/8, ::1: a mirror
+// or proxy on this machine), not when the user allowed it (allow-insecure-http).
+bool warns_insecure_http(const ParsedUrl& url, bool allowed);
+
 // A reference resolved against an absolute base URL (RFC 3986 section 5: "../x", "/x", "//host/x"
 // or a whole URL), without its fragment. Bad input naming both when either cannot be parsed.
 Result<std::string> resolve_url(const std::string& base, std::string_view reference);

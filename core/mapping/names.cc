@@ -50,7 +50,7 @@ bool is_conda_manager(std::string_view m) {
 std::optional<std::string> name_problem(std::string_view manager, std::string_view name) {
   if (is_apt_manager(manager)) {
     if (is_debian_name(name)) return std::nullopt;
-    return "'" + std::string(name) + "' is not a valid Debian package name";
+    return "'" + printable(name) + "' is not a valid Debian package name";
   }
   if (is_conda_manager(manager)) {
     if (is_conda_name(name)) return std::nullopt;
@@ -59,17 +59,48 @@ std::optional<std::string> name_problem(std::string_view manager, std::string_vi
   }
   if (manager == "nix") {
     if (is_nix_attr_path(name)) return std::nullopt;
-    return "'" + std::string(name) + "' is not a valid nixpkgs attribute path (names of letters, digits, _ ' -, joined by '.')";
+    return "'" + printable(name) + "' is not a valid nixpkgs attribute path (names of letters, digits, _ ' -, joined by '.')";
   }
   if (manager == "pypi") {
     if (is_pypi_name(name)) return std::nullopt;
-    return "'" + std::string(name) + "' is not a normalised PyPI project name (lower case letters, digits, single '-')";
+    return "'" + printable(name) + "' is not a normalised PyPI project name (lower case letters, digits, single '-')";
   }
-  if (std::none_of(name.begin(), name.end(),
-                   [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
-    return std::nullopt;
+  // Whatever the manager, a name must not read as an option of the command it goes into
+  // ('-oDPkg::Pre-Invoke::=...' for apt-get) or split into more than one argument or line.
+  if (name.empty()) return "an empty name is not a valid name";
+  if (name.front() == '-') return "'" + printable(name) + "' is not a valid name (it starts with '-', as an option does)";
+  if (std::any_of(name.begin(), name.end(), [](char c) {
+        return std::isspace(static_cast<unsigned char>(c)) || std::iscntrl(static_cast<unsigned char>(c));
+      }))
+    return "'" + printable(name) + "' is not a valid name (it has a space or a control character)";
+  return std::nullopt;
+}
+
+std::optional<std::string> argument_problem(std::string_view what, std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  bool safe = std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view(".+-~:_!*,").find(c) != std::string_view::npos;
+  });
+  if (safe && text.front() != '-') return std::nullopt;
+  return "'" + printable(text) + "' is not a valid " + std::string(what) +
+         (text.front() == '-' ? " (it starts with '-', as an option does)"
+                              : " (expected letters, digits and . + - ~ : _ ! * ,)");
+}
+
+std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
   }
-  return "'" + std::string(name) + "' is not a valid name (it has a space)";
+  return out;
 }
 
 }  // namespace extdeps::mapping

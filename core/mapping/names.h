@@ -31,7 +31,17 @@ bool is_apt_manager(std::string_view manager);    // apt, apt-get
 bool is_conda_manager(std::string_view manager);  // conda, mamba, micromamba
 
 // Why `name` is not a valid name for `manager` ("Debian package name", ...), or nothing when
-// it is. Managers without rules of their own refuse only names with a space.
+// it is. For managers without rules of their own (and a table without a manager key), a name
+// must not start with '-' (it would be read as an option of the install command) nor hold a
+// space or a control character.
 std::optional<std::string> name_problem(std::string_view manager, std::string_view name);
+
+// Why a version or build string (`what`: "Debian version") cannot go into an install command:
+// it starts with '-' or holds a byte outside letters, digits and . + - ~ : _ ! * ,. Nothing for
+// an empty text.
+std::optional<std::string> argument_problem(std::string_view what, std::string_view text);
+
+// `text` with control characters written as \xNN, for messages.
+std::string printable(std::string_view text);
 
 }  // namespace extdeps::mapping

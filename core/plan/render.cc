@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <ostream>
 
+#include "core/util/printable.h"
+#include "core/util/text.h"
+
 namespace extdeps::plan {
 
 std::string_view status_name(Status s) {
@@ -95,7 +98,7 @@ namespace {
 std::string requirement_text(const RequirementOutcome& r) {
   std::string s = r.requirement.url.id();
   if (!r.requirement.range.any()) s += " " + r.requirement.range.str();
-  return s;
+  return printable_text(s);
 }
 
 std::string packages_text(const RequirementOutcome& r) {
@@ -113,8 +116,8 @@ std::string packages_text(const RequirementOutcome& r) {
 
 void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
   auto tag = [](const RequirementOutcome& r) {
-    return "[" + std::string(category_name(r.requirement.category)) +
-           (r.requirement.group ? ", " + *r.requirement.group : "") + "]";
+    return printable_text("[" + std::string(category_name(r.requirement.category)) +
+                          (r.requirement.group ? ", " + *r.requirement.group : "") + "]");
   };
   size_t width = 0, tag_width = 0;
   for (const auto& r : o.requirements) {
@@ -128,33 +131,33 @@ void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
     std::string t = tag(r);
     out << "  " << label << std::string(14 - std::min<size_t>(13, label.size()), ' ') << req
         << std::string(width + 2 - req.size(), ' ') << t << std::string(tag_width + 2 - t.size(), ' ');
-    if (r.status == Status::satisfied || r.status == Status::planned) out << packages_text(r);
-    else out << r.message;
+    if (r.status == Status::satisfied || r.status == Status::planned) out << printable_text(packages_text(r));
+    else out << printable_text(r.message);
     if (!r.guess.empty() && (r.status == Status::satisfied || r.status == Status::planned))
       out << "  [guess: no mapping table knows it]";
     out << '\n';
     if (!r.guess.empty() && (opt.explain || r.status == Status::satisfied || r.status == Status::planned))
-      for (const auto& g : r.guess) out << "      guessed: " << g << '\n';
+      for (const auto& g : r.guess) out << "      guessed: " << printable_text(g) << '\n';
     if (opt.explain)
-      for (const auto& c : r.candidates) out << "      considered: " << c << '\n';
+      for (const auto& c : r.candidates) out << "      considered: " << printable_text(c) << '\n';
   }
   if (!o.steps.empty()) {
     out << '\n' << (o.steps.size() == 1 ? "1 step:" : std::to_string(o.steps.size()) + " steps:") << '\n';
     for (const auto& s : o.steps) {
       std::string prefix = s.requires_elevation && !opt.sudo.empty() ? opt.sudo + " " : "";
-      out << "  " << prefix << shell_line(s.command) << '\n';
+      out << "  " << prefix << printable_text(shell_line(s.command)) << '\n';
     }
   } else if (o.ok()) {
     out << "\nnothing to install: every need is already met\n";
   }
   if (!o.warnings.empty()) out << '\n';
-  for (const auto& w : o.warnings) out << "warning: " << w << '\n';
+  for (const auto& w : o.warnings) out << "warning: " << printable_text(w) << '\n';
   if (!o.problems.empty()) {
     out << '\n';
     for (const auto& p : o.problems) {
-      out << "error: " << p.message << '\n';
+      out << "error: " << printable_text(p.message) << '\n';
       if (opt.explain)
-        for (const auto& d : p.details) out << "  - " << d << '\n';
+        for (const auto& d : p.details) out << "  - " << printable_text(d) << '\n';
     }
     if (!opt.explain) out << "(run with --explain for every candidate considered)\n";
   }

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -126,6 +127,13 @@ class Provider {
   virtual Result<void> load(const Context& ctx, const RecordSink& available,
                             const RecordSink& installed) = 0;
   virtual std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const = 0;
+  // What is wrong with a planned package as an argument of install_commands: a name outside the
+  // manager's name rule ('-oDPkg::Pre-Invoke::=...'), a version or build that could read as an
+  // option; nullopt when nothing. The solver asks before it renders a command, whatever the
+  // mapping table (its manager key may be missing) or the index said. The default checks the
+  // name with mapping::name_problem(manager(), ...) and the version and build with
+  // mapping::argument_problem.
+  virtual std::optional<std::string> command_problem(const PlannedPackage& package) const;
 
   // Compiles the text of a DepOp::spec relation (conda: ">=1.20,<2.0a0 py310*"). Only providers
   // whose records use DepOp::spec override it; the default refuses every spec.

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "core/detect/os_release.h"
+#include "core/mapping/names.h"
 #include "core/provider/provider.h"
 
 #ifdef EXTDEPS_HAVE_PROVIDER_APT
@@ -34,6 +35,12 @@ Result<std::string> Provider::render_environment(const EnvironmentRequest& reque
                    request.format);
 }
 void Provider::add_build_env(const Context&, const InstalledRef&, BuildEnv&) const {}
+
+std::optional<std::string> Provider::command_problem(const PlannedPackage& p) const {
+  if (auto n = mapping::name_problem(manager(), p.name)) return n;
+  if (auto v = mapping::argument_problem("version", p.version)) return v;
+  return mapping::argument_problem("build string", p.build);
+}
 
 bool ProviderSettings::names(std::string_view manager) const {
   return std::find(managers.begin(), managers.end(), manager) != managers.end();

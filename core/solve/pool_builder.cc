@@ -6,12 +6,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <unordered_set>
 #include <string>
 
+#include "core/util/sealed_file.h"
 #include "core/version/version.h"
 
 namespace extdeps::solve {
@@ -141,15 +145,36 @@ class RecordAdder {
   std::unordered_map<std::string, Id> evr_cache_;
 };
 
-bool read_solv(Repo* repo, const std::string& path) {
-  FILE* fp = std::fopen(path.c_str(), "rb");
-  if (!fp) return false;
+}  // namespace
+
+Result<void> load_solv_cache(Repo* repo, std::string_view bytes) {
+  auto body = sealed::unseal(kSolvCacheKind, bytes);
+  if (!body.ok()) return body.error();
+  if (body->empty()) return bad_input("empty repo");
+  // fmemopen only reads: the buffer is not written through the FILE.
+  FILE* fp = fmemopen(const_cast<char*>(body->data()), body->size(), "rb");
+  if (!fp) return environment_error(std::string("cannot read the cache in memory: ") + std::strerror(errno));
   int r = repo_add_solv(repo, fp, 0);
   std::fclose(fp);
-  return r == 0;
+  if (r != 0) return bad_input(std::string("libsolv refused it: ") + pool_errstr(repo->pool));
+  return {};
 }
 
-}  // namespace
+Result<std::string> solv_cache_body(Repo* repo, int start, int end) {
+  char* buf = nullptr;
+  size_t size = 0;
+  FILE* fp = open_memstream(&buf, &size);
+  if (!fp) return environment_error(std::string("cannot write the cache in memory: ") + std::strerror(errno));
+  Repowriter* w = repowriter_create(repo);
+  repowriter_set_solvablerange(w, start, end);
+  int r = repowriter_write(w, fp);
+  repowriter_free(w);
+  bool ok = std::fclose(fp) == 0 && r == 0;
+  std::string body = ok && buf ? std::string(buf, size) : std::string();
+  std::free(buf);
+  if (!ok) return environment_error("cannot write the cache in memory");
+  return body;
+}
 
 PoolBuilder::PoolBuilder(const Context& ctx) : ctx_(ctx), pool_(pool_create()) {
   pool_setnamespacecallback(pool_.get(), &PoolBuilder::namespace_callback, this);
@@ -444,7 +469,13 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
   lp.installed_start = installed_->end;
 
   std::string avail_path, inst_path;
+  std::error_code ec;
   if (use_cache && ctx_.cache_enabled()) {
+    if (!temps_swept_) {
+      // What a killed run was writing when it died.
+      sealed::remove_stale_temps(ctx_.cache_dir() + "/solv");
+      temps_swept_ = true;
+    }
     auto id = provider.identity(ctx_);
     if (id.ok()) {
       std::string root_key;
@@ -461,13 +492,26 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
       struct stat st {};
       if (::stat(avail_path.c_str(), &st) == 0 && ::stat(inst_path.c_str(), &st) == 0) {
         int inst_before = installed_->end;
-        if (read_solv(lp.available, avail_path) && read_solv(installed_, inst_path)) {
+        // Checked in memory before libsolv sees a byte (core/util/sealed_file.h).
+        auto read = [&](Repo* repo, const std::string& path) -> Result<void> {
+          auto bytes = sealed::read_all(path);
+          if (!bytes) return environment_error("cannot read it");
+          return load_solv_cache(repo, *bytes);
+        };
+        auto a = read(lp.available, avail_path);
+        auto i = a.ok() ? read(installed_, inst_path) : Result<void>();
+        if (a.ok() && i.ok()) {
           lp.installed_start = inst_before;
           lp.installed_end = installed_->end;
           lp.from_cache = true;
           return lp;
         }
         // A cache file that does not read is dropped and rebuilt from the sources.
+        const auto& bad = a.ok() ? inst_path : avail_path;
+        ctx_.warn(bad + ": damaged cache file (" + (a.ok() ? i : a).error().message +
+                  "); rebuilding it from the sources");
+        std::filesystem::remove(avail_path, ec);
+        std::filesystem::remove(inst_path, ec);
         repo_empty(lp.available, 0);
         while (installed_->end > inst_before) repo_free_solvable(installed_, installed_->end - 1, 1);
       }
@@ -480,7 +524,6 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
   lp.installed_end = installed_->end;
   store_evr_map(lp);
   if (!avail_path.empty()) {
-    std::error_code ec;
     std::filesystem::create_directories(ctx_.cache_dir() + "/solv", ec);
     if (!ec) {
       write_solv_atomically(lp.available, lp.available->start, lp.available->end, avail_path);
@@ -499,17 +542,13 @@ void PoolBuilder::remove_stale_cache(const std::string& eco) const {
   constexpr size_t kKeep = 8;  // four available/installed pairs
   std::error_code ec;
   std::vector<std::pair<fs::file_time_type, fs::path>> files;
-  auto now = fs::file_time_type::clock::now();
   for (fs::directory_iterator it(ctx_.cache_dir() + "/solv", ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
     if (name.rfind(eco + "-", 0) != 0) continue;
     auto t = it->last_write_time(ec);
     if (ec) continue;
-    if (name.find(".solv.") != std::string::npos) {  // a temporary file of write_solv_atomically
-      if (now - t > std::chrono::hours(1)) fs::remove(it->path(), ec);
-      continue;
-    }
-    if (it->path().extension() == ".solv") files.emplace_back(t, it->path());
+    if (it->path().extension() == ".solv" && it->is_regular_file(ec) && !it->is_symlink(ec))
+      files.emplace_back(t, it->path());
   }
   if (files.size() <= kKeep) return;
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -517,26 +556,8 @@ void PoolBuilder::remove_stale_cache(const std::string& eco) const {
 }
 
 bool write_solv_atomically(Repo* repo, int start, int end, const std::string& path) {
-  std::string tmp = path + ".XXXXXX";
-  int fd = mkstemp(tmp.data());
-  if (fd < 0) return false;
-  FILE* fp = fdopen(fd, "wb");
-  if (!fp) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return false;
-  }
-  Repowriter* w = repowriter_create(repo);
-  repowriter_set_solvablerange(w, start, end);
-  int r = repowriter_write(w, fp);
-  repowriter_free(w);
-  bool ok = r == 0 && std::fflush(fp) == 0 && fsync(fileno(fp)) == 0;
-  ok = (std::fclose(fp) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    return false;
-  }
-  return true;
+  auto body = solv_cache_body(repo, start, end);
+  return body.ok() && sealed::write_atomically(path, kSolvCacheKind, *body).ok();
 }
 
 }  // namespace extdeps::solve

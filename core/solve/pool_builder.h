@@ -109,9 +109,22 @@ class PoolBuilder {
   std::unordered_map<Id, Id> versioned_;
   mutable std::unordered_map<Id, std::string> evr_native_;
   mutable bool evr_maps_read_ = false;
+  bool temps_swept_ = false;
 };
 
-// Writes a repo (or a range of its solvables) to `path` atomically: temporary file + rename.
+// The kind of sealed file (core/util/sealed_file.h) a .solv cache file is.
+inline constexpr std::string_view kSolvCacheKind = "solv";
+
+// Adds the solvables of a .solv cache file's bytes (header and body) to `repo`. The header is
+// checked (magic, kind, extdeps version, length, CRC-32) before libsolv reads the body from
+// memory; an error says what is wrong. A plain function over bytes, for tests and fuzzing.
+Result<void> load_solv_cache(Repo* repo, std::string_view bytes);
+
+// The body of a .solv cache file for a repo's solvables [start, end): what repowriter writes.
+Result<std::string> solv_cache_body(Repo* repo, int start, int end);
+
+// Writes a repo (or a range of its solvables) to `path` as a sealed .solv cache file,
+// atomically: temporary file + rename.
 bool write_solv_atomically(Repo* repo, int start, int end, const std::string& path);
 
 }  // namespace extdeps::solve

@@ -88,6 +88,7 @@ class Resolver {
   // Entries made up for unmapped ids (guess()); a deque, so MappingViews may point into it.
   std::deque<mapping::Entry> guesses_;
   plan::Outcome out_;
+  std::optional<Error> refused_;  // a planned package no command may name (record_result)
 };
 
 Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt) {
@@ -425,6 +426,13 @@ void Resolver::record_result(Solver* solv) {
     std::string m(lp.provider->manager());
     auto it = planned.find(m);
     if (m.empty() || it == planned.end()) continue;
+    // A name goes into argv only when its manager's rule accepts it, whatever the table or the
+    // index said: '-oDPkg::Pre-Invoke::=...' would be an option of apt-get.
+    for (const auto& pkg : it->second)
+      if (auto problem = lp.provider->command_problem(pkg); problem && !refused_)
+        refused_ = bad_input(m + ": " + *problem + "; refusing to put it in the install command (it came from a "
+                             "mapping table or the " + std::string(lp.provider->ecosystem()) + " index)");
+    if (refused_) continue;
     for (auto& cmd : lp.provider->install_commands(it->second))
       out_.steps.push_back({m, it->second, cmd.argv, cmd.requires_elevation});
   }
@@ -625,6 +633,7 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
     out_.problems.push_back({n.req->spec, n.outcome.message, {}});
   }
   solve();
+  if (refused_) return *refused_;
   cuda_warnings();
   guess_warnings();
   for (size_t i = 0; i < reqs.size(); ++i) {

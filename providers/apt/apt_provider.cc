@@ -2,6 +2,8 @@
 // cache on them, loading records, and rendering the apt-get command.
 #include "providers/apt/apt_provider.h"
 
+#include "core/mapping/names.h"
+
 #include "core/util/file_stamp.h"
 
 #include <sys/stat.h>
@@ -94,6 +96,20 @@ class AptProvider final : public Provider {
     return apt::install_commands(packages, archs_);
   }
 
+  // Foreign-architecture records are named "name:arch" (README.md); each part has its rule.
+  std::optional<std::string> command_problem(const PlannedPackage& p) const override {
+    std::string_view name = p.name, arch = p.arch;
+    if (auto colon = name.find(':'); colon != std::string_view::npos) {
+      arch = name.substr(colon + 1);
+      name = name.substr(0, colon);
+    }
+    if (auto n = mapping::name_problem("apt", name)) return n;
+    if (!arch.empty() && (arch.front() == '-' || arch.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+                                                      std::string_view::npos))
+      return "'" + mapping::printable(arch) + "' is not a valid Debian architecture";
+    return mapping::argument_problem("Debian version", p.version);
+  }
+
  private:
   std::string ecosystem_;
   Architectures archs_;
@@ -166,7 +182,9 @@ std::vector<Command> install_commands(const std::vector<PlannedPackage>& package
   // -y: extdeps shows the plan and asks before it runs anything, so apt must not ask again
   // (and cannot, when extdeps runs it without a terminal).
   Command c;
-  c.argv = {"apt-get", "install", "-y", "--no-install-recommends"};
+  // "--": what follows is a package, never an option, whatever its name (command_problem has
+  // already refused names that start with '-'; this is the second wall).
+  c.argv = {"apt-get", "install", "-y", "--no-install-recommends", "--"};
   for (const auto& p : packages) {
     std::string arg = p.name;
     if (arg.find(':') == std::string::npos && !p.arch.empty() && p.arch != "all" && p.arch != archs.native)

@@ -218,6 +218,10 @@ std::vector<Command> install_commands(const std::vector<PlannedPackage>& package
     if (!options.channels.empty()) c.argv.emplace_back("--override-channels");
     for (const auto& ch : options.channels) c.argv.insert(c.argv.end(), {"-c", ch.name});
   }
+  // "--" ends the options for every frontend (conda's argparse, mamba's and micromamba's CLI11,
+  // pixi's clap), so a spec is never read as an option; command_problem has already refused
+  // names and versions that start with '-'.
+  c.argv.emplace_back("--");
   for (const auto& p : packages) c.argv.push_back(package_spec(options.frontend, p.name, p.version, p.build));
   return {std::move(c)};
 }

@@ -19,13 +19,38 @@ bool is_identifier(std::string_view s) {
   return std::all_of(s.begin() + 1, s.end(), rest);
 }
 
+// A Nix string literal: '"', '\\' and '$' (so no "${" interpolates) escaped, and the control
+// characters Nix has escapes for.
 std::string nix_string(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\' || c == '$') out += '\\';
-    out += c;
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else {
+      if (c == '"' || c == '\\' || c == '$') out += '\\';
+      out += c;
+    }
   }
   return out + "\"";
+}
+
+// Text for a "# ..." comment: a line break (or any control character) in a need, a version or
+// a path would end the comment and put the rest of the line in the code, so each is \xNN.
+std::string comment(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 // The attributes of one list, each once, with the needs it meets and its version as a comment.
@@ -48,7 +73,8 @@ std::string list(const std::vector<ShellPackage>& packages, bool build, std::str
     std::string e = attr_expression("pkgs", l.attr);
     std::string needs;
     for (const auto& n : l.needs) needs += (needs.empty() ? "" : ", ") + n;
-    out += std::string(indent) + e + std::string(width + 2 - e.size(), ' ') + "# " + needs + " (" + l.version + ")\n";
+    out += std::string(indent) + e + std::string(width + 2 - e.size(), ' ') + "# " + comment(needs) + " (" +
+           comment(l.version) + ")\n";
   }
   return out;
 }
@@ -66,8 +92,9 @@ std::string mk_shell(const std::vector<ShellPackage>& packages, std::string_view
 }
 
 std::string header(const ShellOptions& o, std::string_view file) {
-  std::string out = "# " + std::string(file) + " for " + o.declaration + ", planned by extdeps for " + o.system + "\n";
-  for (const auto& n : o.notes) out += "# " + n + "\n";
+  std::string out = "# " + std::string(file) + " for " + comment(o.declaration) + ", planned by extdeps for " +
+                    comment(o.system) + "\n";
+  for (const auto& n : o.notes) out += "# " + comment(n) + "\n";
   return out;
 }
 

@@ -166,6 +166,10 @@ class NixProvider final : public Provider {
       Error e = summary.error();
       if (!index_.url.empty() && fetcher_ && index_.url.rfind("file:", 0) != 0 && fetcher_->forget(index_.url).ok())
         e.message += " (the cached copy was removed; the next run downloads it again)";
+      // So is an index nix made for the cache (cut by a full disk, say): the next run makes it again.
+      else if (options_.index.empty() && ctx.cache_enabled() && index_.path.rfind(ctx.cache_dir() + "/nix/", 0) == 0 &&
+               ::unlink(index_.path.c_str()) == 0)
+        e.message += " (the cached index was removed; the next run makes it again)";
       return e;
     }
     if (summary->candidates == 0 && summary->other_platform > 0 && !summary->other_system.empty())
@@ -225,6 +229,9 @@ std::string_view frontend_name(Frontend frontend) { return frontend == Frontend:
 
 std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages, const CommandOptions& o) {
   if (packages.empty()) return {};
+  // No "--" here: nix-env's legacy parser is not documented to take it. Every argument is
+  // "<flake>#<attr>" or an attribute path, which command_problem has checked against the
+  // attribute path rule (no leading '-', no space), so none can read as an option.
   Command c;
   if (o.frontend == Frontend::profile) {
     c.argv = {"nix", "profile", "install"};

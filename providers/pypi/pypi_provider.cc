@@ -210,6 +210,8 @@ std::vector<Command> install_commands(const std::vector<PlannedPackage>& package
     for (size_t i = 0; i < indexes.size(); ++i)
       c.argv.insert(c.argv.end(), {i == 0 ? "--index-url" : "--extra-index-url", indexes[i]});
   }
+  // "--" ends the options for pip (optparse) and uv (clap): a requirement is never an option.
+  c.argv.emplace_back("--");
   for (const auto& p : packages) c.argv.push_back(p.name + "==" + p.version);
   return {std::move(c)};
 }

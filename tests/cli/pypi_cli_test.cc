@@ -74,7 +74,7 @@ TEST_F(PypiCliTest, CudaTwelveWithADriverOfTwelveFourPlansTheCu12RuntimeWheel) {
   const auto& step = plan["steps"][0];
   EXPECT_EQ(step["manager"], "pypi");
   EXPECT_EQ(step["requires_elevation"], false);
-  EXPECT_EQ(step["command"], json({python_, "-m", "pip", "install", "--index-url", server_.url("/simple/"),
+  EXPECT_EQ(step["command"], json({python_, "-m", "pip", "install", "--index-url", server_.url("/simple/"), "--",
                                    "nvidia-cuda-runtime-cu12==12.6.77"}));
   // With a CUDA 13 driver the CUDA 13 wheel wins; uv renders its own command.
   auto r13 = resolve({{"EXTDEPS_OVERRIDE_CUDA", "13.0"}, {"EXTDEPS_PYPI_FRONTEND", "uv"}});
@@ -82,7 +82,7 @@ TEST_F(PypiCliTest, CudaTwelveWithADriverOfTwelveFourPlansTheCu12RuntimeWheel) {
   auto p13 = json::parse(r13.out);
   EXPECT_EQ(p13["requirements"][0]["packages"][0]["name"], "nvidia-cuda-runtime");
   EXPECT_EQ(p13["steps"][0]["command"], json({"uv", "pip", "install", "--python", python_, "--index-url",
-                                              server_.url("/simple/"), "nvidia-cuda-runtime==13.0.96"}));
+                                              server_.url("/simple/"), "--", "nvidia-cuda-runtime==13.0.96"}));
 }
 
 TEST_F(PypiCliTest, WithoutADriverARunNeedIsUnsatisfiableAndSaysWhy) {

@@ -363,6 +363,12 @@ struct HttpServer::Impl {
       body = encode(route.encoding, body);
       a.headers.emplace_back("Content-Encoding", token(route.encoding));
     }
+    if (route.endless) {
+      if (!send_head(fd, a, std::nullopt, false) || head_method) return false;
+      while (send_all(fd, body) && pause(std::chrono::milliseconds(0))) {
+      }
+      return false;
+    }
     bool closing = route.reset_after || route.truncate_after;
     if (!send_head(fd, a, body.size(), keep_alive && !closing)) return false;
     if (head_method) return keep_alive;

@@ -40,6 +40,8 @@ struct Route {
                                               // Content-Length announced them all
   std::chrono::milliseconds answer_delay{0};  // wait this long before answering at all
   std::chrono::milliseconds stall{0};         // wait this long between the headers and the body
+  bool endless = false;                       // send the body again and again, without a length,
+                                              // until the client hangs up
   std::size_t chunk_size = 0;                 // send the body in pieces of this size...
   std::chrono::milliseconds chunk_delay{0};   // ...this far apart
 };

@@ -65,7 +65,8 @@ TEST(ConfigTest, BadValuesNameTheFileLineAndColumn) {
   s = config::read_file(dir + "/pyproject.toml", true);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().message,
-            dir + "/pyproject.toml:2:11: unknown configuration key 'manager' (known: managers, mapping-dirs, conda-channels)");
+            dir + "/pyproject.toml:2:11: unknown configuration key 'manager' (known: managers, mapping-dirs, conda-channels, "
+                  "max-download-size, max-download-total, allow-insecure-http, root)");
 }
 
 }  // namespace

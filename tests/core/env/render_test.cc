@@ -134,5 +134,28 @@ TEST(Quote, ShAndCmake) {
   EXPECT_EQ(cmake_quote("a;b", CmakeValue::list_element), "\"a\\;b\"");
 }
 
+// A value with a line break, quotes, "$(...)", "${...}" and "]]" comes back as it went in: sh and
+// CMake read it as one value, never as code.
+TEST(RenderSh, HostileValuesStayValues) {
+  BuildEnv env;
+  const std::string evil = "/opt/x'\n$(touch pwned)`id`${HOME}\"]]\\\r\t;";
+  env.set("CUDA_HOME", evil, "dep:generic/cuda");
+  env.prepend_path("CPATH", evil + "/include", "dep:generic/x");
+  std::string dir = test::temp_dir();
+  std::ofstream(dir + "/env.sh") << render_sh(env);
+  std::ofstream(dir + "/env.cmake") << render_cmake(env);
+  std::ofstream(dir + "/show.sh") << "unset CPATH\n. " << dir << "/env.sh\nprintf '%s|%s' \"$CUDA_HOME\" \"$CPATH\"\n";
+  int status = 0;
+  std::string out = capture("cd " + dir + " && sh " + dir + "/show.sh", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out, evil + "|" + evil + "/include");
+  std::ofstream(dir + "/show.cmake") << "include(" << dir << "/env.cmake)\n"
+                                     << "file(WRITE " << dir << "/out.txt \"$ENV{CUDA_HOME}|${EXTDEPS_ENV_CUDA_HOME}\")\n";
+  out = capture("cd " + dir + " && env -u CPATH cmake -P " + dir + "/show.cmake 2>&1", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(test::read_file(dir + "/out.txt"), evil + "|" + evil);
+  EXPECT_FALSE(std::ifstream(dir + "/pwned").good());
+}
+
 }  // namespace
 }  // namespace extdeps::env

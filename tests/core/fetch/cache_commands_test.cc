@@ -14,6 +14,7 @@
 #include "core/fetch/cache_store.h"
 #include "core/fetch/file_lock.h"
 #include "core/fetch/options.h"
+#include "core/util/sealed_file.h"
 #include "tests/core/fetch/fetch_fixture.h"
 
 namespace fs = std::filesystem;
@@ -38,7 +39,7 @@ class FetchCacheCommandsTest : public FetchFixture {
     ASSERT_TRUE(f.fetch({.url = server.url("/stale.json")}).ok());
     ASSERT_TRUE(f.fetch({.url = server.url("/none.zst"), .missing_ok = true}).ok());
     fs::create_directories(cache + "/solv");
-    std::ofstream(cache + "/solv/apt-1.available.solv") << std::string(1000, 'x');
+    std::ofstream(cache + "/solv/debian-0123456789abcdef.available.solv") << sealed::seal("solv", std::string(936, 'x'));
     fs::create_directories(cache + "/detect");
     std::ofstream(cache + "/detect/host.json") << "{}";
     std::ofstream(cache + "/http/.tmp-0123456789abcdef-1-1") << "partial";
@@ -90,10 +91,57 @@ TEST_F(FetchCacheCommandsTest, CleanRemovesAllButDownloadsRunningNow) {
   auto listing = CacheStore(cache + "/http").list();
   EXPECT_TRUE(listing.entries.empty());
   EXPECT_TRUE(listing.orphans.empty());
-  EXPECT_FALSE(fs::exists(cache + "/solv/apt-1.available.solv"));
+  EXPECT_FALSE(fs::exists(cache + "/solv/debian-0123456789abcdef.available.solv"));
   // The next fetch downloads again.
   ASSERT_TRUE(fetcher().fetch({.url = server.url("/fresh.json")}).ok());
   EXPECT_EQ(server.count("/fresh.json"), 2);
+}
+
+// clean removes only what extdeps wrote: a symlinked cache folder is not followed, files of other
+// names (or without the header) stay, and nothing outside the cache root is touched.
+TEST_F(FetchCacheCommandsTest, CleanNeverFollowsSymlinksNorRemovesFilesItDidNotWrite) {
+  fill();
+  std::string precious = test::temp_dir();
+  fs::create_directories(precious + "/sub");
+  std::ofstream(precious + "/thesis.tex") << "years of work";
+  std::ofstream(precious + "/sub/data.csv") << "1,2,3";
+  // A folder of the user's own where extdeps keeps its .solv files...
+  fs::rename(cache + "/solv", cache + "/solv-old");
+  fs::create_directory_symlink(precious, cache + "/solv");
+  // ...and stray files among the downloads and in detect/.
+  std::ofstream(cache + "/http/notes.txt") << "mine";
+  std::ofstream(cache + "/http/0123456789abcdef.txt") << "mine too";
+  fs::create_directory(cache + "/http/folder");
+  std::ofstream(cache + "/http/folder/x.json") << "{}";
+  fs::create_symlink(precious + "/thesis.tex", cache + "/http/fedcba9876543210.body");
+  std::ofstream(cache + "/detect/README") << "mine";
+  std::ostringstream out;
+  ASSERT_TRUE(cache_clean(ctx, cache + "/http", out).ok());
+  std::string text = out.str();
+  EXPECT_TRUE(text.starts_with("removed 3 downloads (")) << text;
+  EXPECT_TRUE(contains(text, "skipped " + cache + "/solv: not a folder extdeps made (a symlink or a file); "
+                             "remove it yourself\n")) << text;
+  EXPECT_TRUE(contains(text, "kept 4 files in " + cache + "/http that extdeps did not write\n")) << text;
+  EXPECT_TRUE(contains(text, "removed 1 file (2 B) from " + cache + "/detect\n")) << text;
+  EXPECT_TRUE(contains(text, "kept 1 file in " + cache + "/detect that extdeps did not write\n")) << text;
+  EXPECT_EQ(test::read_file(precious + "/thesis.tex"), "years of work");
+  EXPECT_EQ(test::read_file(precious + "/sub/data.csv"), "1,2,3");
+  EXPECT_TRUE(fs::exists(cache + "/http/notes.txt"));
+  EXPECT_TRUE(fs::exists(cache + "/http/0123456789abcdef.txt"));
+  EXPECT_TRUE(fs::exists(cache + "/http/folder/x.json"));
+  EXPECT_TRUE(fs::is_symlink(cache + "/http/fedcba9876543210.body"));
+  EXPECT_TRUE(fs::exists(cache + "/detect/README"));
+
+  // In a real solv folder, a file without the header is not extdeps's either.
+  fs::remove(cache + "/solv");
+  fs::rename(cache + "/solv-old", cache + "/solv");
+  std::ofstream(cache + "/solv/debian-fedcba9876543210.installed.solv") << "not sealed";
+  std::ofstream(cache + "/solv/mine.solv") << "mine";
+  std::ostringstream again;
+  ASSERT_TRUE(cache_clean(ctx, cache + "/http", again).ok());
+  EXPECT_TRUE(contains(again.str(), "removed 1 file (1000 B) from " + cache + "/solv\n")) << again.str();
+  EXPECT_TRUE(fs::exists(cache + "/solv/debian-fedcba9876543210.installed.solv"));
+  EXPECT_TRUE(fs::exists(cache + "/solv/mine.solv"));
 }
 
 TEST_F(FetchCacheCommandsTest, CleanWaitsForTheLock) {

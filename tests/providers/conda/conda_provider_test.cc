@@ -112,7 +112,7 @@ TEST(CondaProvider, ARegisteredProviderTakesTheEnvironmentOfCondaPrefix) {
   auto cmds = p->install_commands({{"numpy", "2.2.3", "osx-arm64", "py313hb6a6212_0"}});
   ASSERT_EQ(cmds.size(), 1u);
   EXPECT_EQ(cmds[0].argv, (Strings{"conda", "install", "-y", "-p", env, "--override-channels", "-c",
-                                   "file://" + channel, "numpy=2.2.3=py313hb6a6212_0"}));
+                                   "file://" + channel, "--", "numpy=2.2.3=py313hb6a6212_0"}));
 }
 
 TEST(CondaProvider, LoadsTheIndexAsAvailableAndThePrefixAsInstalled) {
@@ -216,15 +216,15 @@ TEST(CondaProvider, CommandsForEachFrontEnd) {
   ASSERT_EQ(conda.size(), 1u);
   EXPECT_FALSE(conda[0].requires_elevation);
   EXPECT_EQ(conda[0].argv, (Strings{"conda", "install", "-y", "-p", "/opt/envs/dev", "--override-channels", "-c",
-                                    "conda-forge", "-c", "https://my.host/ch", "numpy=1.26.4=py312head63a1_0",
+                                    "conda-forge", "-c", "https://my.host/ch", "--", "numpy=1.26.4=py312head63a1_0",
                                     "tzdata==2024a"}));
   EXPECT_EQ(install_commands(pkgs, {Frontend::mamba, "", {kForge}})[0].argv,
-            (Strings{"mamba", "install", "-y", "--override-channels", "-c", "conda-forge",
+            (Strings{"mamba", "install", "-y", "--override-channels", "-c", "conda-forge", "--",
                      "numpy=1.26.4=py312head63a1_0", "tzdata==2024a"}));
   EXPECT_EQ(install_commands(pkgs, {Frontend::micromamba, "/e", {}})[0].argv,
-            (Strings{"micromamba", "install", "-y", "-p", "/e", "numpy=1.26.4=py312head63a1_0", "tzdata==2024a"}));
+            (Strings{"micromamba", "install", "-y", "-p", "/e", "--", "numpy=1.26.4=py312head63a1_0", "tzdata==2024a"}));
   EXPECT_EQ(install_commands(pkgs, {Frontend::pixi, "/e", channels})[0].argv,
-            (Strings{"pixi", "add", "numpy==1.26.4", "tzdata==2024a"}));
+            (Strings{"pixi", "add", "--", "numpy==1.26.4", "tzdata==2024a"}));
   EXPECT_TRUE(install_commands({}, {Frontend::conda, "/e", channels}).empty());
 }
 
@@ -233,12 +233,12 @@ TEST(CondaProvider, CommandsAreQuotedForPeopleOnlyWhenShown) {
   auto cmds = install_commands({{"tzdata", "1!2024.1", "noarch", "h0_0"}, {"zlib", "1.3.1", "linux-64", "h4ab18f5_1"}},
                                {Frontend::micromamba, "/home/me/my envs/it's", {kForge}});
   EXPECT_EQ(cmds[0].argv[4], "/home/me/my envs/it's");
-  EXPECT_EQ(cmds[0].argv[8], "tzdata=1!2024.1=h0_0");
+  EXPECT_EQ(cmds[0].argv[9], "tzdata=1!2024.1=h0_0");
   EXPECT_EQ(plan::shell_line(cmds[0].argv),
-            "micromamba install -y -p '/home/me/my envs/it'\\''s' --override-channels -c conda-forge "
+            "micromamba install -y -p '/home/me/my envs/it'\\''s' --override-channels -c conda-forge -- "
             "'tzdata=1!2024.1=h0_0' zlib=1.3.1=h4ab18f5_1");
   EXPECT_EQ(plan::shell_line(install_commands({{"numpy", "2.0.0", "linux-64", "py312h0_0"}}, {Frontend::pixi, "", {}})[0].argv),
-            "pixi add numpy==2.0.0");
+            "pixi add -- numpy==2.0.0");
 }
 
 void make_tool(const std::string& dir, const std::string& name, mode_t mode = 0755) {

@@ -115,5 +115,46 @@ TEST(NixEnvironment, RealNixReadsWhatIsRendered) {
   EXPECT_TRUE(nix.run("nix-instantiate --parse " + nix.dir + "/flake.nix", &err)) << err;
 }
 
+// Whatever a need, a version, a note or the declaration's path holds, it stays inside its
+// comment or string: a line break cannot end the comment and put code in the file.
+TEST(NixEnvironment, NothingEmbeddedBreaksOutOfItsCommentOrString) {
+  const std::string evil = "x\n  buildInputs = builtins.abort \"pwned\"; ${builtins.abort \"pwned\"} #";
+  std::vector<ShellPackage> pk = {{"cmake", "3.29\n}; x = 1; {", "build", "dep:generic/cmake " + evil}};
+  ShellOptions o{"/src/p\nrm -rf ~/pyproject.toml", "x86_64-linux", "", {"not met: " + evil}};
+  for (const std::string& text : {render_shell_nix(pk, o), render_flake(pk, o)}) {
+    EXPECT_EQ(text.find("\n  buildInputs = builtins"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\nrm -rf"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\n}; x = 1;"), std::string::npos) << text;
+    EXPECT_NE(text.find("# dep:generic/cmake x\\x0a  buildInputs"), std::string::npos) << text;
+  }
+  // In a string: '"', '\\' and "${" are escaped.
+  std::string flake = render_flake(pk, o);
+  EXPECT_NE(flake.find("description = \"development shell for /src/p\\nrm -rf ~/pyproject.toml\";"),
+            std::string::npos)
+      << flake;
+  ShellOptions q{"/src/\"${builtins.abort \"x\"}\\/pyproject.toml", "x86_64-linux", "", {}};
+  EXPECT_NE(render_flake(pk, q).find(
+                "description = \"development shell for /src/\\\"\\${builtins.abort \\\"x\\\"}\\\\/pyproject.toml\";"),
+            std::string::npos)
+      << render_flake(pk, q);
+}
+
+TEST(NixEnvironment, RealNixParsesWhatHostileTextRendersTo) {
+  EXTDEPS_NIX_OR_SKIP(nix);
+  const std::string evil = "x\n  buildInputs = builtins.abort \"pwned\"; ${builtins.abort \"pwned\"} #";
+  std::vector<ShellPackage> pk = {{"cmake", "3.29.6\n", "build", "dep:generic/cmake " + evil}};
+  ShellOptions o{"/src/\"${builtins.abort \"x\"}\n", "x86_64-linux", "", {evil}};
+  std::ofstream(nix.dir + "/shell.nix") << render_shell_nix(pk, o);
+  std::ofstream(nix.dir + "/flake.nix") << render_flake(pk, o);
+  std::string err;
+  auto names = nix.run("nix-instantiate --eval --strict --json -E 'let s = import " + nix.dir +
+                           "/shell.nix { pkgs = import " + test::data_path("nix/nixpkgs") +
+                           " { system = \"x86_64-linux\"; }; }; in map (p: p.name) (s.nativeBuildInputs ++ s.buildInputs)'",
+                       &err);
+  ASSERT_TRUE(names) << err;
+  EXPECT_EQ(*names, R"(["cmake-3.29.6"])");
+  EXPECT_TRUE(nix.run("nix-instantiate --parse " + nix.dir + "/flake.nix", &err)) << err;
+}
+
 }  // namespace
 }  // namespace extdeps::nix

@@ -1,0 +1,160 @@
+// What a hostile or broken server cannot do to the fetcher: fill the disk with an endless body,
+// break the cache with header bytes that are not UTF-8, downgrade https to http; and what a
+// killed run leaves behind is removed by the next.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/fetch/fetch.h"
+#include "core/fetch/options.h"
+#include "core/fetch/transfer.h"
+#include "core/fetch/url.h"
+#include "tests/core/fetch/fetch_fixture.h"
+
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace fs = std::filesystem;
+
+namespace extdeps::fetch {
+namespace {
+
+using HardeningTest = FetchFixture;
+using test::Route;
+
+TEST_F(HardeningTest, AnEndlessBodyStopsAtTheLimitAndLeavesNothing) {
+  server.route("/endless", {.body = std::string(64 * 1024, 'x'), .endless = true});
+  auto o = options();
+  o.max_download_bytes = 1 << 20;
+  auto r = Fetcher(ctx, o).fetch({.url = server.url("/endless")});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::environment);
+  EXPECT_EQ(r.error().message,
+            server.url("/endless") +
+                ": the body went past the limit of 1 MiB per download (max-download-size in the configuration, "
+                "EXTDEPS_MAX_DOWNLOAD_SIZE); stopped");
+  EXPECT_EQ(server.count("/endless"), 1);  // not retried
+  expect_no_temp_files();
+  for (const auto& f : cache_files()) EXPECT_FALSE(f.ends_with(".body")) << f;
+}
+
+TEST_F(HardeningTest, AContentLengthOverTheLimitFailsBeforeTheBody) {
+  server.route("/big", {.body = std::string(300 * 1024, 'y')});
+  auto o = options();
+  o.max_download_bytes = 100 * 1024;
+  auto r = Fetcher(ctx, o).fetch({.url = server.url("/big")});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("100 KiB per download"), std::string::npos) << r.error().message;
+  expect_no_temp_files();
+}
+
+TEST_F(HardeningTest, TheRunTotalBoundsAllDownloadsTogether) {
+  server.route("/a", {.body = std::string(600 * 1024, 'a')});
+  server.route("/b", {.body = std::string(600 * 1024, 'b')});
+  auto o = options();
+  o.max_run_bytes = 1 << 20;
+  Fetcher f(ctx, o);
+  ASSERT_TRUE(f.fetch({.url = server.url("/a")}).ok());
+  auto b = f.fetch({.url = server.url("/b")});
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.error().message, server.url("/b") +
+                                   ": the downloads of this run went past the limit of 1 MiB (max-download-total "
+                                   "in the configuration, EXTDEPS_MAX_DOWNLOAD_TOTAL); stopped");
+  expect_no_temp_files();
+}
+
+TEST(DownloadLimits, SizesComeFromTheEnvironment) {
+  EXPECT_EQ(parse_size("2G"), std::uint64_t{2} << 30);
+  EXPECT_EQ(parse_size("512MiB"), std::uint64_t{512} << 20);
+  EXPECT_EQ(parse_size("100k"), std::uint64_t{100} << 10);
+  EXPECT_EQ(parse_size("1048576"), std::uint64_t{1} << 20);
+  EXPECT_FALSE(parse_size("0"));
+  EXPECT_FALSE(parse_size("lots"));
+  EXPECT_FALSE(parse_size("99999999999999999999"));
+  auto ctx = Context::for_test("/", {{"EXTDEPS_MAX_DOWNLOAD_SIZE", "10M"}, {"EXTDEPS_MAX_DOWNLOAD_TOTAL", "1G"}});
+  auto o = options_for(ctx, {});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->max_download_bytes, std::uint64_t{10} << 20);
+  EXPECT_EQ(o->max_run_bytes, std::uint64_t{1} << 30);
+  auto plain = Context::for_test("/");
+  auto defaults = options_for(plain, {});
+  EXPECT_EQ(defaults->max_download_bytes, std::uint64_t{2} << 30);
+  auto bad = Context::for_test("/", {{"EXTDEPS_MAX_DOWNLOAD_SIZE", "big"}});
+  auto e = options_for(bad, {});
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().message, "EXTDEPS_MAX_DOWNLOAD_SIZE: expected a size such as 2G, 512M or 1048576, got 'big'");
+}
+
+// An ETag with byte 0xFF used to make the metadata unwritable (JSON strings are UTF-8): every
+// fetch failed and left a temporary file. Header values are kept as bytes.
+TEST_F(HardeningTest, AnETagThatIsNotUtf8IsKeptAndSentBack) {
+  std::string etag = "\"caf\xff\xfe\"";
+  server.route("/index.json", {.body = "{}", .etag = etag});
+  auto first = get("/index.json");
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  expect_no_temp_files();
+  auto second = get("/index.json");
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_TRUE(second->revalidated);
+  auto seen = server.seen("/index.json");
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[1].header("if-none-match"), etag);
+  expect_no_temp_files();
+}
+
+TEST_F(HardeningTest, TemporaryFilesOfAKilledRunAreRemovedByTheNext) {
+  server.route("/x", {.body = "x"});
+  fs::create_directories(cache + "/http");
+  pid_t child = fork();
+  if (child == 0) _exit(0);
+  ASSERT_GT(child, 0);
+  waitpid(child, nullptr, 0);
+  std::string dead = cache + "/http/.tmp-" + std::to_string(child) + "-0-0123456789abcdef";
+  std::string live = cache + "/http/.tmp-" + std::to_string(getpid()) + "-999-0123456789abcdef";
+  std::ofstream(dead) << "partial";
+  std::ofstream(live) << "partial";
+  ASSERT_TRUE(get("/x").ok());
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));
+}
+
+TEST(PlainHttp, OnlyNonLoopbackHttpWarnsUnlessAllowed) {
+  auto url = [](const char* u) { return *parse_url(u); };
+  EXPECT_TRUE(warns_insecure_http(url("http://mirror.example.org/conda-forge/"), false));
+  EXPECT_FALSE(warns_insecure_http(url("http://mirror.example.org/conda-forge/"), true));
+  EXPECT_FALSE(warns_insecure_http(url("https://conda.anaconda.org/conda-forge/"), false));
+  EXPECT_FALSE(warns_insecure_http(url("http://127.0.0.1:8080/x"), false));
+  EXPECT_FALSE(warns_insecure_http(url("http://127.1.2.3/x"), false));
+  EXPECT_FALSE(warns_insecure_http(url("http://localhost:8080/x"), false));
+  EXPECT_FALSE(warns_insecure_http(url("http://[::1]:8080/x"), false));
+  EXPECT_TRUE(warns_insecure_http(url("http://127.0.0.1.example.org/x"), false));
+  EXPECT_FALSE(warns_insecure_http(url("file:///srv/mirror/x"), false));
+}
+
+TEST_F(HardeningTest, ALoopbackIndexDoesNotWarn) {
+  server.route("/x", {.body = "x"});
+  ASSERT_TRUE(get("/x").ok());
+  EXPECT_TRUE(ctx.warnings().empty()) << ctx.warnings()[0];
+}
+
+TEST(PlainHttp, AnHttpsUrlMayOnlyRedirectToHttps) {
+  EXPECT_STREQ(redirect_protocols_for("https://conda.anaconda.org/x"), "https");
+  EXPECT_STREQ(redirect_protocols_for("HTTPS://conda.anaconda.org/x"), "https");
+  EXPECT_STREQ(redirect_protocols_for("http://127.0.0.1/x"), "http,https");
+}
+
+TEST(PlainHttp, TheSettingComesFromTheEnvironment) {
+  auto ctx = Context::for_test("/", {{"EXTDEPS_ALLOW_INSECURE_HTTP", "1"}});
+  EXPECT_TRUE(options_for(ctx, {})->allow_insecure_http);
+  FetchFlags from_config;
+  from_config.allow_insecure_http = true;
+  auto off = Context::for_test("/", {{"EXTDEPS_ALLOW_INSECURE_HTTP", "0"}});
+  EXPECT_FALSE(options_for(off, from_config)->allow_insecure_http);  // the environment is above
+  auto plain = Context::for_test("/");
+  EXPECT_TRUE(options_for(plain, from_config)->allow_insecure_http);
+}
+
+}  // namespace
+}  // namespace extdeps::fetch
