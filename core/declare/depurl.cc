@@ -55,7 +55,7 @@ Result<std::string> percent_decode(std::string_view s, std::string_view whole) {
     int lo = i + 2 < s.size() ? hex_value(s[i + 2]) : -1;
     if (hi < 0 || lo < 0) {
       return bad_input("bad percent-escape '" + std::string(s.substr(i, 3)) + "' in '" +
-                       std::string(whole) + "' (expected '%' and two hex digits)");
+                       shorten(whole) + "' (expected '%' and two hex digits)");
     }
     out += static_cast<char>(hi * 16 + lo);
     i += 2;
