@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/mapping/names.h"
 #include "core/provider/provider.h"
 #include "providers/apt/apt_provider.h"
 #include "providers/conda/conda_provider.h"
