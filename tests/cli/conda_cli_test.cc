@@ -173,8 +173,8 @@ TEST_F(CondaCliTest, EveryDependsAndConstrainsOfThePlanIsMetByThePlan) {
   EXPECT_TRUE(records.count("python"));
   EXPECT_TRUE(records.count("libopenblas"));
   EXPECT_GE(check_closure(records), 40u);
-  // The plan names every package once, pinned to version and build.
-  EXPECT_EQ(plan["steps"][0]["command"].size(), 6 + records.size());
+  // The plan names every package once, pinned to version and build, after "--".
+  EXPECT_EQ(plan["steps"][0]["command"].size(), 7 + records.size());
 }
 
 TEST_F(CondaCliTest, ThePlanPlusTheInstalledEnvironmentIsClosed) {

@@ -36,7 +36,8 @@ class RootOption : public test::CliFixture {
   }
   std::map<std::string, std::string> statuses(const std::string& json) {
     std::map<std::string, std::string> out;
-    for (const auto& r : nlohmann::json::parse(json)["requirements"]) out[r["id"]] = r["status"];
+    auto doc = nlohmann::json::parse(json);  // kept: the loop must not run over a temporary's element
+    for (const auto& r : doc["requirements"]) out[r["id"].get<std::string>()] = r["status"].get<std::string>();
     return out;
   }
   std::string empty_ = test::temp_dir();

@@ -158,7 +158,7 @@ TEST(SealedFile, ConcurrentWritersLeaveOneGoodFile) {
 // libsolv never sees bytes that fail the check: a header over a body libsolv would choke on is
 // refused before it is parsed, and a good file loads.
 TEST(SolvCacheLoad, OnlyCheckedBytesReachLibsolv) {
-  PoolPtr pool(pool_create());
+  solve::PoolPtr pool(pool_create());
   Repo* repo = repo_create(pool.get(), "x");
   Id p = repo_add_solvable(repo);
   Solvable* s = pool_id2solvable(pool.get(), p);

@@ -273,7 +273,7 @@ TEST(CondaProvider, TheFrontEndComesFromTheEnvironmentThenPath) {
   o.frontend.reset();
   auto p = make_provider(chosen, o);
   EXPECT_EQ(p->install_commands({{"numpy", "2.0.0", "linux-64", "py312h0_0"}})[0].argv,
-            (Strings{"pixi", "add", "numpy==2.0.0"}));
+            (Strings{"pixi", "add", "--", "numpy==2.0.0"}));
   EXPECT_EQ(parse_frontend("micromamba"), Frontend::micromamba);
   EXPECT_EQ(parse_frontend("Conda"), std::nullopt);
   EXPECT_EQ(frontend_name(Frontend::mamba), "mamba");
