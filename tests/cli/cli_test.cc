@@ -191,6 +191,15 @@ TEST_F(CliTest, ShowListsTheMappingsAndTheCandidatesHere) {
   r = run({"show", "dep:generic/libxml"});
   EXPECT_EQ(r.rc, 1);
   EXPECT_NE(r.err.find("did you mean dep:generic/libxml2"), std::string::npos) << r.err;
+  // An entry marked unverified = true says so (PARI in conda-forge.toml and nixpkgs.toml); the
+  // Debian one, checked against bookworm's index, does not.
+  r = run({"show", "dep:generic/pari"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::size_t marks = 0;
+  for (auto at = r.out.find("    unverified: no real index confirmed these names\n"); at != std::string::npos;
+       at = r.out.find("    unverified: no real index", at + 1))
+    ++marks;
+  EXPECT_EQ(marks, 2u) << r.out;
 }
 
 }  // namespace
