@@ -274,6 +274,10 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
       m["note"] = e->note;
       if (!o.json) out << "    note: " << e->note << '\n';
     }
+    if (e->unverified) {
+      m["unverified"] = true;
+      if (!o.json) out << "    unverified: no real index confirmed these names\n";
+    }
     j["mappings"].push_back(std::move(m));
   }
   if (!any) {

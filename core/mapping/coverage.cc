@@ -40,6 +40,12 @@ std::size_t Coverage::count(std::size_t ecosystem, Cover c) const {
       rows.begin(), rows.end(), [&](const CoverageRow& r) { return r.cells[ecosystem] == c; }));
 }
 
+std::size_t Coverage::count_unverified(std::size_t ecosystem, Cover c) const {
+  return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [&](const CoverageRow& r) {
+    return r.cells[ecosystem] == c && r.unverified[ecosystem];
+  }));
+}
+
 Coverage coverage(const Tables& tables) {
   Coverage out;
   std::vector<const Table*> order;
@@ -54,7 +60,7 @@ Coverage coverage(const Tables& tables) {
     for (const auto& e : t->entries) ids.insert(e.id);
   }
   for (const auto& id : ids) {
-    CoverageRow row{id, {}, {}};
+    CoverageRow row{id, {}, {}, {}};
     for (const Table* t : order) {
       // The id itself, or the entry it is an alias of there (an id spelled two ways is a lint
       // problem; here it counts where it is found).
@@ -65,6 +71,7 @@ Coverage coverage(const Tables& tables) {
         for (const auto& r : e->releases) releases.push_back(r.release);
       }
       row.releases.push_back(std::move(releases));
+      row.unverified.push_back(e && e->unverified);
     }
     out.rows.push_back(std::move(row));
   }
@@ -85,6 +92,7 @@ void print_coverage(const Coverage& c, std::ostream& out) {
     out << r.id << std::string(width - r.id.size() + 2, ' ');
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       std::string cell(cell_text(r.cells[i]));
+      if (r.unverified[i]) cell += "?";
       if (!r.releases[i].empty()) cell += "+";
       out << cell << std::string(col[i] - std::min(col[i], cell.size()) + 2, ' ');
     }
@@ -92,11 +100,14 @@ void print_coverage(const Coverage& c, std::ostream& out) {
   }
   out << '\n' << c.rows.size() << " ids";
   for (std::size_t i = 0; i < c.ecosystems.size(); ++i) {
-    out << "; " << c.ecosystems[i] << ": " << c.count(i, Cover::mapped) << " mapped, "
-        << c.count(i, Cover::none) << " none, " << c.count(i, Cover::absent) << " absent";
+    out << "; " << c.ecosystems[i] << ": " << c.count(i, Cover::mapped) << " mapped";
+    const std::size_t u = c.count_unverified(i, Cover::mapped) + c.count_unverified(i, Cover::none);
+    if (u > 0) out << " (" << u << " unverified)";
+    out << ", " << c.count(i, Cover::none) << " none, " << c.count(i, Cover::absent) << " absent";
   }
   out << "\n(yes: mapped; none: the table says it has no package; -: not in the table; "
-         "+: with per-release differences)\n";
+         "?: marked unverified, no real index confirmed the names; +: with per-release "
+         "differences)\n";
 }
 
 nlohmann::json coverage_json(const Coverage& c) {
@@ -110,6 +121,7 @@ nlohmann::json coverage_json(const Coverage& c) {
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       cells[c.ecosystems[i]] = cover_name(r.cells[i]);
       if (!r.releases[i].empty()) row["releases"][c.ecosystems[i]] = r.releases[i];
+      if (r.unverified[i]) row["unverified"].push_back(c.ecosystems[i]);
     }
     row["mappings"] = std::move(cells);
     ids.push_back(std::move(row));
@@ -119,7 +131,9 @@ nlohmann::json coverage_json(const Coverage& c) {
   for (std::size_t i = 0; i < c.ecosystems.size(); ++i) {
     totals[c.ecosystems[i]] = {{"mapped", c.count(i, Cover::mapped)},
                                {"none", c.count(i, Cover::none)},
-                               {"absent", c.count(i, Cover::absent)}};
+                               {"absent", c.count(i, Cover::absent)},
+                               {"unverified", c.count_unverified(i, Cover::mapped) +
+                                                  c.count_unverified(i, Cover::none)}};
   }
   j["totals"] = std::move(totals);
   j["count"] = c.rows.size();

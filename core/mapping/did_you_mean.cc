@@ -64,8 +64,10 @@ std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std
   const auto slash = whole.find('/');
   const std::string_view after_type =
       slash == std::string::npos ? std::string_view(whole) : std::string_view(whole).substr(slash + 1);
-  // (score, id): the smaller of the two distances, ties broken by the whole-id distance.
-  std::vector<std::tuple<std::size_t, std::size_t, std::string>> scored;
+  // (score, id): the smaller of the two distances, ties broken by the whole-id distance, then
+  // by whether the candidate's name goes on from the unknown one ("libxml" is more likely
+  // libxml2 cut short than libkml mistyped).
+  std::vector<std::tuple<std::size_t, std::size_t, bool, std::string>> scored;
   for (const auto& k : known) {
     if (k == id) continue;
     const std::size_t dw = edit_distance(whole, to_lower(k));
@@ -75,13 +77,13 @@ std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std
     const bool close_whole = dw <= allowed(after_type.size());
     const bool close_name = !name.empty() && dn <= allowed(std::max(name.size(), kn.size()));
     if (!close_whole && !close_name) continue;
-    scored.emplace_back(std::min(dw, dn), dw, k);
+    scored.emplace_back(std::min(dw, dn), dw, kn.rfind(name, 0) != 0, k);
   }
   std::sort(scored.begin(), scored.end());
   std::vector<std::string> out;
   for (const auto& s : scored) {
     if (out.size() == limit) break;
-    out.push_back(std::get<2>(s));
+    out.push_back(std::get<3>(s));
   }
   return out;
 }

@@ -300,10 +300,13 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
   e.where = span(t.source());
   const std::string in = " in [[id]] " + e.id;
   if (pkgconfig_) {
-    if (auto f = check_keys(t, {"id", "aliases", "description", "note", "modules"}, in)) return f;
+    if (auto f = check_keys(t, {"id", "aliases", "description", "note", "modules", "unverified"},
+                            in)) {
+      return f;
+    }
   } else {
     if (auto f = check_keys(t, {"id", "aliases", "description", "note", "build", "host", "run",
-                                "version", "component", "alternative", "release"},
+                                "version", "component", "alternative", "release", "unverified"},
                             in)) {
       return f;
     }
@@ -313,6 +316,15 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
   if (aliases) e.aliases = *aliases;
   if (auto f = read_string(t, "description", e.description)) return f;
   if (auto f = read_string(t, "note", e.note)) return f;
+  if (const toml::node* u = t.get("unverified")) {
+    // Only `true` is written: an entry without the key is one whose names a real index confirmed.
+    if (!u->is_boolean() || !u->as_boolean()->get()) {
+      return fail(u->source(), std::string("'unverified' is written as true (leave it out where a "
+                                           "real index confirmed the names), got ") +
+                                   (u->is_boolean() ? "false" : type_name(*u)));
+    }
+    e.unverified = true;
+  }
 
   if (pkgconfig_) {
     std::optional<std::vector<std::string>> modules;

@@ -65,6 +65,9 @@ struct Entry {
   std::vector<std::string> pkgconfig;
   // Other releases, in the order written; select_for_host applies the one the machine runs.
   std::vector<ReleaseOverride> releases;
+  // `unverified = true`: no real index of the ecosystem confirmed these names (written from
+  // upstream or another project's table); coverage counts such entries apart.
+  bool unverified = false;
   SourceSpan where;
 
   // The alternatives for one category; an empty list when there is none.

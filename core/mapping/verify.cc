@@ -12,6 +12,7 @@ VerifyReport verify(const Table& table, const NameIndex& index) {
     // Each alternative once (the category fallback repeats them), each name once per alternative.
     std::set<std::tuple<std::string, int, int, std::string>> done;
     bool any = false;
+    const std::size_t problems_before = r.problems.size();
     for (const auto& [category, alternatives] : e.by_category) {
       (void)category;
       for (const auto& a : alternatives) {
@@ -42,6 +43,10 @@ VerifyReport verify(const Table& table, const NameIndex& index) {
       }
     }
     if (any) ++r.ids;
+    if (e.unverified && any) {
+      r.missing_unverified += r.problems.size() - problems_before;
+      if (r.problems.size() == problems_before) r.confirmed_unverified.push_back(e.id);
+    }
     for (const auto& rel : e.releases) {
       if (rel.release == table.selected_release) continue;
       std::set<std::string> names;
@@ -64,6 +69,15 @@ void print_verify(const Table& table, const NameIndex& index, const VerifyReport
   out << (missing ? "" : "ok: ") << table.ecosystem << ": checked " << r.checked << " names of "
       << r.ids << " ids against " << index.description << ": " << r.found << " found, " << missing
       << " missing\n";
+  if (r.missing_unverified) {
+    out << r.missing_unverified << " of the missing names are in entries marked unverified\n";
+  }
+  if (!r.confirmed_unverified.empty()) {
+    out << r.confirmed_unverified.size()
+        << " entries marked unverified have all their names in the index (remove the mark):";
+    for (const auto& id : r.confirmed_unverified) out << ' ' << id;
+    out << '\n';
+  }
   if (r.skipped) {
     std::string components;
     for (const auto& c : r.skipped_components) components += (components.empty() ? "" : ", ") + c;

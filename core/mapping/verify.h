@@ -35,6 +35,10 @@ struct VerifyReport {
   std::size_t skipped = 0;              // in a component the index does not hold
   std::set<std::string> skipped_components;
   std::size_t other_releases = 0;       // names of [id.release.X] for other releases, not checked
+  // Entries marked `unverified = true`: the missing names among them, and the entries whose
+  // names this index all has (their mark can go).
+  std::size_t missing_unverified = 0;
+  std::vector<std::string> confirmed_unverified;
 };
 
 // Every package of every alternative of every entry (as selected for the index's release), each

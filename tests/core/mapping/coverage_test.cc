@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -31,17 +32,24 @@ const CoverageRow* row(const Coverage& c, const std::string& id) {
   return nullptr;
 }
 
-TEST(Coverage, AtLeast250IdsInEveryTableThatHasThem) {
+TEST(Coverage, AtLeast900IdsInEveryTableThatHasThem) {
   const Coverage c = coverage(shipped());
   EXPECT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi"}));
-  EXPECT_GE(c.rows.size(), 250u);
-  const std::size_t deb = column(c, "debian"), cf = column(c, "conda-forge");
-  // Every id is in both package tables, mapped or said to be absent there with a note.
+  EXPECT_GE(c.rows.size(), 900u);
+  const std::size_t deb = column(c, "debian"), cf = column(c, "conda-forge"), nix = column(c, "nixpkgs");
+  // Every id is in debian.toml, mapped or said to be absent there with a note; the other tables
+  // have the ids their ecosystem has (an id missing there is one nobody has mapped yet).
   EXPECT_EQ(c.count(deb, Cover::absent), 0u);
-  EXPECT_EQ(c.count(cf, Cover::absent), 0u);
-  EXPECT_GE(c.count(deb, Cover::mapped), 250u);
-  EXPECT_GE(c.count(cf, Cover::mapped), 250u);
-  EXPECT_GE(c.count(column(c, "pkgconfig"), Cover::mapped), 200u);
+  EXPECT_GE(c.count(deb, Cover::mapped), 900u);
+  EXPECT_GE(c.count(cf, Cover::mapped), 500u);
+  EXPECT_GE(c.count(nix, Cover::mapped), 900u);
+  EXPECT_GE(c.count(column(c, "pkgconfig"), Cover::mapped), 600u);
+  // debian.toml's names are all checked against bookworm's index (Verify.*): none is unverified.
+  EXPECT_EQ(c.count_unverified(deb, Cover::mapped) + c.count_unverified(deb, Cover::none), 0u);
+  // conda-forge names the shared repodata cannot confirm, and the nixpkgs names added with them,
+  // say so.
+  EXPECT_GE(c.count_unverified(cf, Cover::mapped), 200u);
+  EXPECT_GE(c.count_unverified(nix, Cover::mapped), 600u);
 }
 
 TEST(Coverage, TheFamiliesTheIssueNames) {
@@ -129,6 +137,10 @@ TEST(Coverage, TextAndJson) {
   EXPECT_EQ(j["count"], c.rows.size());
   EXPECT_EQ(j["ids"].size(), c.rows.size());
   EXPECT_EQ(j["totals"]["debian"]["absent"], 0);
+  EXPECT_EQ(j["totals"]["debian"]["unverified"], 0);
+  const std::size_t cf = column(c, "conda-forge");
+  EXPECT_EQ(j["totals"]["conda-forge"]["unverified"],
+            c.count_unverified(cf, Cover::mapped) + c.count_unverified(cf, Cover::none));
   bool seen = false;
   for (const auto& r : j["ids"]) {
     if (r["id"] != "dep:generic/nccl") continue;
@@ -138,6 +150,64 @@ TEST(Coverage, TextAndJson) {
     EXPECT_EQ(r["mappings"]["pkgconfig"], "absent");
   }
   EXPECT_TRUE(seen);
+}
+
+// `unverified = true` on an entry: a "?" after its cell, "(N unverified)" in the totals, the
+// ecosystem in the row's "unverified" list and in the totals of the JSON.
+TEST(Coverage, UnverifiedEntriesAreCountedApart) {
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/debian.toml") << R"(schema = 1
+ecosystem = "debian"
+manager = "apt"
+
+[[id]]
+id = "dep:generic/a"
+host = ["liba-dev"]
+
+[[id]]
+id = "dep:generic/b"
+host = ["libb-dev"]
+)";
+  std::ofstream(dir + "/conda-forge.toml") << R"(schema = 1
+ecosystem = "conda-forge"
+manager = "conda"
+
+[[id]]
+id = "dep:generic/a"
+host = ["a"]
+
+[[id]]
+id = "dep:generic/b"
+host = ["b"]
+unverified = true
+)";
+  Tables t;
+  for (const char* f : {"/debian.toml", "/conda-forge.toml"}) {
+    auto table = load_table(dir + f);
+    ASSERT_TRUE(table) << table.error().message;
+    t.tables.push_back(std::move(*table));
+  }
+  const Coverage c = coverage(t);
+  ASSERT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge"}));
+  EXPECT_EQ(c.count_unverified(1, Cover::mapped), 1u);
+  EXPECT_EQ(c.count_unverified(0, Cover::mapped), 0u);
+  EXPECT_EQ(row(c, "dep:generic/b")->unverified, (std::vector<bool>{false, true}));
+  std::ostringstream text;
+  print_coverage(c, text);
+  EXPECT_NE(text.str().find("\ndep:generic/b  yes     yes?"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("conda-forge: 2 mapped (1 unverified), 0 none, 0 absent"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("debian: 2 mapped, 0 none"), std::string::npos) << text.str();
+  const auto j = coverage_json(c);
+  EXPECT_EQ(j["totals"]["conda-forge"]["unverified"], 1);
+  EXPECT_EQ(j["totals"]["debian"]["unverified"], 0);
+  for (const auto& r : j["ids"]) {
+    if (r["id"] == "dep:generic/b") {
+      EXPECT_EQ(r["unverified"], nlohmann::json::array({"conda-forge"}));
+    } else {
+      EXPECT_FALSE(r.contains("unverified")) << r.dump();
+    }
+  }
 }
 
 }  // namespace

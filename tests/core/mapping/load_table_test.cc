@@ -2,6 +2,8 @@
 // the exact messages for the mistakes a maintainer makes.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "core/mapping/mapping.h"
 #include "tests/test_support.h"
 
@@ -142,6 +144,45 @@ TEST(MappingLoad, AliasThatIsAnotherId) {
   EXPECT_EQ(error_of("alias_taken.toml"),
             "F:11:12: alias 'dep:generic/cmake' of dep:generic/kitware-cmake is already an id "
             "(line 6)");
+}
+
+// `unverified = true`: no real index confirmed the names. Only true is written.
+TEST(MappingLoad, UnverifiedIsReadAndOnlyTrueIsWritten) {
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/conda-forge.toml") << R"(schema = 1
+ecosystem = "conda-forge"
+manager = "conda"
+
+[[id]]
+id = "dep:generic/a"
+host = ["a"]
+unverified = true
+
+[[id]]
+id = "dep:generic/b"
+host = ["b"]
+)";
+  std::ofstream(dir + "/pkgconfig.toml") << R"(schema = 1
+ecosystem = "pkgconfig"
+
+[[id]]
+id = "dep:generic/a"
+modules = ["a"]
+unverified = true
+)";
+  auto t = load_table(dir + "/conda-forge.toml");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_TRUE(t->find("dep:generic/a")->unverified);
+  EXPECT_FALSE(t->find("dep:generic/b")->unverified);
+  auto pc = load_table(dir + "/pkgconfig.toml");
+  ASSERT_TRUE(pc) << pc.error().message;
+  EXPECT_TRUE(pc->find("dep:generic/a")->unverified);
+  EXPECT_EQ(error_of("unverified_false.toml"),
+            "F:8:14: 'unverified' is written as true (leave it out where a real index confirmed "
+            "the names), got false");
+  EXPECT_EQ(error_of("unverified_string.toml"),
+            "F:8:14: 'unverified' is written as true (leave it out where a real index confirmed "
+            "the names), got string");
 }
 
 TEST(MappingLoad, InvalidTomlIsAnErrorNotAnException) {

@@ -110,15 +110,23 @@ TEST(RosdepImport, NamesWhatRosdepItselfResolves) {
 // alternatives' packages; but for these keys, where the tables differ on purpose. Comparing found
 // two mistakes of ours, since fixed: xtensor-dev and libpcap-dev are transitional packages.
 const std::map<std::string, std::string> kWeDifferFromRosdep = {
+    {"aravis", "rosdep's libaravis-0.6-0 and aravis-tools are not bookworm's; ours is aravis 0.8 (libaravis-dev)"},
+    {"at-spi2-core", "rosdep's key is the at-spi2-core daemon; ours the library to build against (libatspi2.0-dev)"},
     {"binutils", "rosdep's key is the BFD library (binutils-dev); dep:generic/binutils is the tools"},
+    {"bluez", "rosdep's key is the BlueZ daemon and tools; ours the library to build against (libbluetooth-dev)"},
     {"curl", "rosdep adds the curl command; dep:generic/curl is libcurl, as in the PEP 804 registry"},
+    {"espeak", "rosdep's key is the espeak command; ours the library"},
+    {"exiv2", "rosdep's key is the exiv2 command; ours the library"},
     {"ffmpeg", "rosdep's rule is the ffmpeg command and four libraries; ours is every FFmpeg library"},
     {"file", "rosdep's key is the file command; dep:generic/file (upstream 'file') is libmagic"},
     {"flac", "rosdep's key is the flac command; ours the library"},
+    {"fltk", "rosdep names FLTK 1.1 (libfltk1.1-dev), kept in bookworm for old programs; ours FLTK 1.3, the current one"},
     {"gperftools", "rosdep adds google-perftools (pprof); ours the libraries"},
+    {"graphicsmagick", "rosdep adds graphicsmagick-libmagick-dev-compat, which makes GraphicsMagick stand in for ImageMagick's libraries; ours GraphicsMagick's own"},
     {"libspatialite", "rosdep's key is SQLite's loadable module; ours the library to build against"},
     {"libtool", "rosdep adds libltdl-dev, the run-time library; ours the tools"},
     {"libusb", "rosdep's key is libusb 0.1; dep:generic/libusb is libusb 1.0"},
+    {"linphone", "rosdep's linphone is a transitional package in bookworm; ours the library (liblinphone-dev)"},
     {"lz4", "rosdep adds the lz4 command; ours the library"},
     {"opengl", "rosdep names libgl1-mesa-dev and libglu1-mesa-dev, transitional in bookworm; ours libgl-dev"},
     {"openssl", "rosdep's key is the openssl command; ours the library"},

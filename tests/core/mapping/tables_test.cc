@@ -172,6 +172,9 @@ TEST(MappingSuggest, CloseIds) {
   EXPECT_EQ(cmake[0], "dep:generic/cmake");
   EXPECT_TRUE(did_you_mean("dep:generic/qwertyuiop", known).empty());
   EXPECT_EQ(did_you_mean("dep:generic/libxml", known, 1).size(), 1u);
+  // One edit from both libkml and libxml2: the name it is the start of comes first.
+  EXPECT_EQ(did_you_mean("dep:generic/libxml", Strings{"dep:generic/libkml", "dep:generic/libxml2"}),
+            (Strings{"dep:generic/libxml2", "dep:generic/libkml"}));
   EXPECT_EQ(edit_distance("hots", "host"), 1u);
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
 }
