@@ -243,6 +243,10 @@ int conda_compare(const CondaVersion& a, const CondaVersion& b) {
 int conda_compare(std::string_view a, std::string_view b) {
   auto pa = parse_conda(a), pb = parse_conda(b);
   if (pa && pb) return conda_compare(*pa, *pb);
+  // Two orders may not mix: normalize_upstream does not order conda versions as conda does, so
+  // comparing a conda version with an unparsable string that way was not transitive. What
+  // conda cannot parse sorts before every conda version.
+  if (pa.ok() != pb.ok()) return pa.ok() ? 1 : -1;
   return rpm_compare(normalize_upstream(a), normalize_upstream(b));
 }
 

@@ -15,7 +15,8 @@
 namespace extdeps::version {
 
 // Native comparison: <0, 0, >0. A string the scheme cannot parse still gets a total order: deb
-// splits it like dpkg without the checks, pep440 orders it as normalize_upstream does.
+// splits it like dpkg without the checks, pep440 orders it as normalize_upstream does, conda puts
+// it before every conda version and orders such strings among themselves as normalize_upstream.
 int compare(VersionScheme scheme, std::string_view a, std::string_view b);
 
 // The pool-order form of a native version. Fails on a string the scheme cannot parse.

@@ -101,6 +101,10 @@ class IndexReader {
     if (!kind) return false;
     attr_ = Attribute{};
     attr_.path = std::string(nixpkgs_attr_path(key));
+    // A record needs a name: "" (or a flake output path that ends after the system) names none.
+    if (attr_.path.empty())
+      return in_.fail("attribute '" + key + "' names no attribute path" + in_.at(in_.offset()) +
+                      " (expected a name like \"openssl\")");
     if (attr_.path.size() != key.size() && summary_.format == IndexFormat::nix_env)
       summary_.format = IndexFormat::nix_search;
     if (*kind != JsonKind::object) return wrong("attribute '" + key + "'", *kind, "an object with name, pname, version");

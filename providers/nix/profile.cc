@@ -161,6 +161,9 @@ class ManifestReader {
     PackageRecord r;
     bool from_nixpkgs = url.find("nixpkgs") != std::string::npos || original_url.find("nixpkgs") != std::string::npos;
     r.name = from_nixpkgs && !attr_path.empty() ? std::string(nixpkgs_attr_path(attr_path)) : d.name;
+    if (r.name.empty())  // an installed record needs a name
+      return in_.fail(where + " names no package" + in_.at(in_.offset()) +
+                      " (expected an attrPath or a store path like /nix/store/<hash>-hello-2.12.1)");
     r.version = d.version;
     r.family = d.name;
     r.set = std::string(package_set(r.name));
@@ -226,6 +229,10 @@ Result<size_t> read_nix_env_installed(json::ByteSource& source, const std::strin
     DrvName d = parse_drv_name(name);
     PackageRecord r;
     r.name = pname.empty() ? d.name : pname;
+    if (r.name.empty()) {  // an installed record needs a name
+      in.fail(where + " names no package" + in.at(in.offset()) + " (expected a pname or a name like hello-2.12.1)");
+      return in.error();
+    }
     r.version = version.empty() ? d.version : version;
     r.family = r.name;
     r.origin = origin;

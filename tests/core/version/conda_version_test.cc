@@ -229,6 +229,22 @@ TEST(CondaVersion, DocumentedOrder) {
   }
 }
 
+// Found by tests/fuzz (version_conda harness): a conda version against an unparsable string was
+// compared in normalize_upstream's order, against another conda version in conda's, which was not
+// transitive ('ve' < 'v32' < '1.' but '1.' < 've').
+TEST(CondaVersion, UnparsableStringsSortFirst) {
+  ASSERT_FALSE(parse_conda("1..").ok());
+  EXPECT_LT(conda_compare("1..", "0"), 0);
+  EXPECT_GT(conda_compare("0", "1.."), 0);
+  EXPECT_LT(conda_compare("1..", "2.."), 0);  // among themselves, as normalize_upstream orders
+  const char* triple[] = {"ve", "v32", "1."};
+  for (const char* a : triple)
+    for (const char* b : triple)
+      for (const char* c : triple)
+        if (conda_compare(a, b) <= 0 && conda_compare(b, c) <= 0)
+          EXPECT_LE(conda_compare(a, c), 0) << a << " " << b << " " << c;
+}
+
 TEST(CondaVersion, DocumentedRules) {
   // openssl: letters are pre-releases to conda, so openssl's 1.0.1a sorts before 1.0.1, and
   // "1.0.1_" is the documented way to put a plain version first.

@@ -167,6 +167,12 @@ TEST(NixIndex, ErrorsNameTheAttributeTheOffsetAndWhatWasExpected) {
             "index.json: attribute 'a': a platform pattern nests deeper than 32 levels at byte offset 70");
   EXPECT_EQ(error_of(R"({"hello": "hello-2.12"})"),
             "index.json: attribute 'hello' is a string at byte offset 10 (expected an object with name, pname, version)");
+  // Found by tests/fuzz (nix_index harness): these became records without a name.
+  EXPECT_EQ(error_of(R"({"": {"name": "x-1"}})"),
+            "index.json: attribute '' names no attribute path at byte offset 5 (expected a name like \"openssl\")");
+  EXPECT_EQ(error_of(R"({"legacyPackages.x86_64-linux.": {}})"),
+            "index.json: attribute 'legacyPackages.x86_64-linux.' names no attribute path at byte offset 33 "
+            "(expected a name like \"openssl\")");
   EXPECT_EQ(error_of("[]"), "index.json: the index is an array at byte offset 0 (expected an object of attributes, "
                             "as nix-env -qaP --json --meta prints it)");
   EXPECT_EQ(error_of(R"({"version": 3, "packages": {}})"),

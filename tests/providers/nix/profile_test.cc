@@ -73,6 +73,12 @@ TEST(NixProfile, ManifestErrorsSayWhatWasExpected) {
   EXPECT_EQ(error_of(R"({"version": 1, "elements": [{"storePaths": "/nix/store/x"}]})"),
             "manifest.json: elements[0].storePaths is a string at byte offset 43 (expected a list of strings)");
   EXPECT_EQ(error_of(R"({"version": 1, "elements": []})"), "(no error)");
+  // Found by tests/fuzz (nix_profile harness): this became an installed record without a name.
+  EXPECT_EQ(error_of(R"({"version": 2, "elements": [{"attrPath": "legacyPackages.x86_64-linux.", )"
+                     R"("url": "github:NixOS/nixpkgs", "storePaths": )"
+                     R"(["/nix/store/00000000000000000000000000000000-hello-2.12.1"]}]})"),
+            "manifest.json: elements[0] names no package at byte offset 179 (expected an attrPath or a store "
+            "path like /nix/store/<hash>-hello-2.12.1)");
 }
 
 TEST(NixProfile, NixEnvQueryOutputIsNamedByPname) {
@@ -89,6 +95,12 @@ TEST(NixProfile, NixEnvQueryOutputIsNamedByPname) {
   auto e = read_nix_env_installed(*bad, "p", [](PackageRecord&&) {});
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error().message, "q.json: element \"0\".version is a number at byte offset 18 (expected a string)");
+  // Found by tests/fuzz (nix_profile harness): an element with neither pname nor name.
+  auto unnamed = json::over_memory(R"({"0": {"version": "1"}})", "q.json");
+  auto u = read_nix_env_installed(*unnamed, "p", [](PackageRecord&&) {});
+  ASSERT_FALSE(u);
+  EXPECT_EQ(u.error().message,
+            "q.json: element \"0\" names no package at byte offset 22 (expected a pname or a name like hello-2.12.1)");
 }
 
 TEST(NixDrvNames, DerivationNamesStorePathsAndAttributePaths) {
