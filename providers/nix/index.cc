@@ -66,8 +66,9 @@ class IndexReader {
         } else if (!attributes()) {
           return false;
         }
-      } else if (!attribute(key_)) {
-        return false;
+      } else {
+        if (first) summary_.channel = channel_of_key(key_, options_.channels);
+        if (!attribute(key_)) return false;
       }
       first = false;
     }
@@ -101,6 +102,10 @@ class IndexReader {
     if (!kind) return false;
     attr_ = Attribute{};
     attr_.path = std::string(nixpkgs_attr_path(key));
+    if (!summary_.channel.empty() && attr_.path.size() > summary_.channel.size() &&
+        attr_.path.compare(0, summary_.channel.size(), summary_.channel) == 0 &&
+        attr_.path[summary_.channel.size()] == '.')
+      attr_.path.erase(0, summary_.channel.size() + 1);
     if (attr_.path.size() != key.size() && summary_.format == IndexFormat::nix_env)
       summary_.format = IndexFormat::nix_search;
     if (*kind != JsonKind::object) return wrong("attribute '" + key + "'", *kind, "an object with name, pname, version");

@@ -35,6 +35,19 @@ std::string_view nixpkgs_attr_path(std::string_view p) {
   return p;
 }
 
+std::string channel_of_key(std::string_view key, const std::vector<std::string>& known) {
+  const auto dot = key.find('.');
+  if (dot == std::string_view::npos || dot == 0) return {};
+  const std::string_view first = key.substr(0, dot);
+  for (const auto& k : known)
+    if (k == first) return std::string(first);
+  for (std::string_view base : {"nixpkgs", "nixos"}) {
+    if (first.substr(0, base.size()) != base) continue;
+    if (first.size() == base.size() || first[base.size()] == '-' || first[base.size()] == '_') return std::string(first);
+  }
+  return {};
+}
+
 std::string_view package_set(std::string_view attr_path) {
   bool quoted = false;
   size_t last_dot = std::string_view::npos;
