@@ -76,8 +76,8 @@ class Reader {
     const toml::node* external = doc.get("external");
     if (!external) {
       // An empty file and one with other tables only are the same mistake: nothing declared.
-      return bad_input("no [external] table in " + decl_.path + (doc.empty() ? " (the file is empty)" : "") +
-                       " (declare the needs as [external] host-requires = [\"dep:generic/zlib\"], PEP 725)");
+      return bad_input("no [external] table in " + decl_.path + " (" + (doc.empty() ? "the file is empty; " : "") +
+                       "declare the needs as [external] host-requires = [\"dep:generic/zlib\"], PEP 725)");
     }
     if (!external->is_table()) {
       return at(external->source(), "expected [external] to be a table, got " +
@@ -336,7 +336,9 @@ class Reader {
 };
 
 // What to look at on a line toml++ refused: the usual slips in a hand-written [external].
-std::string toml_hint(const std::string& path, std::size_t line_number) {
+std::string toml_hint(const std::string& path, std::size_t line_number, std::string_view description) {
+  if (description.find("comma") != std::string_view::npos)
+    return "the strings of an array are separated by commas; one is likely missing at the end of the line before";
   std::ifstream in(path);
   std::string line;
   for (std::size_t i = 0; i < line_number && std::getline(in, line); ++i) {
@@ -364,7 +366,7 @@ Result<toml::table> parse_toml(const std::string& path) {
     const auto& where = e.source().begin;
     if (where.line == 0) return environment_error("cannot read " + path + ": " + std::string(e.description()));
     return bad_input(SourceSpan{path, static_cast<int>(where.line), static_cast<int>(where.column)}.str() +
-                     ": " + lower_first(e.description()) + " (" + toml_hint(path, where.line) + ")");
+                     ": " + lower_first(e.description()) + " (" + toml_hint(path, where.line, e.description()) + ")");
   } catch (const std::exception& e) {
     return environment_error("cannot read " + path + ": " + e.what());
   }

@@ -31,6 +31,18 @@ std::string spelling_key(std::string_view id) {
   return key.substr(0, slash + 1) + normalize_name(std::string_view(key).substr(slash + 1));
 }
 
+bool same_spelling(std::string_view candidate, std::string_view key) {
+  if (key.rfind("dep:pypi/", 0) == 0) return spelling_key(candidate) == key;
+  candidate = base_id(candidate);
+  if (candidate.size() != key.size()) return false;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    char c = candidate[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != key[i]) return false;
+  }
+  return true;
+}
+
 bool type_folds_case(std::string_view id) {
   const std::string type = to_lower(type_of(id));
   for (auto t : kFoldingTypes)

@@ -14,6 +14,10 @@ namespace extdeps::mapping {
 // "dep:pypi/foo-bar", "dep:generic/XCB" -> "dep:generic/xcb".
 std::string spelling_key(std::string_view id);
 
+// spelling_key(candidate) == key, without building the candidate's key where it can be helped:
+// a table has a thousand ids and a lookup that misses compares them all.
+bool same_spelling(std::string_view candidate, std::string_view key);
+
 // True when the PURL type says its names are case-insensitive (or normalised, pypi): a match
 // by spelling_key is then the same id, not a near miss worth a warning.
 bool type_folds_case(std::string_view id);

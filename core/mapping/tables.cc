@@ -30,11 +30,11 @@ const Entry* find_exact(const std::vector<Entry>& entries, std::string_view id) 
 const Entry* find_spelled(const std::vector<Entry>& entries, std::string_view id) {
   const std::string key = spelling_key(id);
   for (const auto& e : entries) {
-    if (spelling_key(e.id) == key) return &e;
+    if (same_spelling(e.id, key)) return &e;
   }
   for (const auto& e : entries) {
     for (const auto& a : e.aliases) {
-      if (spelling_key(a) == key) return &e;
+      if (same_spelling(a, key)) return &e;
     }
   }
   return nullptr;

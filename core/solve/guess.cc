@@ -94,9 +94,9 @@ std::optional<GuessedEntry> guess_entry(const Requirement& requirement, const Lo
     a.version.kind = lp.provider->scheme() == VersionScheme::deb ? "deb-upstream" : "native";
     a.note = why;
     alternatives.push_back(std::move(a));
-    g.evidence.push_back(eco + (module ? " module " : " package ") + package + how + " " +
+    g.evidence.push_back(eco + (module ? " module " : " package ") + package + " " +
                          (installed ? "is installed" + (where.empty() ? "" : " (" + where + ")") : "is in the index") +
-                         ", " + why);
+                         how + ", " + why);
   };
   for (const auto& c : mapping::guess_candidates(id, eco, lp.provider->manager(), requirement.category)) {
     Id name = b.name_id(eco, lookup_name(c), false);

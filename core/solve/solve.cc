@@ -624,7 +624,7 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
     canonicalize(canonical_[i], needs_[i]);
     needs_[i].req = &canonical_[i];
     needs_[i].outcome.requirement = reqs[i];
-    const std::string id = reqs[i].url.id();
+    const std::string id = canonical_[i].url.id();
     needs_[i].unmapped = guess_ && std::none_of(tables_.tables.begin(), tables_.tables.end(),
                                                 [&](const mapping::Table& t) { return t.find(id) != nullptr; });
   }

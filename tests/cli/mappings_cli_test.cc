@@ -195,7 +195,7 @@ TEST_F(MappingsCli, ResolveGuessesForAnUnmappedIdAndSaysSo) {
   r = run({"resolve", project_});
   EXPECT_NE(r.out.find("[guess: no mapping table knows it]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("      guessed: debian package mawk is installed (" + root_ +
-                       "/var/lib/dpkg/status), named after dep:generic/mawk (a package of that name)"),
+                       "/var/lib/dpkg/status), named after dep:generic/mawk (a package of exactly that name)"),
             std::string::npos) << r.out;
   r = run({"resolve", project_, "--json", "--no-guess"});
   EXPECT_EQ(r.rc, 1);
