@@ -108,11 +108,21 @@ host-requires = ["dep:generic/libxml2@>=3", "dep:github/apache/arrow"]
 }
 
 TEST_F(CliTest, AnUnknownIdIsUnmappedWithADidYouMean) {
-  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/libxml\"]\n");
+  // A near miss that no package is named after: unmapped, with what was meant.
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/libxmll\"]\n");
   auto r = run({"resolve", project_, "--json"});
   EXPECT_EQ(r.rc, 1);
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["requirements"][0]["status"], "unmapped");
+  EXPECT_EQ(j["requirements"][0]["suggestions"][0], "dep:generic/libxml2");
+  // One that a source package is named after (libxml2's libxml2-dev) is planned as a guess,
+  // and the warning still offers the id.
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/libxml\"]\n");
+  r = run({"resolve", project_, "--json"});
+  EXPECT_EQ(r.rc, 0) << r.out;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["requirements"][0]["status"], "planned");
+  EXPECT_EQ(j["requirements"][0]["packages"][0]["name"], "libxml2-dev");
   EXPECT_EQ(j["requirements"][0]["suggestions"][0], "dep:generic/libxml2");
 }
 

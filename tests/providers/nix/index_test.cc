@@ -142,11 +142,12 @@ TEST(NixIndex, ChannelPrefixesAreCutWhateverTheChannelIsNamed) {
   auto r = read(text, "x", nullptr);
   EXPECT_EQ(r.summary.channel, "nixpkgs");
   EXPECT_EQ(paths(r), (std::vector<std::string>{"gdal", "python3Packages.numpy"}));
-  // A channel of the machine's own naming (~/.nix-channels), and nixos-24.05 by its form.
-  for (const std::string channel : {"mychannel", "nixos-24.05"}) {
-    auto src = json::over_memory("{\"" + channel + ".zlib\": {\"name\": \"zlib-1.3.1\"}}", "x");
+  // Channels of the machine's own naming (~/.nix-channels), a dot in one too, and one by its form.
+  for (const std::string channel : {"mychannel", "nixos-24.05", "nixos-unstable"}) {
+    const std::string text_of_channel = "{\"" + channel + ".zlib\": {\"name\": \"zlib-1.3.1\"}}";
+    auto src = json::over_memory(text_of_channel, "x");
     std::vector<std::string> got;
-    auto s = read_index(*src, {nullptr, {"mychannel"}}, [&](Attribute&& a) { got.push_back(a.path); });
+    auto s = read_index(*src, {nullptr, {"mychannel", "nixos-24.05"}}, [&](Attribute&& a) { got.push_back(a.path); });
     ASSERT_TRUE(s) << s.error().message;
     EXPECT_EQ(s->channel, channel);
     EXPECT_EQ(got, std::vector<std::string>{"zlib"});
