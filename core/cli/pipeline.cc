@@ -235,13 +235,30 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     err << "error: " << tables.error().message << '\n';
     return static_cast<int>(tables.error().code);
   }
-  mapping::select_for_host(*tables, mapping::host_release(ctx));
+  // The range after '@' counts as it does in a declaration: show answers as resolve would.
+  auto range = declare::parse_range(url->version);
+  if (!range.ok()) {
+    err << "error: " << text << ": " << range.error().message << '\n';
+    return 2;
+  }
+  // The machine as resolve sees it: its release, its driver, the nvcc it has.
+  detect::DetectOptions dopt;
+  dopt.use_cache = !o.no_cache;
+  auto host = detect::detect_host(ctx, dopt);
+  if (!host.ok()) {
+    err << "error: " << host.error().message << '\n';
+    return static_cast<int>(host.error().code);
+  }
+  mapping::select_for_host(*tables, mapping::HostRelease{host->os.id, host->os.id_like,
+                                                         host->os.version_codename, host->os.version_id});
   const std::string id = url->id();
+  const mapping::Entry* canonical = tables->find(id);
   nlohmann::json j;
   j["id"] = id;
+  j["canonical_id"] = canonical ? canonical->id : id;
   j["mappings"] = nlohmann::json::array();
   bool any = false;
-  if (!o.json) out << id << '\n';
+  if (!o.json) out << id << (canonical && canonical->id != id ? " (" + canonical->id + ")" : "") << '\n';
   for (const auto& t : tables->tables) {
     const mapping::Entry* e = t.find(id);
     if (!e) continue;
@@ -290,7 +307,7 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
   // Candidates here: resolve the id alone for each category.
   Requirement probe;
   probe.url = *url;
-  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, {probe}), nullptr);
+  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, {probe}), &*host);
   if (!sources.ok()) {
     err << "error: " << sources.error().message << '\n';
     return static_cast<int>(sources.error().code);
@@ -299,16 +316,19 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
   sopt.use_cache = !o.no_cache;
+  sopt.host = &*host;
   std::vector<Requirement> reqs;
   for (Category c : {Category::build, Category::host, Category::run}) {
     Requirement r;
     r.url = *url;
+    r.range = *range;
     r.category = c;
     r.spec = text;
     reqs.push_back(r);
   }
   j["here"] = nlohmann::json::array();
   if (!o.json) out << "  here:\n";
+  int rc = 0;  // 1 when a category has no plan here, as resolve would say for that need
   for (const auto& r : reqs) {
     auto outcome = solve::resolve(ctx, {r}, *tables, providers, sopt);
     if (!outcome.ok()) {
@@ -317,8 +337,9 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     }
     auto rj = plan::to_json(*outcome);
     j["here"].push_back(rj["requirements"][0]);
-    if (o.json) continue;
     const auto& ro = outcome->requirements[0];
+    if (ro.status != plan::Status::planned && ro.status != plan::Status::satisfied) rc = 1;
+    if (o.json) continue;
     out << "    " << category_name(r.category) << ": " << plan::status_name(ro.status);
     for (const auto& p : ro.packages)
       out << "  " << p.name << " " << p.version << (p.installed ? " (installed)" : " (" + p.manager + ")");
@@ -327,7 +348,7 @@ int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::o
     for (const auto& c : ro.candidates) out << "      candidate: " << c << '\n';
   }
   if (o.json) out << extdeps::json::dump(j, 2) << '\n';
-  return 0;
+  return rc;
 }
 
 }  // namespace extdeps::cli

@@ -6,8 +6,8 @@
 // of external dependency specifiers, i.e. what a development environment needs installed next to
 // the project (test tools, debuggers), not what its build links against.
 //
-// A file with no [external] table is an error, except a file with no content at all (an empty
-// extdeps.toml stub), which declares nothing.
+// A file with no [external] table is an error, an empty file too (it declares nothing, which is
+// never what was meant when it is passed by path).
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -79,8 +79,9 @@ class Reader {
   Result<Declaration> read(const toml::table& doc) {
     const toml::node* external = doc.get("external");
     if (!external) {
-      if (doc.empty()) return std::move(decl_);
-      return bad_input("no [external] table in " + decl_.path);
+      // An empty file and one with other tables only are the same mistake: nothing declared.
+      return bad_input("no [external] table in " + decl_.path + " (" + (doc.empty() ? "the file is empty; " : "") +
+                       "declare the needs as [external] host-requires = [\"dep:generic/zlib\"], PEP 725)");
     }
     if (!external->is_table()) {
       return at(external->source(), "expected [external] to be a table, got " +
@@ -103,6 +104,16 @@ class Reader {
       if (key == "optional-dependencies") r = read_optional(*node, key, Category::run);
       if (key == "dependency-groups") r = read_dependency_groups(*node);
       if (!r) return r.error();
+    }
+    if (bad_count_ > 0) {
+      // One error, one line per specifier; the edge prints "error: " before the first, so the
+      // others carry it too.
+      std::string msg;
+      for (const auto& b : bad_) msg += (msg.empty() ? "" : "\nerror: ") + b;
+      if (bad_count_ > bad_.size())
+        msg += "\nerror: " + decl_.path + ": " + std::to_string(bad_count_ - bad_.size()) +
+               " more bad specifiers not shown";
+      return bad_input(msg);
     }
     return std::move(decl_);
   }
@@ -172,7 +183,13 @@ class Reader {
     }
     bool legacy = false;
     auto req = parse_requirement(text->get(), &legacy);
-    if (!req) return at(item.source(), req.error().message);
+    if (!req) {
+      // Every bad specifier of the file is reported, not only the first: a user fixes them in
+      // one go. The read goes on; read() fails at the end.
+      if (bad_.size() < kMaxReported) bad_.push_back(place(item.source()) + ": " + req.error().message);
+      ++bad_count_;
+      return {};
+    }
     req->category = category;
     req->group = group;
     req->where = SourceSpan{decl_.path, static_cast<int>(item.source().begin.line),
@@ -386,11 +403,33 @@ class Reader {
     return at(target->source(), msg);
   }
 
+  static constexpr std::size_t kMaxReported = 20;
+
   const Context& ctx_;
   Declaration decl_;
+  std::vector<std::string> bad_;  // "file:line:col: message" of the first kMaxReported
+  std::size_t bad_count_ = 0;
 };
 
-// Parses a TOML file; errors carry file:line:col.
+// What to look at on a line toml++ refused: the usual slips in a hand-written [external].
+std::string toml_hint(const std::string& path, std::size_t line_number, std::string_view description) {
+  if (description.find("comma") != std::string_view::npos)
+    return "the strings of an array are separated by commas; one is likely missing at the end of the line before";
+  std::ifstream in(path);
+  std::string line;
+  for (std::size_t i = 0; i < line_number && std::getline(in, line); ++i) {
+  }
+  const auto quotes = std::count(line.begin(), line.end(), '"');
+  if (quotes % 2 == 1) return "a string is not closed on this line: TOML strings end with '\"' on the same line";
+  if (line.find('[') != std::string::npos && line.find(']') == std::string::npos &&
+      line.find('=') != std::string::npos)
+    return "an array that goes on over several lines needs its closing ']' and commas between strings";
+  if (line.find('=') == std::string::npos && line.find('[') == std::string::npos)
+    return "expected 'key = value' or a [table] header; DepURLs go in quotes inside an array";
+  return "not valid TOML; DepURLs are quoted strings in an array: host-requires = [\"dep:generic/zlib\"]";
+}
+
+// Parses a TOML file; errors carry file:line:col and a hint.
 Result<toml::table> parse_toml(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
@@ -408,7 +447,7 @@ Result<toml::table> parse_toml(const std::string& path) {
     const auto& where = e.source().begin;
     if (where.line == 0) return environment_error("cannot read " + path + ": " + std::string(e.description()));
     return bad_input(SourceSpan{path, static_cast<int>(where.line), static_cast<int>(where.column)}.str() +
-                     ": " + lower_first(e.description()));
+                     ": " + lower_first(e.description()) + " (" + toml_hint(path, where.line, e.description()) + ")");
   } catch (const std::exception& e) {
     return environment_error("cannot read " + path + ": " + e.what());
   }

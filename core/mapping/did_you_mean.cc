@@ -23,6 +23,14 @@ std::string name_part(std::string_view id) {
   return to_lower(id);
 }
 
+// "dep:virtual/compiler/cpp" -> "dep:virtual/compiler" (lower-cased): ids of one namespace are
+// the likelier meaning of a near miss.
+std::string namespace_part(std::string_view id) {
+  id = id.substr(0, std::min(id.size(), id.find_first_of("@?#")));
+  const auto slash = id.rfind('/');
+  return to_lower(slash == std::string_view::npos ? std::string_view() : id.substr(0, slash));
+}
+
 // "libxml2" and "xml2", "libjpeg" and "jpeg" are the same library to people.
 std::string_view without_lib(std::string_view name) {
   return name.size() > 3 && name.rfind("lib", 0) == 0 ? name.substr(3) : name;
@@ -64,9 +72,12 @@ std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std
   const auto slash = whole.find('/');
   const std::string_view after_type =
       slash == std::string::npos ? std::string_view(whole) : std::string_view(whole).substr(slash + 1);
-  // (score, id): the smaller of the two distances, ties broken by the whole-id distance, then
-  // by whether the candidate's name goes on from the unknown one ("libxml" is more likely
-  // libxml2 cut short than libkml mistyped).
+  const std::string ns = namespace_part(id);
+  // (score, whole-id distance, prefix, id): the smaller of the two distances, one more for
+  // another namespace (so the same namespace wins a tie, and an exact name elsewhere still beats
+  // two typos here), ties broken by the whole-id distance, then by whether the candidate's name
+  // goes on from the unknown one ("libxml" is more likely libxml2 cut short than libkml
+  // mistyped). Aliases are known ids too, so a near miss of an alias is offered as the alias.
   std::vector<std::tuple<std::size_t, std::size_t, bool, std::string>> scored;
   for (const auto& k : known) {
     if (k == id) continue;
@@ -77,7 +88,7 @@ std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std
     const bool close_whole = dw <= allowed(after_type.size());
     const bool close_name = !name.empty() && dn <= allowed(std::max(name.size(), kn.size()));
     if (!close_whole && !close_name) continue;
-    scored.emplace_back(std::min(dw, dn), dw, kn.rfind(name, 0) != 0, k);
+    scored.emplace_back(std::min(dw, dn) + (namespace_part(k) != ns ? 1 : 0), dw, kn.rfind(name, 0) != 0, k);
   }
   std::sort(scored.begin(), scored.end());
   std::vector<std::string> out;

@@ -76,6 +76,12 @@ struct Entry {
   bool unavailable() const;
   // Every native package name the entry mentions, each once, in first-seen order.
   std::vector<std::string> all_packages() const;
+  // True when `id` (without version, qualifiers, subpath) is the entry's id or an alias as
+  // written; false when only a case-insensitive or normalised comparison found it.
+  bool spelled(std::string_view id) const;
+  // The id or alias `id` matches by spelling_key (spelling.h), as the table writes it; empty
+  // when none does.
+  std::string spelling_of(std::string_view id) const;
 };
 
 struct Table {
@@ -89,8 +95,10 @@ struct Table {
   // The release whose [id.release.X] overrides select_for_host applied; empty: none did.
   std::string selected_release;
   // The entry for an id or alias. Tries the exact string, then the id without version,
-  // qualifiers and subpath ("dep:generic/cmake?repository_url=..." -> "dep:generic/cmake"), and
-  // compares dep:github/ ids case-insensitively, as GitHub does.
+  // qualifiers and subpath ("dep:generic/cmake?repository_url=..." -> "dep:generic/cmake"), then
+  // compares as the PURL type says (spelling.h): github, gitlab, bitbucket and npm names
+  // case-insensitively, pypi names normalised (PEP 503), other types case-insensitively as a
+  // fallback (Entry::spelled tells the caller, who warns).
   const Entry* find(std::string_view id) const;
 };
 
@@ -104,6 +112,9 @@ Result<Table> load_table(const std::string& path);
 struct Tables {
   std::vector<Table> tables;
   const Table* find_ecosystem(std::string_view ecosystem) const;
+  // The entry of the first table that knows `id` (an id or an alias, spelled as Table::find
+  // accepts); its `id` is the canonical spelling every table is keyed on.
+  const Entry* find(std::string_view id) const;
   // Ids known in any table, for "did you mean".
   std::vector<std::string> known_ids() const;
 };

@@ -7,26 +7,13 @@
 #include <set>
 
 #include "core/mapping/mapping.h"
+#include "core/mapping/spelling.h"
 
 namespace fs = std::filesystem;
 
 namespace extdeps::mapping {
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-// "dep:generic/cmake@3.25?repository_url=...#sub" -> "dep:generic/cmake"
-std::string_view base_id(std::string_view id) {
-  const auto cut = id.find_first_of("@?#");
-  return cut == std::string_view::npos ? id : id.substr(0, cut);
-}
 
 const Entry* find_exact(const std::vector<Entry>& entries, std::string_view id) {
   auto it = std::lower_bound(entries.begin(), entries.end(), id,
@@ -38,13 +25,16 @@ const Entry* find_exact(const std::vector<Entry>& entries, std::string_view id) 
   return nullptr;
 }
 
-const Entry* find_folded(const std::vector<Entry>& entries, std::string_view id) {
+// By spelling_key: the PURL type's own case and name rules, else a case-insensitive fallback.
+// Ids are tried before aliases, so an id never loses to another entry's alias.
+const Entry* find_spelled(const std::vector<Entry>& entries, std::string_view id) {
+  const std::string key = spelling_key(id);
   for (const auto& e : entries) {
-    if (iequals(e.id, id)) return &e;
+    if (same_spelling(e.id, key)) return &e;
   }
   for (const auto& e : entries) {
     for (const auto& a : e.aliases) {
-      if (iequals(a, id)) return &e;
+      if (same_spelling(a, key)) return &e;
     }
   }
   return nullptr;
@@ -115,7 +105,25 @@ const Entry* Table::find(std::string_view id) const {
   if (base != id) {
     if (const Entry* e = find_exact(entries, base)) return e;
   }
-  if (base.rfind("dep:github/", 0) == 0) return find_folded(entries, base);
+  return find_spelled(entries, base);
+}
+
+bool Entry::spelled(std::string_view id) const {
+  const std::string_view base = base_id(id);
+  return base == this->id || std::find(aliases.begin(), aliases.end(), base) != aliases.end();
+}
+
+std::string Entry::spelling_of(std::string_view id) const {
+  const std::string key = spelling_key(id);
+  if (spelling_key(this->id) == key) return this->id;
+  for (const auto& a : aliases)
+    if (spelling_key(a) == key) return a;
+  return {};
+}
+
+const Entry* Tables::find(std::string_view id) const {
+  for (const auto& t : tables)
+    if (const Entry* e = t.find(id)) return e;
   return nullptr;
 }
 

@@ -23,7 +23,10 @@ struct Package {
 };
 
 struct RequirementOutcome {
-  Requirement requirement;
+  Requirement requirement;  // as written in the declaration
+  // The id the mapping tables key it on, when the declaration spells it otherwise (an alias,
+  // another case, a PEP 503 spelling of a pypi name); empty when it is the id as written.
+  std::string canonical_id;
   Status status = Status::unsatisfiable;
   std::vector<Package> packages;  // what meets it (installed or planned)
   std::string message;            // for unsatisfiable and unmapped: why, in words

@@ -47,6 +47,7 @@ nlohmann::json to_json(const Outcome& o) {
   for (const auto& r : o.requirements) {
     json x;
     x["id"] = r.requirement.url.id();
+    x["canonical_id"] = r.canonical_id.empty() ? r.requirement.url.id() : r.canonical_id;
     x["spec"] = r.requirement.spec;
     x["category"] = category_name(r.requirement.category);
     x["range"] = r.requirement.range.str();

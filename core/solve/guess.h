@@ -23,6 +23,11 @@ struct GuessedEntry {
 // The names a guess for `requirement` may look up in `provider`'s ecosystem, for the pruning roots.
 std::vector<std::string> guess_names(const Requirement& requirement, const Provider& provider);
 
+// The package names a guess may choose among in a loaded provider, for BundleSet::index_names:
+// the candidates of that name, and what comes from a source package or provides a name.
+std::vector<std::string> guess_packages(const Requirement& requirement, const LoadedProvider& provider,
+                                        PoolBuilder& builder);
+
 // The entry for one provider, or nothing when its indexes have none of the names. `bundles`
 // must have indexed the names (BundleSet::index_names).
 std::optional<GuessedEntry> guess_entry(const Requirement& requirement, const LoadedProvider& provider,

@@ -23,7 +23,7 @@ namespace extdeps::solve {
 namespace {
 
 // Bump when the way records become solvables changes: old caches are then ignored.
-constexpr std::string_view kCacheFormat = "records-3";
+constexpr std::string_view kCacheFormat = "records-4";  // 4: apt records provide src:<source>
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;

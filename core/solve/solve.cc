@@ -11,6 +11,7 @@
 #include "core/declare/declare.h"
 #include "core/detect/cuda_table.h"
 #include "core/mapping/guess.h"
+#include "core/mapping/spelling.h"
 #include "core/solve/bundles.h"
 #include "core/solve/explain.h"
 #include "core/solve/guess.h"
@@ -37,6 +38,9 @@ struct Need {
   // No table maps the id: it is worth a guess, and what was found named after it.
   bool unmapped = false;
   std::vector<std::string> guess_evidence;
+  // The id is a pkg-config module name a table knows ("libcurl" is dep:generic/curl's): the
+  // need was mapped through that entry, as a guess; the evidence says so.
+  std::string module_guess;
   std::vector<std::string> conflict_lines;  // from the combined solve
 };
 
@@ -60,6 +64,7 @@ class Resolver {
  private:
   Result<void> load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
   void add_host(const detect::HostFacts& host);
+  void canonicalize(Requirement& r, Need& n);
   void map_needs();
   void guess(Need& n);
   void guess_warnings();
@@ -78,6 +83,9 @@ class Resolver {
   std::vector<int> priority_;
   std::vector<int> installed_priority_;  // per loaded provider, for BundleSet::add
   std::vector<Need> needs_;
+  // The requirements with the id the tables key on (an alias or another spelling replaced by
+  // the entry's id); Need::req points here, the outcome keeps the requirement as written.
+  std::vector<Requirement> canonical_;
   std::vector<Id> host_solvables_;
   std::vector<Id> disfavored_;
   std::unordered_set<Id> disfavored_set_;  // the same, to look up
@@ -192,6 +200,41 @@ void Resolver::add_host(const detect::HostFacts& h) {
   repodata_internalize(repo_last_repodata(repo));
 }
 
+// An alias, another case or another PURL spelling of a table's id becomes that id, so every
+// table, bundle and guess sees one name; the outcome says which (canonical_id). A match that
+// only ignored case where the type does not (generic) is worth a warning naming the spelling.
+void Resolver::canonicalize(Requirement& r, Need& n) {
+  const std::string written = r.url.id();
+  const mapping::Entry* e = tables_.find(written);
+  if (!e && guess_) {
+    // Not an id, but maybe the name of a pkg-config module a table maps: the entry that ships
+    // <name>.pc, found by the tables' own module lists.
+    const std::string name = mapping::guess_name(written);
+    for (const auto& t : tables_.tables) {
+      for (const auto& entry : t.entries)
+        for (const auto& m : entry.pkgconfig)
+          if (!name.empty() && m == name && !e) {
+            e = &entry;
+            n.module_guess = "the pkg-config module " + m + ".pc is " + entry.id + "'s (" + t.ecosystem +
+                             " table), so " + written + " is taken to be " + entry.id;
+          }
+    }
+    if (e) e = tables_.find(e->id);  // the canonical entry, whichever table knows it first
+  }
+  if (!e || e->id == written) return;
+  auto url = declare::parse_depurl(e->id);
+  if (!url.ok()) return;  // the loader checked every id; nothing to do for one it let through
+  r.url.type = url->type;
+  r.url.ns = url->ns;
+  r.url.name = url->name;
+  n.outcome.canonical_id = e->id;
+  if (!n.module_guess.empty() || e->spelled(written) || mapping::type_folds_case(written)) return;
+  const std::string spelling = e->spelling_of(written);
+  std::string w = written + " is spelled " + (spelling.empty() ? e->id : spelling) + " in the mapping tables; write it so";
+  if (std::find(out_.warnings.begin(), out_.warnings.end(), w) == out_.warnings.end())
+    out_.warnings.push_back(std::move(w));
+}
+
 void Resolver::map_needs() {
   std::vector<Id> names;
   for (auto& n : needs_) {
@@ -211,7 +254,7 @@ void Resolver::map_needs() {
   for (const auto& n : needs_) {
     if (!n.unmapped) continue;
     for (const auto& lp : loaded_)
-      for (const auto& name : guess_names(*n.req, *lp.provider))
+      for (const auto& name : guess_packages(*n.req, lp, b_))
         if (Id x = b_.name_id(lp.provider->ecosystem(), name, false)) names.push_back(x);
   }
   bundles_.index_names(names);
@@ -256,6 +299,12 @@ void Resolver::guess(Need& n) {
 // A need met by a guess holds, with a warning that says so, and what to do about it.
 void Resolver::guess_warnings() {
   for (auto& n : needs_) {
+    if (!n.module_guess.empty()) {
+      n.outcome.guess = {n.module_guess};
+      out_.warnings.push_back(n.outcome.requirement.url.id() + " is in no mapping table: " + n.module_guess +
+                              "; check it, and add the id as an alias (docs/maintainers.md)");
+      continue;
+    }
     if (!n.unmapped || n.guess_evidence.empty()) continue;
     auto& o = n.outcome;
     o.guess = n.guess_evidence;
@@ -333,6 +382,16 @@ void Resolver::explain_failure(Need& n) {
     details.push_back(who + " cannot be installed: " + join(why, "; "));
   }
   for (const auto& line : n.conflict_lines) details.push_back(line);
+  // A CUDA run need where no driver runs: whatever the indexes hold, nothing can meet it here,
+  // and that is what the user can act on (install a driver, or ask for a build-only plan).
+  if (host_ && n.req->category == Category::run && detect::is_cuda_id(n.req->url.id()) &&
+      host_->cuda.state != detect::CudaState::ok &&
+      std::none_of(details.begin(), details.end(), [](const std::string& d) {
+        return d.find("this plan needs an NVIDIA driver") != std::string::npos;
+      }))
+    details.push_back("this plan needs an NVIDIA driver to run CUDA code, and this machine has none (" +
+                      std::string(detect::cuda_state_name(host_->cuda.state)) +
+                      "); install one, or select only build and host needs (--category build,host)");
   if (details.empty()) details.push_back("no package manager here offers it");
   // The headline is the strongest reason: a driver, then a candidate that cannot be installed,
   // then a conflict with the rest of the plan, then versions out of range, then what is absent.
@@ -584,6 +643,7 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
                                     std::vector<std::unique_ptr<Provider>>& providers,
                                     const Options& opt) {
   guess_ = opt.guess_unmapped;
+  canonical_ = reqs;
   auto known = tables_.known_ids();
   // A need written more than once (same DepURL, range, category, group and marker) is solved
   // once and reported at each place it was written: 8,000 copies cost what one does.
@@ -597,9 +657,10 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
     need_of[i] = it->second;
     if (!fresh) continue;
     Need& n = needs_.emplace_back();
-    n.req = &r;
+    canonicalize(canonical_[i], n);
+    n.req = &canonical_[i];
     n.outcome.requirement = r;
-    const std::string id = r.url.id();
+    const std::string id = canonical_[i].url.id();
     n.unmapped = guess_ && std::none_of(tables_.tables.begin(), tables_.tables.end(),
                                         [&](const mapping::Table& t) { return t.find(id) != nullptr; });
   }
@@ -623,8 +684,19 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
       n.outcome.message = "no mapping table knows " + id;
       if (!n.outcome.suggestions.empty())
         n.outcome.message += " (did you mean " + join(n.outcome.suggestions, ", ") + "?)";
-      else if (n.unmapped && !mapping::guess_candidates(id, "pkgconfig", "", Category::host).empty())
-        n.outcome.message += ", and no package or pkg-config module here is named after it";
+      else if (n.unmapped) {
+        // Which rules were tried, per manager, so the user knows what "named after" covered.
+        std::string tried;
+        for (const auto& lp : loaded_) {
+          std::string rules = mapping::guess_rules(id, lp.provider->ecosystem(), lp.provider->manager(),
+                                                   n.req->category);
+          if (rules.empty()) continue;
+          std::string who(lp.provider->manager().empty() ? lp.provider->ecosystem() : lp.provider->manager());
+          tried += (tried.empty() ? "" : "; ") + who + ": " + rules;
+        }
+        if (!tried.empty())
+          n.outcome.message += ", and nothing here is named after it (tried " + tried + ")";
+      }
     } else {
       n.outcome.status = plan::Status::unsatisfiable;
       n.outcome.message = "no package manager here maps " + id + " (it is mapped for " +

@@ -1,5 +1,5 @@
 // deb822 stanzas of a Packages or dpkg status file, as deb-control(5) and dpkg read them: one
-// pass over the lines, keeping views of the ten fields the model needs and skipping the rest
+// pass over the lines, keeping views of the eleven fields the model needs and skipping the rest
 // (Description, SHA256, Tag ...) without copying. A record is built only for a stanza that passes
 // the arch and status filters.
 #include <cstring>
@@ -18,12 +18,12 @@ namespace {
 
 enum FieldId : int {
   kPackage, kVersion, kArchitecture, kMultiArch, kStatus,
-  kProvides, kPreDepends, kDepends, kConflicts, kBreaks, kFieldCount
+  kProvides, kPreDepends, kDepends, kConflicts, kBreaks, kSource, kFieldCount
 };
 
 constexpr const char* kFieldNames[kFieldCount] = {
     "Package", "Version", "Architecture", "Multi-Arch", "Status",
-    "Provides", "Pre-Depends", "Depends", "Conflicts", "Breaks"};
+    "Provides", "Pre-Depends", "Depends", "Conflicts", "Breaks", "Source"};
 
 struct Field {
   std::string_view value;  // from just after ':' to the end of its last continuation line
@@ -44,7 +44,7 @@ int field_id(std::string_view name) {
   auto is = [&](FieldId id) { return same_name(name, kFieldNames[id]) ? id : -1; };
   int id = -1;
   switch (name.size()) {
-    case 6: (id = is(kStatus)) >= 0 || (id = is(kBreaks)) >= 0; break;
+    case 6: (id = is(kStatus)) >= 0 || (id = is(kBreaks)) >= 0 || (id = is(kSource)) >= 0; break;
     case 7: (id = is(kPackage)) >= 0 || (id = is(kVersion)) >= 0 || (id = is(kDepends)) >= 0; break;
     case 8: id = is(kProvides); break;
     case 9: id = is(kConflicts); break;
@@ -297,6 +297,14 @@ class StanzaParser {
     if (!fields_[kProvides].seen && ma != MultiArch::no && ma != MultiArch::same) {
       scratch_.clear();
       naming.add_provides(package_, *version, scratch_, r.provides);
+    }
+    // The source package it was built from, where it is named otherwise ("Source: gdal (3.6.2)"
+    // on libgdal-dev), as the provide "src:gdal": a guess for dep:generic/gdal finds the binary
+    // packages of that source (core/mapping/guess.h). Native and arch-all records only.
+    if (fields_[kSource].seen && (*arch == "all" || *arch == archs_.native)) {
+      std::string_view src = trim(fields_[kSource].value);
+      src = src.substr(0, src.find(' '));
+      if (!src.empty() && src != package_) r.provides.push_back(NativeDep{"src:" + std::string(src), DepOp::any, {}});
     }
     reset();
     sink_(std::move(r));

@@ -66,8 +66,9 @@ class IndexReader {
         } else if (!attributes()) {
           return false;
         }
-      } else if (!attribute(key_)) {
-        return false;
+      } else {
+        if (first) summary_.channel = channel_of_key(key_, options_.channels);
+        if (!attribute(key_)) return false;
       }
       first = false;
     }
@@ -101,6 +102,10 @@ class IndexReader {
     if (!kind) return false;
     attr_ = Attribute{};
     attr_.path = std::string(nixpkgs_attr_path(key));
+    if (!summary_.channel.empty() && attr_.path.size() > summary_.channel.size() &&
+        attr_.path.compare(0, summary_.channel.size(), summary_.channel) == 0 &&
+        attr_.path[summary_.channel.size()] == '.')
+      attr_.path.erase(0, summary_.channel.size() + 1);
     // A record needs a name: "" (or a flake output path that ends after the system) names none.
     if (attr_.path.empty())
       return in_.fail("attribute '" + key + "' names no attribute path" + in_.at(in_.offset()) +

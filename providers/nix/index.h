@@ -44,12 +44,17 @@ struct IndexSummary {
   size_t candidates = 0;  // handed to `each`, given a filter
   size_t broken = 0, unavailable = 0, other_platform = 0;
   std::string other_system;  // a system other attributes were built for, for messages
+  // nix-env output of a machine with channels: the channel its keys start with ("nixpkgs" of
+  // "nixpkgs.gdal"), cut from every attribute path of that channel; empty when there is none.
+  std::string channel;
 };
 
 struct IndexOptions {
   // Attributes that are not candidates on it are counted and dropped; null: every attribute
   // is handed over.
   const Platform* platform = nullptr;
+  // The machine's channel names, besides those named as channels are (names.h channel_of_key).
+  std::vector<std::string> channels;
 };
 
 // Reads an index; `each` gets every attribute that is a candidate. Errors name the source and

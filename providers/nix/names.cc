@@ -35,6 +35,20 @@ std::string_view nixpkgs_attr_path(std::string_view p) {
   return p;
 }
 
+std::string channel_of_key(std::string_view key, const std::vector<std::string>& known) {
+  // The machine's names first, whole: a channel may have a dot in its name (nixos-24.05).
+  for (const auto& k : known)
+    if (!k.empty() && key.size() > k.size() + 1 && key.compare(0, k.size(), k) == 0 && key[k.size()] == '.') return k;
+  const auto dot = key.find('.');
+  if (dot == std::string_view::npos || dot == 0) return {};
+  const std::string_view first = key.substr(0, dot);
+  for (std::string_view base : {"nixpkgs", "nixos"}) {
+    if (first.substr(0, base.size()) != base) continue;
+    if (first.size() == base.size() || first[base.size()] == '-' || first[base.size()] == '_') return std::string(first);
+  }
+  return {};
+}
+
 std::string_view package_set(std::string_view attr_path) {
   bool quoted = false;
   size_t last_dot = std::string_view::npos;

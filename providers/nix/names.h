@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace extdeps::nix {
 
@@ -23,6 +24,13 @@ std::string_view store_path_name(std::string_view path);
 // The attribute path inside nixpkgs of a flake output path: "legacyPackages.x86_64-linux.hello" and
 // "packages.x86_64-linux.hello" -> "hello"; anything else as it is.
 std::string_view nixpkgs_attr_path(std::string_view flake_attr_path);
+
+// The channel an index key of nix-env -qaP starts with, or empty: on a machine with channels it
+// prints "nixpkgs.gdal", "nixos.python3Packages.numpy" (the channel's name, then the attribute
+// path). A first component counts as a channel when it is one of `known` (the machine's
+// channels, ~/.nix-channels) or is named as channels are (nixpkgs, nixos, nixpkgs-unstable,
+// nixos-24.05); package sets (python3Packages) are not.
+std::string channel_of_key(std::string_view key, const std::vector<std::string>& known);
 
 // The package set an attribute belongs to, its path without the last name:
 // "cudaPackages_12_4.cuda_nvcc" -> "cudaPackages_12_4", "openssl" -> "". A quoted name

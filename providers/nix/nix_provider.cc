@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <unordered_set>
 
 #include "core/detect/os_release.h"
@@ -31,13 +32,42 @@ namespace {
 namespace fs = std::filesystem;
 
 // Bump when records are read differently: a cache keyed on the old reading is then unused.
-constexpr std::string_view kReaderFormat = "nix-records-1";
+constexpr std::string_view kReaderFormat = "nix-records-2";  // 2: channel prefixes cut
 
 // "path size mtime" of a file, or "path missing".
 std::string stamp(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return path + " missing";
   return path + " " + std::to_string(st.st_size) + " " + std::to_string(mtime_ns(st));
+}
+
+// The machine's channel names: the second word of each line of ~/.nix-channels ("URL NAME").
+std::vector<std::string> machine_channels(const Context& ctx) {
+  std::vector<std::string> out;
+  auto home = ctx.env("HOME");
+  if (!home || home->empty()) return out;
+  std::ifstream in(ctx.host_path(*home + "/.nix-channels"));
+  std::string url, name;
+  while (in >> url >> name) out.push_back(name);
+  return out;
+}
+
+// The channel the index's first key starts with, for commands (`nix-env -iA <channel>.gdal`),
+// read from the file's first few KiB. Compressed indexes are channels' packages.json, whose keys
+// have no channel; "" then, and for an index without one.
+std::string index_channel(const IndexFile& index, const std::vector<std::string>& known) {
+  if (index.name.size() > 3 && (index.name.ends_with(".br") || index.name.ends_with(".zst"))) return {};
+  std::ifstream in(index.path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  const auto brace = head.find('{');
+  if (brace == std::string::npos) return {};
+  const auto open = head.find_first_not_of(" \t\r\n", brace + 1);
+  if (open == std::string::npos || head[open] != '"') return {};
+  const auto close = head.find('"', open + 1);
+  if (close == std::string::npos) return {};
+  return channel_of_key(std::string_view(head).substr(open + 1, close - open - 1), known);
 }
 
 class NixProvider final : public Provider {
@@ -62,6 +92,8 @@ class NixProvider final : public Provider {
     auto index = options_.index.empty() ? generate_index(ctx, system_) : locate_index(fetcher, options_.index);
     if (!index) return index.error();
     index_ = std::move(*index);
+    channels_ = machine_channels(ctx);
+    channel_ = index_channel(index_, channels_);
     profile_ = options_.profile.empty() ? default_profile(ctx) : options_.profile;
     command_profile_ = options_.profile.empty() ? ctx.env("EXTDEPS_NIX_PROFILE").value_or("") : options_.profile;
     kind_ = profile_kind(profile_);
@@ -98,7 +130,7 @@ class NixProvider final : public Provider {
   void restrict_to(const std::vector<std::string>& names) override { wanted_.insert(names.begin(), names.end()); }
 
   std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const override {
-    return nix::install_commands(packages, {frontend_, command_profile_, index_.revision});
+    return nix::install_commands(packages, {frontend_, command_profile_, index_.revision, channel_});
   }
 
   std::vector<std::string> environment_formats() const override { return {"shell.nix", "flake.nix"}; }
@@ -135,7 +167,7 @@ class NixProvider final : public Provider {
     auto source = json::open_file(index_.path, index_.name);
     if (!source) return source.error();
     Platform platform(system_);
-    IndexOptions io{&platform};
+    IndexOptions io{&platform, channels_};
     auto add = [&](std::string path, std::string version, std::string pname) {
       PackageRecord r;
       r.name = std::move(path);
@@ -214,6 +246,8 @@ class NixProvider final : public Provider {
   bool used_;
   std::string system_;
   IndexFile index_;
+  std::vector<std::string> channels_;  // the machine's (~/.nix-channels)
+  std::string channel_;                // the index's keys start with it; named in nix-env commands
   std::string profile_;
   std::string command_profile_;  // named in commands: the one given, not the default
   ProfileKind kind_ = ProfileKind::none;
@@ -244,7 +278,8 @@ std::vector<Command> install_commands(const std::vector<PlannedPackage>& package
     if (!o.revision.empty())
       c.argv.insert(c.argv.end(), {"-f", "https://github.com/NixOS/nixpkgs/archive/" + o.revision + ".tar.gz"});
     c.argv.push_back("-iA");
-    for (const auto& p : packages) c.argv.push_back(o.revision.empty() ? "nixpkgs." + p.name : p.name);
+    const std::string channel = o.channel.empty() ? "nixpkgs" : o.channel;
+    for (const auto& p : packages) c.argv.push_back(o.revision.empty() ? channel + "." + p.name : p.name);
   }
   return {std::move(c)};
 }

@@ -21,11 +21,14 @@ struct CommandOptions {
   Frontend frontend = Frontend::profile;
   std::string profile;   // --profile PATH; empty: the user's default profile
   std::string revision;  // the nixpkgs commit the index was made from; empty: the registry's / channel's
+  // The channel nix-env names attributes by (nixpkgs, nixos, a name of ~/.nix-channels); empty:
+  // nixpkgs. `nix profile` goes through the flake registry's nixpkgs either way.
+  std::string channel;
 };
 
 // One step for every package, never elevated (a profile belongs to its user):
 //   nix profile install [--profile P] nixpkgs#attr ...        (github:NixOS/nixpkgs/<rev>#attr with a revision)
-//   nix-env [-p P] -iA nixpkgs.attr ...                       (nix-env [-p P] -f <rev tarball> -iA attr ...)
+//   nix-env [-p P] -iA <channel>.attr ...                     (nix-env [-p P] -f <rev tarball> -iA attr ...)
 std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages, const CommandOptions& options);
 
 struct ProviderOptions {

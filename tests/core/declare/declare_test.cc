@@ -197,7 +197,9 @@ TEST(DeclareReader, DependencyGroupErrors) {
 
 TEST(DeclareReader, MalformedToml) {
   std::string path = test::data_path("declare/malformed/pyproject.toml");
-  EXPECT_EQ(read_error(path), path + ":7:3: error while parsing array: expected comma or closing ']', saw '\"'");
+  EXPECT_EQ(read_error(path), path + ":7:3: error while parsing array: expected comma or closing ']', saw '\"' "
+                              "(the strings of an array are separated by commas; one is likely missing at the end "
+                              "of the line before)");
 }
 
 TEST(DeclareReader, UnknownKeySuggestsTheKnownOne) {
@@ -260,10 +262,11 @@ TEST(DeclareReader, NewAndOldKeyTogetherIsAnError) {
 
 TEST(DeclareReader, NoExternalTable) {
   std::string path = test::data_path("declare/no-external/pyproject.toml");
-  EXPECT_EQ(read_error(path), "no [external] table in " + path);
-  Context ctx = Context::for_test("/");
-  Declaration empty = read_ok(ctx, write_file("extdeps.toml", "# nothing needed yet\n"));
-  EXPECT_TRUE(empty.requirements.empty());
+  const std::string hint = "declare the needs as [external] host-requires = [\"dep:generic/zlib\"], PEP 725)";
+  EXPECT_EQ(read_error(path), "no [external] table in " + path + " (" + hint);
+  // An empty file declares nothing either: the same mistake, the same answer (issue 14).
+  std::string empty = write_file("extdeps.toml", "# nothing needed yet\n");
+  EXPECT_EQ(read_error(empty), "no [external] table in " + empty + " (the file is empty; " + hint);
   EXPECT_EQ(read_error("/nonexistent/pyproject.toml"), "no such file: /nonexistent/pyproject.toml");
 }
 

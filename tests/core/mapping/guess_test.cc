@@ -1,29 +1,68 @@
-// The names a guess looks for, per ecosystem and category (core/mapping/guess.h).
+// The names a guess looks for, per ecosystem and category, in order (core/mapping/guess.h).
 #include "core/mapping/guess.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace extdeps::mapping {
 namespace {
 
-std::vector<std::string> names(std::string_view id, std::string_view eco, std::string_view manager, Category c) {
-  std::vector<std::string> out;
-  for (const auto& g : guess_candidates(id, eco, manager, c)) out.push_back(g.name);
+using Kind = GuessCandidate::Kind;
+using V = std::vector<std::string>;
+
+// "name" for a package, "src:name" / "src:name (dev)" for a source, "provides:name".
+V names(std::string_view id, std::string_view eco, std::string_view manager, Category c) {
+  V out;
+  for (const auto& g : guess_candidates(id, eco, manager, c)) {
+    if (g.kind == Kind::package) out.push_back(g.name);
+    if (g.kind == Kind::source) out.push_back("src:" + g.name + (g.dev_packages ? " (dev)" : ""));
+    if (g.kind == Kind::provides) out.push_back("provides:" + g.name);
+  }
   return out;
 }
 
-using V = std::vector<std::string>;
+// Where `name` comes in `v`; v.size() when absent.
+size_t at(const V& v, const std::string& name) { return std::find(v.begin(), v.end(), name) - v.begin(); }
 
-TEST(GuessCandidates, DebianNamesLibrariesLibNameDevAndToolsByTheirName) {
-  EXPECT_EQ(names("dep:generic/libfoo", "debian", "apt", Category::host), (V{"libfoo-dev"}));
-  EXPECT_EQ(names("dep:generic/foo", "debian", "apt", Category::host), (V{"libfoo-dev", "foo-dev"}));
-  EXPECT_EQ(names("dep:generic/foo", "debian", "apt", Category::run), (V{"libfoo-dev", "foo-dev"}));
-  EXPECT_EQ(names("dep:generic/foo", "debian", "apt", Category::build), (V{"foo", "libfoo-dev", "foo-dev"}));
-  // The name part, lower-cased, without version or qualifiers; github ids by their repository.
-  EXPECT_EQ(names("dep:github/Owner/LibBar@>=2?x=y", "debian", "apt", Category::host), (V{"libbar-dev"}));
-  // A name Debian would refuse is not looked for.
-  EXPECT_EQ(names("dep:generic/a", "debian", "apt", Category::build), (V{"liba-dev", "a-dev"}));
-  EXPECT_EQ(names("dep:generic/foo_bar", "debian", "apt", Category::host), V{});
+TEST(GuessCandidates, AptTriesTheExactNameThenTheSourceThenLibNameDevThenProvides) {
+  // A program need: the package of that name first (4ti2, not lib4ti2-dev), then the source's
+  // non-dev packages, the lib<name>-dev forms last.
+  auto build = names("dep:generic/4ti2", "debian", "apt", Category::build);
+  EXPECT_EQ(build.front(), "4ti2");
+  EXPECT_LT(at(build, "4ti2"), at(build, "src:4ti2"));
+  EXPECT_LT(at(build, "src:4ti2"), at(build, "lib4ti2-dev"));
+  EXPECT_EQ(build.back(), "provides:4ti2");
+  // A library need: the source's -dev packages first, then lib<name>-dev and lib<name>N-dev,
+  // then <name>-dev, and only then a package of exactly that name.
+  auto host = names("dep:generic/cddlib", "debian", "apt", Category::host);
+  EXPECT_EQ(host.front(), "src:cddlib (dev)");
+  EXPECT_LT(at(host, "src:cddlib-2 (dev)"), at(host, "libcddlib-dev"));
+  EXPECT_LT(at(host, "libcddlib-dev"), at(host, "libcddlib2-dev"));
+  EXPECT_LT(at(host, "libcddlib2-dev"), at(host, "cddlib-dev"));
+  EXPECT_LT(at(host, "cddlib-dev"), at(host, "cddlib"));
+  // A run need: the program, the source's non-dev packages, then a runtime library.
+  auto run = names("dep:generic/foo", "debian", "apt", Category::run);
+  EXPECT_EQ(run.front(), "foo");
+  EXPECT_LT(at(run, "src:foo"), at(run, "libfoo1"));
+  EXPECT_LT(at(run, "libfoo1"), at(run, "libfoo-dev"));
+  // lib is not doubled; '_' becomes '-' as Debian names have it.
+  auto lib = names("dep:generic/libfoo", "debian", "apt", Category::host);
+  EXPECT_NE(at(lib, "libfoo-dev"), lib.size());
+  EXPECT_EQ(at(lib, "liblibfoo-dev"), lib.size());
+  auto underscore = names("dep:generic/latte_int", "debian", "apt", Category::host);
+  EXPECT_NE(at(underscore, "liblatte-int-dev"), underscore.size());
+}
+
+TEST(GuessCandidates, OtherPurlTypesAreGuessedFromTheirLastSegment) {
+  EXPECT_EQ(names("dep:cargo/ripgrep", "debian", "apt", Category::run).front(), "ripgrep");
+  EXPECT_EQ(names("dep:golang/github.com/junegunn/fzf", "debian", "apt", Category::run).front(), "fzf");
+  EXPECT_EQ(names("dep:github/AbiWord/Enchant", "debian", "apt", Category::run).front(), "enchant");
+  EXPECT_EQ(names("dep:npm/typescript", "debian", "apt", Category::build).front(), "typescript");
+  EXPECT_EQ(names("dep:pypi/numpy", "debian", "apt", Category::run), (V{"python3-numpy"}));
+  EXPECT_EQ(guess_name("dep:github/Owner/LibBar@>=2?x=y"), "libbar");
+  EXPECT_EQ(guess_name("dep:virtual/compiler/c"), "");
+  EXPECT_EQ(guess_name("dep:cran/nat"), "");
 }
 
 TEST(GuessCandidates, CondaForgeAndPkgconfig) {
@@ -36,14 +75,19 @@ TEST(GuessCandidates, CondaForgeAndPkgconfig) {
   EXPECT_EQ(names("dep:generic/foo", "pkgconfig", "", Category::run), V{});
 }
 
-TEST(GuessCandidates, NothingForVirtualIdsOrUnknownManagers) {
+TEST(GuessCandidates, NothingForVirtualIdsOrUnknownManagersAndTheRulesAreNamed) {
   EXPECT_EQ(names("dep:virtual/interface/blas", "debian", "apt", Category::host), V{});
   EXPECT_EQ(names("dep:virtual/compiler/c", "pkgconfig", "", Category::build), V{});
   EXPECT_EQ(names("dep:pypi/numpy", "conda-forge", "conda", Category::host), V{});
   EXPECT_EQ(names("dep:generic/foo", "nixpkgs", "nix", Category::host), V{});
-  auto why = guess_candidates("dep:generic/foo", "debian", "apt", Category::host);
+  auto why = guess_candidates("dep:generic/foo", "debian", "apt", Category::build);
   ASSERT_FALSE(why.empty());
-  EXPECT_EQ(why[0].why, "named after dep:generic/foo (Debian's lib<name>-dev form)");
+  EXPECT_EQ(why[0].why, "named after dep:generic/foo (a package of exactly that name)");
+  EXPECT_EQ(guess_rules("dep:generic/foo", "debian", "apt", Category::host),
+            "binary packages built from the source package of that name, the -dev ones; Debian's "
+            "lib<name>-dev form; Debian's lib<name>N-dev form; Debian's <name>-dev form; a package of "
+            "exactly that name; a package that provides that name");
+  EXPECT_EQ(guess_rules("dep:virtual/compiler/c", "debian", "apt", Category::host), "");
 }
 
 }  // namespace

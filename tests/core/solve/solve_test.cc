@@ -206,7 +206,7 @@ TEST_F(SolveTest, TheHeadlineIsTheStrongestReason) {
 }
 
 TEST_F(SolveTest, AnUnknownIdIsUnmappedWithASuggestion) {
-  auto o = resolve({req("dep:generic/libxml")});
+  auto o = resolve({req("dep:generic/libxmll")});
   EXPECT_FALSE(o.ok());
   EXPECT_EQ(o.requirements[0].status, plan::Status::unmapped);
   ASSERT_FALSE(o.requirements[0].suggestions.empty());

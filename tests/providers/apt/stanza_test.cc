@@ -62,7 +62,8 @@ TEST(AptStanza, KeepsVersionsProvidesAlternativesAndConflicts) {
   ASSERT_NE(z, nullptr);
   EXPECT_EQ(z->version, "1:1.2.13.dfsg-1");
   EXPECT_EQ(z->arch, "amd64");
-  EXPECT_EQ(show(z->provides), (Strings{"libz-dev"}));
+  // A Source: other than the package's name is kept as the provide src:<source>, for guesses.
+  EXPECT_EQ(show(z->provides), (Strings{"libz-dev", "src:zlib"}));
   EXPECT_EQ(show(z->depends), (Strings{"zlib1g (= 1:1.2.13.dfsg-1)", "libc6-dev | libc-dev"}));
   EXPECT_EQ(show(z->conflicts), (Strings{"zlib1-dev"}));
 
@@ -72,11 +73,12 @@ TEST(AptStanza, KeepsVersionsProvidesAlternativesAndConflicts) {
   EXPECT_EQ(show(py->depends), (Strings{"python3-minimal (= 3.11.2-1+b1)", "python3.11 (>= 3.11.2-1~)",
                                         "libpython3-stdlib (= 3.11.2-1+b1)"}));
   EXPECT_EQ(show(py->provides), (Strings{"python3-profiler", "python3-supported-max (= 3.11)",
-                                         "python3-supported-min (= 3.11)", "python3:any (= 3.11.2-1+b1)"}));
+                                         "python3-supported-min (= 3.11)", "python3:any (= 3.11.2-1+b1)",
+                                         "src:python3-defaults"}));
 
   const PackageRecord* gcc = c.find("libgcc-s1");
   ASSERT_NE(gcc, nullptr);
-  EXPECT_EQ(show(gcc->provides), (Strings{"libgcc1 (= 1:12.2.0-14+deb12u1)"}));
+  EXPECT_EQ(show(gcc->provides), (Strings{"libgcc1 (= 1:12.2.0-14+deb12u1)", "src:gcc-12"}));
   EXPECT_TRUE(gcc->conflicts.empty());  // Replaces is not a conflict
 
   // Conflicts and Breaks both forbid.
@@ -86,7 +88,7 @@ TEST(AptStanza, KeepsVersionsProvidesAlternativesAndConflicts) {
   EXPECT_EQ(show(dev->conflicts[0]), "libc0.1-dev");
   EXPECT_EQ(show(dev->conflicts[3]), "binutils (<< 2.38)");
   EXPECT_EQ(show(dev->conflicts.back()), "slurm-wlm-basic-plugins-dev (<= 21.08.8.2-1)");
-  EXPECT_EQ(show(dev->provides), (Strings{"libc-dev (= 2.36-9+deb12u14)"}));
+  EXPECT_EQ(show(dev->provides), (Strings{"libc-dev (= 2.36-9+deb12u14)", "src:glibc"}));
 
   // arch:all, M-A: foreign, with a ":any" dependency.
   const PackageRecord* dd = c.find("dpkg-dev");
@@ -95,7 +97,7 @@ TEST(AptStanza, KeepsVersionsProvidesAlternativesAndConflicts) {
   EXPECT_EQ(dd->version, "1.21.23");
   EXPECT_EQ(show(dd->depends).front(), "perl:any");
   EXPECT_EQ(dd->conflicts.size(), 5u);
-  EXPECT_TRUE(dd->provides.empty());  // no foreign architecture to provide for
+  EXPECT_EQ(show(dd->provides), (Strings{"src:dpkg"}));  // no foreign architecture to provide for
 }
 
 TEST(AptStanza, NamesForeignArchitectureRecordsByTheMultiArchModel) {
@@ -119,7 +121,7 @@ TEST(AptStanza, NamesForeignArchitectureRecordsByTheMultiArchModel) {
   // M-A: allowed provides name:any whatever its architecture; its dependencies follow its arch.
   const PackageRecord* py = c.find("python3:amd64");
   ASSERT_NE(py, nullptr);
-  EXPECT_EQ(show(py->provides).back(), "python3:any (= 3.11.2-1+b1)");
+  EXPECT_EQ(show(py->provides).back(), "python3:any (= 3.11.2-1+b1)");  // foreign: no src: provide
   EXPECT_EQ(show(py->depends).front(), "python3-minimal:amd64 (= 3.11.2-1+b1)");
 
   // arch:all records count as native: plain names, and M-A: foreign provides for amd64.
@@ -127,7 +129,7 @@ TEST(AptStanza, NamesForeignArchitectureRecordsByTheMultiArchModel) {
   ASSERT_NE(dd, nullptr);
   EXPECT_EQ(show(dd->depends)[0], "perl:any");
   EXPECT_EQ(show(dd->depends)[1], "libdpkg-perl (= 1.21.23)");
-  EXPECT_EQ(show(dd->provides), (Strings{"dpkg-dev:amd64 (= 1.21.23)"}));
+  EXPECT_EQ(show(dd->provides), (Strings{"dpkg-dev:amd64 (= 1.21.23)", "src:dpkg"}));
 }
 
 TEST(AptStanza, SkipsRecordsOfOtherArchitectures) {

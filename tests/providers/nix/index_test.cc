@@ -8,6 +8,7 @@
 
 #include "core/json/byte_source.h"
 #include "providers/nix/index.h"
+#include "providers/nix/names.h"
 #include "providers/nix/platform.h"
 #include "tests/support/http_server.h"
 #include "tests/support/nix_tool.h"
@@ -130,6 +131,34 @@ TEST(NixIndex, WithoutAPlatformEveryAttributeIsHandedOver) {
   auto r = read(test::read_file(test::data_path("nix/nix-env-qaP.json")), "x", nullptr);
   EXPECT_EQ(r.summary.candidates, 30u);
   EXPECT_FALSE(r.by_path.at("darwin-only").on_platform.has_value());
+}
+
+// nix-env -qaP --json on a machine with channels: "<channel>.<attribute path>" (issue 14).
+TEST(NixIndex, ChannelPrefixesAreCutWhateverTheChannelIsNamed) {
+  const std::string text = R"({
+    "nixpkgs.gdal": {"name": "gdal-3.9.3", "pname": "gdal", "version": "3.9.3"},
+    "nixpkgs.python3Packages.numpy": {"name": "python3.12-numpy-1.26.4", "pname": "numpy", "version": "1.26.4"}
+  })";
+  auto r = read(text, "x", nullptr);
+  EXPECT_EQ(r.summary.channel, "nixpkgs");
+  EXPECT_EQ(paths(r), (std::vector<std::string>{"gdal", "python3Packages.numpy"}));
+  // Channels of the machine's own naming (~/.nix-channels), a dot in one too, and one by its form.
+  for (const std::string channel : {"mychannel", "nixos-24.05", "nixos-unstable"}) {
+    const std::string text_of_channel = "{\"" + channel + ".zlib\": {\"name\": \"zlib-1.3.1\"}}";
+    auto src = json::over_memory(text_of_channel, "x");
+    std::vector<std::string> got;
+    auto s = read_index(*src, {nullptr, {"mychannel", "nixos-24.05"}}, [&](Attribute&& a) { got.push_back(a.path); });
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->channel, channel);
+    EXPECT_EQ(got, std::vector<std::string>{"zlib"});
+  }
+  // Without channels, a package set's name is not one.
+  auto plain = read(R"({"python3Packages.numpy": {"name": "python3.12-numpy-1.26.4"}, "gdal": {"name": "gdal-3.9.3"}})",
+                    "x", nullptr);
+  EXPECT_EQ(plain.summary.channel, "");
+  EXPECT_EQ(paths(plain), (std::vector<std::string>{"gdal", "python3Packages.numpy"}));
+  EXPECT_EQ(channel_of_key("nixosTests.foo", {}), "");
+  EXPECT_EQ(channel_of_key("nixpkgs-unstable.hello", {}), "nixpkgs-unstable");
 }
 
 TEST(NixIndex, NameAndVersionComeFromTheDerivationNameWhenMissing) {

@@ -399,6 +399,9 @@ TEST(NixCommands, BothFrontendsProfilesAndRevisions) {
             std::string("nix-env -p /p -f https://github.com/NixOS/nixpkgs/archive/") + kRevision +
                 ".tar.gz -iA openssl cudaPackages.cuda_nvcc");
   EXPECT_TRUE(install_commands({}, {}).empty());
+  // An index read through a channel names it, as the user's nix-env would (-iA nixos.openssl).
+  EXPECT_EQ(line({Frontend::env, "", "", "nixos"}), "nix-env -iA nixos.openssl nixos.cudaPackages.cuda_nvcc");
+  EXPECT_EQ(line({Frontend::profile, "", "", "nixos"}), "nix profile install 'nixpkgs#openssl' 'nixpkgs#cudaPackages.cuda_nvcc'");
 }
 
 }  // namespace
