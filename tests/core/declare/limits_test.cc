@@ -114,6 +114,15 @@ TEST(DeclareLimits, ASpecifierLongerThanTheLimitIsAnError) {
       << r.error().message;
 }
 
+TEST(DeclareLimits, AGroupNameLongerThanTheLimitIsAnError) {
+  auto r = read("[external.optional-dependencies]\n" + std::string(5000, 'g') + " = []\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::bad_input);
+  EXPECT_NE(r.error().message.find("pyproject.toml:2:1: a group name of 5000 bytes (extdeps reads at most 1024)"),
+            std::string::npos)
+      << r.error().message;
+}
+
 TEST(DeclareLimits, AMarkerOf100000NestedParenthesesIsAnError) {
   std::string marker = std::string(100000, '(') + "os_name == 'posix'" + std::string(100000, ')');
   auto r = parse_requirement("dep:generic/zlib; " + marker);
