@@ -110,7 +110,8 @@ TEST(Pep804Import, BadFilesAreBadInputWithTheirPlace) {
   auto r = import_pep804(dir + "/x.mapping.json");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ExitCode::bad_input);
-  EXPECT_EQ(r.error().message, dir + "/x.mapping.json: not JSON at byte offset 53 (a PEP 804 mapping file is JSON)");
+  EXPECT_EQ(r.error().message, dir + "/x.mapping.json: not JSON at byte offset 52 (syntax error while parsing value - "
+                                     "unexpected end of input; expected '[', '{', or a literal; a PEP 804 mapping file is JSON)");
   std::ofstream(dir + "/y.mapping.json") << R"({"mappings": [{"id": "dep:generic/a", "specs": "a"}, {"id": "zlib", "specs": "z"}]})";
   r = import_pep804(dir + "/y.mapping.json");
   ASSERT_FALSE(r);
@@ -167,6 +168,24 @@ TEST(Pep804Export, ADetectorTableHasNoPep804Form) {
   auto j = export_pep804(*table);
   ASSERT_FALSE(j);
   EXPECT_EQ(j.error().message, "the pkgconfig table names no package manager: PEP 804 mappings are for package managers");
+}
+
+
+// nlohmann's exceptions stay inside: a number out of range or a value of the wrong type is bad
+// input with the file and byte offset, not an internal error.
+TEST(Pep804Import, ANumberOutOfRangeOrAValueOfTheWrongTypeIsBadInput) {
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/big.mapping.json") << R"({"name": 1e999, "mappings": []})";
+  auto r = import_pep804(dir + "/big.mapping.json");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ExitCode::bad_input);
+  EXPECT_EQ(r.error().message, dir + "/big.mapping.json: not JSON at byte offset 9 (number overflow parsing "
+                                     "'1e999'; a PEP 804 mapping file is JSON)");
+  std::ofstream(dir + "/num.mapping.json")
+      << R"({"name": 5, "description": 6, "package_managers": [3], "mappings": [{"id": "dep:generic/a", "specs": "a"}]})";
+  auto ok = import_pep804(dir + "/num.mapping.json", "debian");
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->table.entries.size(), 1u);
 }
 
 }  // namespace

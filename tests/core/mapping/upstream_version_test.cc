@@ -60,5 +60,29 @@ TEST(MappingVersion, NativeIsTheSameString) {
   EXPECT_EQ(upstream_version({}, "1:2.9.14+dfsg-1.3~deb12u1"), "1:2.9.14+dfsg-1.3~deb12u1");
 }
 
+
+// The repack-suffix scanner (it was a std::regex, which recursed once per character).
+TEST(MappingVersion, DebUpstreamOfA50000DigitVersionIsItsDigits) {
+  const std::string digits(50000, '7');
+  EXPECT_EQ(deb("1:" + digits + "-1"), digits);
+  EXPECT_EQ(deb(digits + "+dfsg-1"), digits);
+  EXPECT_EQ(deb(std::string(50000, '.') + "+ds"), std::string(50000, '.'));
+  // A table's own pattern is not run on a version longer than any real one.
+  EXPECT_EQ(upstream_version({"regex", "^([0-9]+)", "", {}}, digits), "");
+  EXPECT_EQ(upstream_version({"regex", "^([0-9]+)", "", {}}, "123abc"), "123");
+}
+
+TEST(MappingVersion, RepackSuffixesNeedTheirWholeWord) {
+  EXPECT_EQ(deb("2.0+debian-1"), "2.0");
+  EXPECT_EQ(deb("2.0+debianx-1"), "2.0+debianx");
+  EXPECT_EQ(deb("2.0+deb12u3-1"), "2.0");
+  EXPECT_EQ(deb("2.0+deb12u-1"), "2.0+deb12u");
+  EXPECT_EQ(deb("2.0+deb12-1"), "2.0+deb12");
+  EXPECT_EQ(deb("2.0~bpo11+1"), "2.0");
+  EXPECT_EQ(deb("2.0+dsx"), "2.0+dsx");
+  EXPECT_EQ(deb("2.0.ds2.1"), "2.0");
+  EXPECT_EQ(deb("+dfsg"), "+dfsg");  // a suffix at the start is no suffix
+}
+
 }  // namespace
 }  // namespace extdeps::mapping

@@ -192,5 +192,39 @@ TEST(VersionDeb, InvalidVersionsSayWhy) {
             "invalid deb version '1.0\x01': invalid character '\\x01' in the upstream version");
 }
 
+
+// Epochs as dpkg reads them (strtol): any count of leading zeros, a '+'. "0000000000000000000:002"
+// was taken for no epoch at all (more than 10 characters) and sorted before 1.0.
+TEST(VersionDeb, LongEpochsCompareLikeDpkg) {
+  EXPECT_GT(deb_compare("0000000000000000000:002", "1.0"), 0);
+  EXPECT_EQ(deb_compare("0000000000000000000:002", "002"), 0);
+  EXPECT_EQ(deb_compare("00000000001:1", "1:1"), 0);
+  EXPECT_GT(deb_compare("2147483647:1", "2147483646:9"), 0);
+  expect_dpkg_agrees({{"0000000000000000000:002", "1.0"},
+                      {"0000000000000000000:002", "002"},
+                      {"00000000000000000000000000000001:1", "1:1"},
+                      {"00000000001:0", "1.0"},
+                      {"0000000000:5", "4"},
+                      {"2147483647:1", "2147483646:9"},
+                      {"02147483647:1", "2147483647:1"},
+                      {"+1:1", "1:1"},
+                      {"+1:1", "1.0"},
+                      {"1:1", "0:9"}});
+}
+
+TEST(VersionDeb, EpochsTooBigForDpkgAreInvalid) {
+  // dpkg: "epoch in version is too big", whatever the length.
+  for (std::string v : {std::string("2147483648:1"), std::string("99999999999:1"), std::string("000000000000000000002147483648:1"),
+                        std::string(50000, '9') + ":1"}) {
+    auto r = normalize(VersionScheme::deb, v);
+    ASSERT_FALSE(r.ok()) << v;
+    EXPECT_NE(r.error().message.find("': the epoch is too big"), std::string::npos) << r.error().message.substr(0, 300);
+    EXPECT_LT(r.error().message.size(), 300u);
+  }
+  EXPECT_TRUE(normalize(VersionScheme::deb, "0000000000000000000000000000002147483647:1").ok());
+  // Lenient comparison (of strings that failed the check) keeps them after every valid epoch.
+  EXPECT_GT(deb_compare("99999999999:1", "2147483647:9"), 0);
+}
+
 }  // namespace
 }  // namespace extdeps::version

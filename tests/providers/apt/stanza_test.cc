@@ -2,6 +2,8 @@
 // the grammar's corners: Multi-Arch naming, status filtering, restrictions, exact error messages.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "providers/apt/apt_provider.h"
 #include "tests/providers/apt/apt_test_support.h"
 #include "tests/test_support.h"
@@ -271,6 +273,50 @@ TEST(AptStanza, ReportsCorruptFilesWithFileAndLine) {
                  ":1: continuation line ' stray continuation' outside a field (expected 'Field: value' before it)");
   expect_corrupt("duplicate-field_Packages",
                  ":24: duplicate Package field (expected one per stanza; a blank line may be missing between stanzas)");
+}
+
+
+// Names and fields longer than any real one are damage, said with file:line and a short quote:
+// a 1 GB package name was kept whole and printed whole (gigabytes of memory).
+TEST(AptStanza, RejectsOverlongNamesVersionsAndFields) {
+  std::string name(5000, 'n');
+  std::string e = error_of("Package: " + name + "\nVersion: 1\nArchitecture: amd64\n");
+  EXPECT_EQ(e, "inline:1: Package '" + name.substr(0, 57) + "...' of 5000 bytes (expected at most 1024 bytes)");
+  e = error_of("Package: x\nVersion: " + std::string(50000, '1') + "\nArchitecture: amd64\n");
+  EXPECT_EQ(e, "inline:2: Version '" + std::string(57, '1') +
+                   "...' of 50000 bytes of package 'x' (expected at most 1024 bytes)");
+  std::string depends = "a";
+  while (depends.size() <= (1u << 20)) depends += ", a";
+  e = error_of("Package: x\nVersion: 1\nArchitecture: amd64\nDepends: " + depends + "\n");
+  EXPECT_EQ(e, "inline:4: Depends field of " + std::to_string(depends.size() + 1) +
+                   " bytes (expected at most 1048576 bytes)");
+  // As long as the limits allow is read.
+  auto c = parse_text("Package: " + std::string(1024, 'n') + "\nVersion: 1\nArchitecture: amd64\n");
+  ASSERT_EQ(c.records.size(), 1u);
+}
+
+TEST(AptStanza, AStanzaLargerThanTheLimitStopsTheFileRead) {
+  std::string path = extdeps::test::temp_dir() + "/huge_Packages";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "Package: a\nVersion: 1\nArchitecture: amd64\n\n";
+    out << "Package: " << std::string(20 << 20, 'n') << "\nVersion: 1\nArchitecture: amd64\n";
+  }
+  Collected c;
+  auto r = parse_index_file(path, kAmd64, false, c.sink());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::environment);
+  EXPECT_EQ(r.error().message,
+            path + ":5: a stanza of more than 16777216 bytes (expected at most that; the file may be corrupt)");
+}
+
+TEST(AptStanza, ADependsOf50000AlternativesIsRead) {
+  std::string depends = "alt0";
+  for (int i = 1; i < 50000; ++i) depends += " | alt" + std::to_string(i);
+  auto c = parse_text("Package: x\nVersion: 1\nArchitecture: amd64\nDepends: " + depends + "\n");
+  ASSERT_EQ(c.records.size(), 1u);
+  ASSERT_EQ(c.records[0].depends.size(), 1u);
+  EXPECT_EQ(c.records[0].depends[0].size(), 50000u);
 }
 
 }  // namespace

@@ -194,5 +194,25 @@ TEST_F(PypiCrawlTest, FailuresNameTheUrl) {
   EXPECT_EQ(m.error().message, server_.url(meta) + ": HTTP 503 Service Unavailable (gave up after 3 tries)");
 }
 
+
+// A page with a number out of range threw out of the crawl ("internal error"), so its body stayed
+// in the cache: now it is a damaged page, named with its offset, and not kept.
+TEST_F(PypiCrawlTest, APageWithANumberOutOfRangeIsNotKept) {
+  const std::string page = server_.url("/simple/nvidia-cudnn-cu12/");
+  test::Route bad;
+  bad.body = R"({"meta": {"api-version": "1.1"}, "files": [1e999]})";
+  bad.headers = {{"Content-Type", "application/vnd.pypi.simple.v1+json"}};
+  server_.route("/simple/nvidia-cudnn-cu12/", bad);
+  auto r = run(input({"nvidia-cudnn-cu12"}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::environment);
+  EXPECT_EQ(r.error().message, page + ": not valid JSON at byte offset 43 (number overflow parsing '1e999'; expected a "
+                                      "PEP 691 project page) (the cached copy was removed; the next run downloads it again)");
+  fetch::Options off = options();
+  off.offline = true;
+  fetch::Fetcher offline(ctx_, off);
+  EXPECT_EQ(crawl(offline, input({"nvidia-cudnn-cu12"})).error().message, "offline: no cached copy of " + page);
+}
+
 }  // namespace
 }  // namespace extdeps::pypi

@@ -89,6 +89,45 @@ TEST(PypiSimpleIndex, ContentTypesAndBrokenPages) {
   EXPECT_EQ(parse_json_page(R"({"files": []})", kPage)->size(), 0u);
 }
 
+// nlohmann's exceptions stay inside: a number out of range, or a number where a string belongs,
+// is a damaged page (exit 3) with its URL, not an internal error.
+TEST(PypiSimpleIndex, NumbersOutOfRangeOrInPlaceOfStringsAreBrokenPages) {
+  auto r = parse_json_page(R"({"files": 1e999})", kPage);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::environment);
+  EXPECT_EQ(r.error().message,
+            kPage + ": not valid JSON at byte offset 10 (number overflow parsing '1e999'; expected a PEP 691 project page)");
+  r = parse_json_page(R"({"meta": {"api-version": 1.0}, "files": []})", kPage);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::environment);
+  EXPECT_EQ(r.error().message, kPage + ": meta.api-version is not a string (expected a PEP 691 project page)");
+  r = parse_json_page(R"({"files": [{"filename": 1, "url": "a.whl"}]})", kPage);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            kPage + ": files[0] has no \"filename\" and \"url\" strings (expected a PEP 691 project page)");
+  r = parse_json_page(R"({"files": [{"filename": "a.whl", "url": "a.whl", "requires-python": 3, "yanked": 1}]})", kPage);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->size(), 1u);
+}
+
+// 200,000 anchors that are never closed: linear (it was a search to the end per anchor).
+TEST(PypiSimpleIndex, UnclosedAnchorsAreReadInOnePass) {
+  std::string page;
+  for (int i = 0; i < 200000; ++i) page += "<a name=x>";
+  page += "<a href='f1.whl'>";
+  auto files = parse_html_page(page, kPage);
+  ASSERT_TRUE(files.ok()) << files.error().message;
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].filename, "f1.whl");
+  // Closing tags of other elements in between do not make it quadratic either.
+  page.clear();
+  for (int i = 0; i < 100000; ++i) page += "<a href='x.whl'>x.whl</b>";
+  page += "</a>";
+  files = parse_html_page(page, kPage);
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 1u);  // the first anchor runs to the only </a>, as before
+}
+
 TEST(PypiCoreMetadata, ReadsTheFieldsOfARealMetadataFile) {
   auto m = parse_core_metadata(
       test::read_file(test::data_path(
