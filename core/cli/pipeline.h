@@ -44,6 +44,10 @@ struct RunOptions {
   bool no_guess = false;  // --no-guess: an id no table maps stays unmapped
   std::string cache_dir;
   std::vector<std::string> mapping_dirs;
+  std::string host_file;  // --host: plan for the machine whose `detect --save` facts these are
+  // check --python: also the Requires-External-Dep of what sources.python has installed; without
+  // a declaration in `path`, only those.
+  bool audit_python = false;
 };
 
 // The providers a solve used, their downloads done. The fetcher lives as long as they do.
