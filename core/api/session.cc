@@ -88,6 +88,8 @@ cli::RunOptions run_options(const std::string& path, const Options& o) {
   r.sources.channels = o.conda_channels;
   r.sources.prefix = o.conda_prefix;
   r.sources.offline = o.offline;
+  r.sources.python = o.python;
+  r.host_file = o.host_file;
   return r;
 }
 
@@ -234,7 +236,9 @@ Result<Report> Session::resolve(const std::string& path, const Options& options)
 
 Result<Report> Session::check(const std::string& path, const Options& options) {
   return guarded([&]() -> Result<Report> {
-    auto p = cli::prepare(impl_->ctx, run_options(path, options));
+    auto run = run_options(path, options);
+    run.audit_python = !options.python.empty();
+    auto p = cli::prepare(impl_->ctx, run);
     if (!p.ok()) return p.error();
     return report_of(impl_->ctx, *p, TextStyle::check);
   });

@@ -51,6 +51,8 @@ void add_common(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--cache-dir", o.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
   cmd->add_option("--mapping-dir", o.mapping_dirs, "extra mapping tables folder (repeatable)");
   cmd->add_flag("--no-guess", o.no_guess, "do not guess packages for ids no mapping table knows");
+  cmd->add_option("--host", o.host_file,
+                  "plan for the machine whose facts `extdeps detect --save FILE` wrote, not this one");
   add_sources(cmd, o.sources);
 }
 
@@ -86,6 +88,7 @@ int cmd_resolve(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& er
 }
 
 int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err) {
+  o.audit_python = !o.sources.python.empty();
   auto p = prepare(ctx, o);
   if (!p.ok()) return fail(err, p.error());
   bool all = std::all_of(p->outcome.requirements.begin(), p->outcome.requirements.end(),
@@ -246,6 +249,11 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   detect_cmd->add_flag("--json", detect_options.json, "print JSON (schema/detect.schema.json)");
   detect_cmd->add_flag("--refresh", detect_options.refresh, "detect again and rewrite the cache");
   detect_cmd->add_flag("--no-cache", detect_options.no_cache, "do not read or write the cache");
+  detect_cmd->add_option("--save", detect_options.save, "also write the facts as JSON to this file (for --host)");
+  detect_cmd->add_option("--format", detect_options.format,
+                         "text, json, conda (CONDA_OVERRIDE_* lines), uv (the variables uv reads) or "
+                         "variants (the PEP 817 properties of an NVIDIA variant provider)");
+  detect_cmd->add_option("--host", detect_options.host_file, "show facts a `detect --save` wrote instead of this machine's");
   auto* cache_cmd = app.add_subcommand("cache", "what extdeps keeps in its cache folder");
   cache_cmd->require_subcommand(1);
   fetch::FetchFlags cache_flags;

@@ -1,11 +1,19 @@
 #include "core/cli/detect_command.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
 
 #include "core/detect/host.h"
 #include "core/detect/host_cache.h"
+#include "core/detect/host_export.h"
 #include "core/detect/host_json.h"
 #include "core/json/document.h"
 
@@ -48,8 +56,11 @@ void print_cuda(const detect::CudaFacts& c, std::ostream& out) {
     std::string d;
     if (c.driver_version != 0) d = std::to_string(c.driver_version);
     if (!c.kernel_driver.empty()) d += (d.empty() ? "" : ", ") + ("kernel module " + c.kernel_driver);
+    if (!c.user_driver.empty() && c.user_driver != c.kernel_driver)
+      d += (d.empty() ? "" : ", ") + ("user-mode driver " + c.user_driver);
     line(out, "driver", d);
   }
+  if (!c.platform.empty()) line(out, "platform", c.platform == "wsl" ? "WSL" : "Jetson (tegra)");
   if (c.state == CudaState::driver_error && !c.error_name.empty())
     line(out, "error", c.error_name + " (" + std::to_string(c.error_code) + ")");
   for (const auto& d : c.devices) {
@@ -57,12 +68,18 @@ void print_cuda(const detect::CudaFacts& c, std::ostream& out) {
                        std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
     if (d.total_memory) text += ", " + memory_text(d.total_memory);
     if (!d.uuid.empty()) text += ", " + d.uuid;
+    if (d.mig == "enabled") text += ", MIG on";
     line(out, "device", text);
+  }
+  if (!c.devices.empty()) {
+    auto [major, minor] = c.min_compute_capability();
+    line(out, "cuda_arch", std::to_string(major) + "." + std::to_string(minor) + " (the oldest device)");
   }
 }
 
-void print_text(const Context& ctx, const HostFacts& f, bool cached_allowed, std::ostream& out) {
-  out << "extdeps: this machine\n";
+void print_text(const Context& ctx, const HostFacts& f, bool cached_allowed, const std::string& host_file,
+                std::ostream& out) {
+  out << (host_file.empty() ? std::string("extdeps: this machine\n") : "extdeps: the machine of " + host_file + "\n");
   std::string os = f.os.pretty_name.empty() ? "unknown" : f.os.pretty_name;
   if (!f.os.id.empty())
     os += " [" + f.os.id + (f.os.version_id.empty() ? "" : " " + f.os.version_id) + "]";
@@ -81,28 +98,81 @@ void print_text(const Context& ctx, const HostFacts& f, bool cached_allowed, std
   }
   print_cuda(f.cuda, out);
   if (!f.overridden.empty()) line(out, "overridden", join(f.overridden, ", "));
+  if (!host_file.empty()) return;
   if (!cached_allowed) line(out, "cached", "no (cache not used)");
   else line(out, "cached", f.from_cache ? "yes, " + detect::host_cache_file(ctx) : "no, detected now");
+}
+
+// The facts as `detect --json` prints them, for `--host FILE` on another machine; written whole
+// (temp file and rename) so a reader never sees half.
+Result<void> save_facts(const HostFacts& facts, const std::string& path) {
+  auto j = detect::to_json(facts);
+  j["from_cache"] = false;
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << j.dump(2) << '\n';
+    f.close();
+    if (!f) {
+      std::remove(tmp.c_str());
+      return environment_error("cannot write " + path + ": " + std::strerror(errno));
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    std::remove(tmp.c_str());
+    return environment_error("cannot write " + path + ": " + std::strerror(e));
+  }
+  return {};
 }
 
 }  // namespace
 
 int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& out,
                std::ostream& err) {
+  static const std::vector<std::string> kFormats = {"text", "json", "conda", "uv", "variants"};
+  std::string format = o.format.empty() ? (o.json ? "json" : "text") : o.format;
+  if (std::find(kFormats.begin(), kFormats.end(), format) == kFormats.end()) {
+    err << "error: unknown format '" << format << "' (expected text, json, conda, uv or variants)\n";
+    return 2;
+  }
+  if (o.json && format != "json") {
+    err << "error: --json and --format " << format << " cannot be used together\n";
+    return 2;
+  }
   detect::DetectOptions options;
   options.refresh = o.refresh;
   options.use_cache = !o.no_cache;
+  options.host_file = o.host_file;
   auto facts = detect::detect_host(ctx, options);
   if (!facts.ok()) {
     err << "error: " << facts.error().message << '\n';
     return static_cast<int>(facts.error().code);
   }
-  if (o.json) {
+  if (!o.save.empty()) {
+    if (auto saved = save_facts(*facts, o.save); !saved.ok()) {
+      err << "error: " << saved.error().message << '\n';
+      return static_cast<int>(saved.error().code);
+    }
+  }
+  if (format == "json") {
     auto j = detect::to_json(*facts);
     out << extdeps::json::dump(j, 2) << '\n';
     return 0;
   }
-  print_text(ctx, *facts, options.use_cache && ctx.cache_enabled(), out);
+  if (format == "conda") {
+    out << detect::conda_overrides(*facts);
+    return 0;
+  }
+  if (format == "uv") {
+    out << detect::uv_variables(*facts);
+    return 0;
+  }
+  if (format == "variants") {
+    out << detect::variant_properties(*facts);
+    return 0;
+  }
+  print_text(ctx, *facts, options.use_cache && ctx.cache_enabled(), o.host_file, out);
   return 0;
 }
 

@@ -12,6 +12,9 @@ struct DetectCommandOptions {
   bool json = false;
   bool refresh = false;   // detect again and rewrite the cache
   bool no_cache = false;  // neither read nor write the cache
+  std::string save;       // --save FILE: the JSON facts, for `--host FILE` elsewhere
+  std::string format;     // text, json, conda, uv, variants
+  std::string host_file;  // --host FILE: those facts instead of this machine's
 };
 
 // 0, or the detection error's exit code (3 when the machine could not be examined, 2 for a

@@ -10,6 +10,7 @@
 #include "core/cli/environment_output.h"
 #include "core/config/config.h"
 #include "core/declare/declare.h"
+#include "core/declare/installed.h"
 #include "core/detect/host.h"
 #include "core/detect/os_release.h"
 #include "core/fetch/fetch.h"
@@ -114,9 +115,22 @@ Sources::~Sources() = default;
 Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   auto path = declare::find_declaration(o.path);
-  if (!path.ok()) return path.error();
-  auto decl = declare::read_declaration(ctx, *path);
-  if (!decl.ok()) return decl.error();
+  Result<Declaration> decl = Declaration{};
+  const bool has_declaration = path.ok();
+  if (has_declaration) {
+    decl = declare::read_declaration(ctx, *path);
+    if (!decl.ok()) return decl.error();
+  } else if (o.audit_python && o.path == ".") {
+    // An environment audit: no project here, only what the interpreter has installed.
+    path = "python environment " + o.sources.python;
+  } else {
+    return path.error();
+  }
+  if (o.audit_python) {
+    auto installed = declare::installed_external_needs(ctx, o.sources.python);
+    if (!installed.ok()) return installed.error();
+    decl->requirements.insert(decl->requirements.end(), installed->begin(), installed->end());
+  }
 
   config::Settings cli_settings;
   if (!o.managers.empty()) {
@@ -127,7 +141,7 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     cli_settings.mapping_dirs = o.mapping_dirs;
     cli_settings.mapping_dirs_from = "command line";
   }
-  auto settings = config::load(ctx, *path, cli_settings);
+  auto settings = config::load(ctx, has_declaration ? *path : std::string(), cli_settings);
   if (!settings.ok()) return settings.error();
   // `root` of a configuration file; --root and EXTDEPS_ROOT (set by cli::run) are above it.
   if (settings->root && !o.root_given) {
@@ -184,6 +198,7 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
   // The machine the plan is for (cached; overrides applied), as locked virtual packages.
   detect::DetectOptions dopt;
   dopt.use_cache = !o.no_cache;
+  dopt.host_file = o.host_file;
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
   // The tables as this release sees them: a derivative's own table, [id.release.X] overrides.
@@ -203,7 +218,11 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     bool manager = outcome.error().message.rfind("unknown package manager", 0) == 0;
     return manager ? blame(settings->managers_from, outcome.error()) : outcome.error();
   }
-  Prepared p{*path, host_text(ctx), std::move(*outcome), {}, std::move(*host),
+  std::string on = o.host_file.empty()
+                       ? host_text(ctx)
+                       : (host->os.pretty_name.empty() ? host->os.id : host->os.pretty_name) + ", " +
+                             host->dpkg_arch + " (facts from " + o.host_file + ")";
+  Prepared p{*path, on, std::move(*outcome), {}, std::move(*host),
              std::make_shared<Sources>(std::move(*sources))};
   if (p.sources->renderer) {
     auto text = render_environment(*p.sources->renderer, p.outcome, o.format, *path);

@@ -45,6 +45,10 @@ struct RunOptions {
   std::string cache_dir;
   std::vector<std::string> mapping_dirs;
   bool root_given = false;  // --root or EXTDEPS_ROOT set the Context's root: the configuration's yields
+  std::string host_file;  // --host: plan for the machine whose `detect --save` facts these are
+  // check --python: also the Requires-External-Dep of what sources.python has installed; without
+  // a declaration in `path`, only those.
+  bool audit_python = false;
 };
 
 // A --root, EXTDEPS_ROOT or `root` value: an existing folder, without trailing '/'.

@@ -40,11 +40,18 @@ struct nvmlMemory_t {
 };
 
 inline constexpr nvmlReturn_t NVML_SUCCESS = 0;
+inline constexpr nvmlReturn_t NVML_ERROR_NOT_SUPPORTED = 3;
+inline constexpr nvmlReturn_t NVML_ERROR_DRIVER_NOT_LOADED = 9;
+inline constexpr nvmlReturn_t NVML_ERROR_FUNCTION_NOT_FOUND = 13;
+inline constexpr nvmlReturn_t NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18;
+inline constexpr unsigned int NVML_DEVICE_MIG_ENABLE = 1;
 
 using nvmlInit_v2_t = nvmlReturn_t (*)();
 using nvmlShutdown_t = nvmlReturn_t (*)();
 using nvmlSystemGetDriverVersion_t = nvmlReturn_t (*)(char* version, unsigned int length);
+using nvmlErrorString_t = const char* (*)(nvmlReturn_t result);
 using nvmlSystemGetCudaDriverVersion_v2_t = nvmlReturn_t (*)(int* cuda_driver_version);
+using nvmlSystemGetCudaDriverVersion_t = nvmlReturn_t (*)(int* cuda_driver_version);
 using nvmlDeviceGetCount_v2_t = nvmlReturn_t (*)(unsigned int* count);
 using nvmlDeviceGetHandleByIndex_v2_t = nvmlReturn_t (*)(unsigned int index, nvmlDevice_t* device);
 using nvmlDeviceGetName_t = nvmlReturn_t (*)(nvmlDevice_t device, char* name, unsigned int length);
@@ -52,5 +59,7 @@ using nvmlDeviceGetCudaComputeCapability_t = nvmlReturn_t (*)(nvmlDevice_t devic
                                                               int* minor);
 using nvmlDeviceGetMemoryInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlMemory_t* memory);
 using nvmlDeviceGetUUID_t = nvmlReturn_t (*)(nvmlDevice_t device, char* uuid, unsigned int length);
+using nvmlDeviceGetMigMode_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* current_mode,
+                                                unsigned int* pending_mode);
 
 }  // namespace extdeps::detect::cuda_api

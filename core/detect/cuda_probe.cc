@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -18,8 +19,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <initializer_list>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -27,6 +30,7 @@
 #include <vector>
 
 #include "core/detect/cuda_api.h"
+#include "core/util/file_stamp.h"
 
 namespace extdeps::detect {
 
@@ -60,8 +64,9 @@ std::string dl_error() {
 }
 
 // `override_var` names a file to load instead of the search; else the soname by the loader's
-// search, then the WSL location.
-Library load_library(const char* override_var, const char* soname, const char* wsl_path) {
+// search, then the places WSL and Jetson keep the driver where ld.so.conf may not say so.
+Library load_library(const char* override_var, const char* soname,
+                     std::initializer_list<const char*> fallbacks) {
   Library lib;
   const char* forced = std::getenv(override_var);
   if (forced && *forced) {
@@ -71,7 +76,10 @@ Library load_library(const char* override_var, const char* soname, const char* w
     lib.handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (!lib.handle) {
       lib.error = dl_error();
-      if (access(wsl_path, F_OK) == 0) lib.handle = dlopen(wsl_path, RTLD_NOW | RTLD_LOCAL);
+      for (const char* path : fallbacks) {
+        if (lib.handle) break;
+        if (access(path, F_OK) == 0) lib.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+      }
     }
   }
   if (lib.handle) {
@@ -97,7 +105,9 @@ std::string format_uuid(const unsigned char* b) {
 json probe_libcuda() {
   using namespace cuda_api;
   json j = {{"state", "no-library"}, {"devices", json::array()}};
-  Library lib = load_library("EXTDEPS_CUDA_LIBRARY", "libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1");
+  Library lib = load_library("EXTDEPS_CUDA_LIBRARY", "libcuda.so.1",
+                             {"/usr/lib/wsl/lib/libcuda.so.1", "/usr/lib/aarch64-linux-gnu/nvidia/libcuda.so.1",
+                              "/usr/lib/aarch64-linux-gnu/tegra/libcuda.so.1"});
   if (!lib.handle) {
     j["detail"] = "cannot load libcuda.so.1: " + lib.error;
     return j;
@@ -191,10 +201,14 @@ json probe_libcuda() {
   return j;
 }
 
-json probe_nvml() {
+// NVML first: it answers without creating a CUDA context, which cuInit does (hundreds of
+// milliseconds on a large machine). `complete` says whether the Driver API still has to be asked.
+json probe_nvml(bool& complete) {
   using namespace cuda_api;
+  complete = false;
   json j = {{"loaded", false}, {"devices", json::array()}};
-  Library lib = load_library("EXTDEPS_NVML_LIBRARY", "libnvidia-ml.so.1", "/usr/lib/wsl/lib/libnvidia-ml.so.1");
+  Library lib = load_library("EXTDEPS_NVML_LIBRARY", "libnvidia-ml.so.1",
+                             {"/usr/lib/wsl/lib/libnvidia-ml.so.1"});
   if (!lib.handle) {
     j["detail"] = "cannot load libnvidia-ml.so.1: " + lib.error;
     return j;
@@ -207,29 +221,44 @@ json probe_nvml() {
     return j;
   }
   if (nvmlReturn_t r = init(); r != NVML_SUCCESS) {
-    j["detail"] = "nvmlInit_v2 returned " + std::to_string(r);
+    const char* text = nullptr;
+    if (auto f = symbol<nvmlErrorString_t>(h, "nvmlErrorString")) text = f(r);
+    j["error_code"] = r;
+    j["detail"] = "nvmlInit_v2 returned " + std::to_string(r) + (text && *text ? std::string(" (") + text + ")" : "");
     return j;
   }
   j["loaded"] = true;
   char text[256] = {};
   if (auto f = symbol<nvmlSystemGetDriverVersion_t>(h, "nvmlSystemGetDriverVersion");
       f && f(text, sizeof text - 1) == NVML_SUCCESS)
-    j["kernel_driver"] = text;
+    j["user_driver"] = text;
+  // _v2 where the driver has it, else the first entry point (drivers before 418 lack _v2).
   int cuda_version = 0;
-  if (auto f = symbol<nvmlSystemGetCudaDriverVersion_v2_t>(h, "nvmlSystemGetCudaDriverVersion_v2");
-      f && f(&cuda_version) == NVML_SUCCESS)
-    j["driver_version"] = cuda_version;
+  auto v2 = symbol<nvmlSystemGetCudaDriverVersion_v2_t>(h, "nvmlSystemGetCudaDriverVersion_v2");
+  if (!(v2 && v2(&cuda_version) == NVML_SUCCESS && cuda_version > 0)) {
+    cuda_version = 0;
+    if (auto v1 = symbol<nvmlSystemGetCudaDriverVersion_t>(h, "nvmlSystemGetCudaDriverVersion");
+        !(v1 && v1(&cuda_version) == NVML_SUCCESS))
+      cuda_version = 0;
+  }
+  if (cuda_version > 0) j["driver_version"] = cuda_version;
   auto get_count = symbol<nvmlDeviceGetCount_v2_t>(h, "nvmlDeviceGetCount_v2");
   auto get_handle = symbol<nvmlDeviceGetHandleByIndex_v2_t>(h, "nvmlDeviceGetHandleByIndex_v2");
   auto get_name = symbol<nvmlDeviceGetName_t>(h, "nvmlDeviceGetName");
   auto get_cc = symbol<nvmlDeviceGetCudaComputeCapability_t>(h, "nvmlDeviceGetCudaComputeCapability");
   auto get_memory = symbol<nvmlDeviceGetMemoryInfo_t>(h, "nvmlDeviceGetMemoryInfo");
   auto get_uuid = symbol<nvmlDeviceGetUUID_t>(h, "nvmlDeviceGetUUID");
+  auto get_mig = symbol<nvmlDeviceGetMigMode_t>(h, "nvmlDeviceGetMigMode");
   unsigned int count = 0;
-  if (get_count && get_handle && get_count(&count) == NVML_SUCCESS) {
+  bool listed = get_count && get_handle && get_count(&count) == NVML_SUCCESS;
+  bool every_cc = listed;
+  if (listed) {
     for (unsigned int i = 0; i < count; ++i) {
       nvmlDevice_t dev = nullptr;
-      if (get_handle(i, &dev) != NVML_SUCCESS) continue;
+      if (get_handle(i, &dev) != NVML_SUCCESS) {
+        every_cc = false;
+        continue;
+      }
       json d = {{"index", i}};
       char buf[256] = {};
       if (get_name && get_name(dev, buf, sizeof buf - 1) == NVML_SUCCESS) d["name"] = buf;
@@ -237,15 +266,22 @@ json probe_nvml() {
       if (get_cc && get_cc(dev, &major, &minor) == NVML_SUCCESS) {
         d["cc_major"] = major;
         d["cc_minor"] = minor;
+      } else {
+        every_cc = false;
       }
       nvmlMemory_t memory{};
       if (get_memory && get_memory(dev, &memory) == NVML_SUCCESS) d["total_memory"] = memory.total;
       char uuid[128] = {};
       if (get_uuid && get_uuid(dev, uuid, sizeof uuid - 1) == NVML_SUCCESS) d["uuid"] = uuid;
+      unsigned int current = 0, pending = 0;
+      // NOT_SUPPORTED on GPUs without MIG: nothing to report.
+      if (get_mig && get_mig(dev, &current, &pending) == NVML_SUCCESS)
+        d["mig"] = current == NVML_DEVICE_MIG_ENABLE ? "enabled" : "disabled";
       j["devices"].push_back(std::move(d));
     }
   }
   if (auto shutdown = symbol<nvmlShutdown_t>(h, "nvmlShutdown")) shutdown();
+  complete = cuda_version > 0 && every_cc;
   return j;
 }
 
@@ -357,7 +393,9 @@ constexpr const char* kChildEnv[] = {
     "PATH", "LD_LIBRARY_PATH", "EXTDEPS_CUDA_LIBRARY", "EXTDEPS_NVML_LIBRARY",
     "EXTDEPS_FAKE_CUDA_DRIVER", "EXTDEPS_FAKE_CUDA_DEVICES", "EXTDEPS_FAKE_CUDA_INIT_ERROR",
     "EXTDEPS_FAKE_CUDA_HANG", "EXTDEPS_FAKE_CUDA_CRASH", "EXTDEPS_FAKE_CUDA_GARBAGE",
-    "EXTDEPS_FAKE_CUDA_ECHO_CVD",
+    "EXTDEPS_FAKE_CUDA_ECHO_CVD", "EXTDEPS_FAKE_NVML_DRIVER", "EXTDEPS_FAKE_NVML_CUDA",
+    "EXTDEPS_FAKE_NVML_NO_V2", "EXTDEPS_FAKE_NVML_DEVICES", "EXTDEPS_FAKE_NVML_INIT_ERROR",
+    "EXTDEPS_FAKE_NVML_HANG", "EXTDEPS_FAKE_NVML_CRASH",
     // A sanitizer build's child reads its sanitizer settings like any other process.
     "ASAN_OPTIONS", "UBSAN_OPTIONS",
 };
@@ -392,6 +430,7 @@ std::vector<CudaDevice> devices_from(const json& list) {
     dev.cc_minor = d.value("cc_minor", 0);
     dev.total_memory = d.value("total_memory", std::uint64_t{0});
     dev.uuid = d.value("uuid", "");
+    dev.mig = d.value("mig", "");
     out.push_back(std::move(dev));
   }
   return out;
@@ -461,8 +500,10 @@ std::string cuda_version_text(int v) {
 int run_cuda_probe(std::ostream& out) {
   json j;
   try {
-    j["cuda"] = probe_libcuda();
-    j["nvml"] = probe_nvml();
+    bool complete = false;
+    j["nvml"] = probe_nvml(complete);
+    // NVML said everything (version, every device's capability): cuInit is not needed.
+    j["cuda"] = complete ? json{{"state", "skipped"}} : probe_libcuda();
   } catch (const std::exception& e) {
     j = {{"cuda", {{"state", "driver-error"}, {"detail", std::string("internal error: ") + e.what()}}}};
   }
@@ -477,35 +518,57 @@ CudaFacts parse_cuda_probe_output(std::string_view text) {
     return garbage(text, "no \"cuda\" object");
   try {
     const json& c = j["cuda"];
-    auto state = state_from_name(c.value("state", ""));
-    if (!state) return garbage(text, "unknown state '" + c.value("state", "") + "'");
-    CudaFacts f;
-    f.state = *state;
-    f.source = "cuda";
-    f.library = c.value("library", "");
-    f.driver_version = c.value("driver_version", 0);
-    f.error_code = c.value("error_code", 0);
-    f.error_name = c.value("error_name", "");
-    f.detail = c.value("detail", "");
-    f.devices = devices_from(c.value("devices", json::array()));
-
     const json nvml = j.value("nvml", json::object());
-    if (nvml.is_object() && nvml.value("loaded", false)) {
-      f.kernel_driver = nvml.value("kernel_driver", "");
-      if (f.driver_version == 0 && f.state != CudaState::stub_library)
-        f.driver_version = nvml.value("driver_version", 0);
-      auto devices = devices_from(nvml.value("devices", json::array()));
-      if (f.devices.empty() && !devices.empty()) {
-        f.devices = std::move(devices);
-        f.source = "nvml";
-        if (f.state == CudaState::no_library) {
-          f.state = CudaState::ok;
-          f.library = nvml.value("library", "");
-          f.detail = "libcuda.so.1 did not load; devices from nvml (" + f.detail + ")";
-        } else {
-          f.detail += "; nvml lists " + std::to_string(f.devices.size()) + " device(s)";
+    const bool nvml_loaded = nvml.is_object() && nvml.value("loaded", false);
+    CudaFacts f;
+    if (c.value("state", "") == "skipped") {
+      // NVML answered everything; the Driver API was not asked.
+      if (!nvml_loaded) return garbage(text, "the driver api was skipped but nvml did not answer");
+      f.source = "nvml";
+      f.library = nvml.value("library", "");
+      f.driver_version = nvml.value("driver_version", 0);
+      f.devices = devices_from(nvml.value("devices", json::array()));
+      f.state = f.devices.empty() ? CudaState::no_device : CudaState::ok;
+      if (f.devices.empty()) f.detail = "nvml lists no GPU";
+    } else {
+      auto state = state_from_name(c.value("state", ""));
+      if (!state) return garbage(text, "unknown state '" + c.value("state", "") + "'");
+      f.state = *state;
+      f.source = "cuda";
+      f.library = c.value("library", "");
+      f.driver_version = c.value("driver_version", 0);
+      f.error_code = c.value("error_code", 0);
+      f.error_name = c.value("error_name", "");
+      f.detail = c.value("detail", "");
+      f.devices = devices_from(c.value("devices", json::array()));
+      if (nvml_loaded) {
+        if (f.driver_version == 0 && f.state != CudaState::stub_library)
+          f.driver_version = nvml.value("driver_version", 0);
+        auto devices = devices_from(nvml.value("devices", json::array()));
+        if (f.devices.empty() && !devices.empty()) {
+          f.devices = std::move(devices);
+          f.source = "nvml";
+          if (f.state == CudaState::no_library) {
+            f.state = CudaState::ok;
+            f.library = nvml.value("library", "");
+            f.detail = "libcuda.so.1 did not load; devices from nvml (" + f.detail + ")";
+          } else {
+            f.detail += "; nvml lists " + std::to_string(f.devices.size()) + " device(s)";
+          }
+        } else if (!f.devices.empty()) {
+          // The Driver API knows no MIG mode: NVML's, matched by UUID.
+          for (auto& d : f.devices)
+            for (const auto& n : devices)
+              if (!d.uuid.empty() && n.uuid == d.uuid) d.mig = n.mig;
         }
+      } else if (nvml.is_object() && nvml.contains("error_code") && f.state != CudaState::ok) {
+        // NVML loaded but refused (a driver not loaded, a version mismatch): that says why.
+        f.detail += (f.detail.empty() ? "" : "; ") + nvml.value("detail", std::string());
       }
+    }
+    if (nvml_loaded) {
+      f.user_driver = nvml.value("user_driver", "");
+      f.nvml_library = nvml.value("library", "");
     }
     f.cuda_version = cuda_version_text(f.driver_version);
     return f;
@@ -547,6 +610,20 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
     f.detail = "the driver was not probed: no extdeps binary to run the probe in";
     return f;
   }
+  // The cheapest source first: without a kernel module (and not on WSL or a Jetson, whose GPU
+  // drivers are not called nvidia) no library could answer, so none is loaded and no child is
+  // started. A library named by EXTDEPS_CUDA_LIBRARY or EXTDEPS_NVML_LIBRARY is always asked.
+  const std::string kernel = nvidia_kernel_driver(ctx);
+  const std::string platform = nvidia_platform(ctx);
+  const bool forced = ctx.env("EXTDEPS_CUDA_LIBRARY").value_or("") != "" ||
+                      ctx.env("EXTDEPS_NVML_LIBRARY").value_or("") != "";
+  if (kernel.empty() && platform.empty() && !forced) {
+    CudaFacts f;
+    f.state = CudaState::no_library;
+    f.source = "kernel";
+    f.detail = "no NVIDIA kernel module (neither /sys/module/nvidia/version nor /proc/driver/nvidia/version)";
+    return f;
+  }
   const auto start = Clock::now();
   auto run = run_child({program, "__probe-cuda"}, child_env(ctx), timeout_ms);
   if (!run.ok()) return Error{run.error().code, "cannot start the driver probe: " + run.error().message};
@@ -566,7 +643,17 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
   } else {
     f = parse_cuda_probe_output(run->out);
   }
-  if (f.kernel_driver.empty()) f.kernel_driver = nvidia_kernel_driver(ctx);
+  f.kernel_driver = kernel;
+  f.platform = platform;
+  if (platform == "tegra" && f.detail.find("Jetson") == std::string::npos) {
+    std::string release = tegra_release(ctx);
+    if (!release.empty()) f.detail += (f.detail.empty() ? "" : "; ") + ("Jetson, L4T " + release);
+  }
+  // The module and the user-mode driver disagree after an upgrade without a reboot: the driver
+  // refuses (or will), and only a reboot or a module reload mends it.
+  if (!f.kernel_driver.empty() && !f.user_driver.empty() && f.kernel_driver != f.user_driver)
+    f.detail += (f.detail.empty() ? "" : "; ") + ("the kernel module is " + f.kernel_driver +
+                 " but the user-mode driver is " + f.user_driver + ": reboot or reload the nvidia module");
 
   // Neither library loaded: nvidia-smi, where there is one, still knows the devices.
   if (f.state == CudaState::no_library) {
@@ -584,12 +671,56 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
           s.source = "nvidia-smi";
           s.library = *smi;
           s.detail = "libcuda.so.1 did not load; devices from nvidia-smi (" + f.detail + ")";
+          s.platform = f.platform;
           f = std::move(s);
         }
       }
     }
   }
+  f.fingerprint = driver_fingerprint(f);
   return f;
+}
+
+std::string nvidia_platform(const Context& ctx) {
+  std::error_code ec;
+  // WSL 2 passes the GPU through /dev/dxg and keeps the user-mode driver in /usr/lib/wsl/lib.
+  if (std::filesystem::exists(ctx.host_path("/usr/lib/wsl/lib"), ec) ||
+      std::filesystem::exists(ctx.host_path("/dev/dxg"), ec))
+    return "wsl";
+  if (std::filesystem::exists(ctx.host_path("/etc/nv_tegra_release"), ec)) return "tegra";
+  return {};
+}
+
+std::string tegra_release(const Context& ctx) {
+  // "# R36 (release), REVISION: 4.0, GCID: 37537400, BOARD: generic, EABI: aarch64, DATE: ..."
+  std::ifstream in(ctx.host_path("/etc/nv_tegra_release"));
+  std::string line;
+  if (!in || !std::getline(in, line)) return {};
+  int major = -1;
+  char minor[32] = {};
+  if (std::sscanf(line.c_str(), "# R%d (release), REVISION: %31[0-9.]", &major, minor) != 2) return {};
+  return std::to_string(major) + "." + minor;
+}
+
+std::string driver_fingerprint(const CudaFacts& f) {
+  std::string out = "module " + (f.kernel_driver.empty() ? std::string("none") : f.kernel_driver);
+  for (const std::string* lib : {&f.library, &f.nvml_library}) {
+    if (lib->empty() || (lib == &f.nvml_library && f.nvml_library == f.library)) continue;
+    out += "; " + *lib + " " + file_stamp(*lib).value_or("gone");
+  }
+  return out;
+}
+
+std::string nvidia_gpu_list(const Context& ctx) {
+  // One folder per GPU the module bound, named by PCI address: cheap, no library.
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(ctx.host_path("/proc/driver/nvidia/gpus"), ec))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ",") + n;
+  return out;
 }
 
 }  // namespace extdeps::detect

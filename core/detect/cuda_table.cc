@@ -14,6 +14,7 @@
 #include "core/detect/cuda_table.h"
 
 #include <charconv>
+#include <utility>
 
 namespace extdeps::detect {
 
@@ -30,7 +31,9 @@ const Sm kSm128 = {"5.0", "5.2", "5.3", "6.0", "6.1", "6.2", "7.0", "7.2", "7.5"
 const Sm kSm129 = {"5.0", "5.2", "5.3", "6.0", "6.1", "6.2", "7.0", "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "10.1", "10.3", "12.0", "12.1"};
 const Sm kSm130 = {"7.5", "8.0", "8.6", "8.7", "8.8", "8.9", "9.0", "10.0", "10.3", "11.0", "12.0", "12.1"};
 
-const std::vector<CudaToolkit>& table() {
+}  // namespace
+
+const std::vector<CudaToolkit>& cuda_toolkits() {
   static const std::vector<CudaToolkit> t = {
       {11, 0, "450.51.06", "450.36.06", "11.0", kSm110},
       {11, 1, "455.32.00", "450.80.02", "11.0", kSm111},
@@ -55,6 +58,8 @@ const std::vector<CudaToolkit>& table() {
   return t;
 }
 
+namespace {
+
 int leading_int(std::string_view& s) {
   int v = -1;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -74,12 +79,23 @@ std::optional<CudaToolkit> cuda_toolkit(std::string_view version) {
   }
   if (major < 0) return std::nullopt;
   const CudaToolkit* best = nullptr;
-  for (const auto& t : table()) {
+  for (const auto& t : cuda_toolkits()) {
     if (t.major != major) continue;
     if (t.minor <= minor || !best) best = &t;
   }
   if (!best) return std::nullopt;
   return *best;
+}
+
+bool toolkit_builds_for(const CudaToolkit& toolkit, int cc_major, int cc_minor) {
+  if (toolkit.sm.empty()) return false;
+  std::string_view lowest = toolkit.sm.front();
+  int major = leading_int(lowest), minor = 0;
+  if (!lowest.empty() && lowest.front() == '.') {
+    lowest.remove_prefix(1);
+    minor = leading_int(lowest);
+  }
+  return std::pair{cc_major, cc_minor} >= std::pair{major, minor};
 }
 
 bool is_cuda_id(std::string_view id) {

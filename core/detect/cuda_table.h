@@ -23,6 +23,14 @@ struct CudaToolkit {
 // knows, the newest entry of that major; nullopt for an unknown major.
 std::optional<CudaToolkit> cuda_toolkit(std::string_view version);
 
+// Every toolkit the table knows, oldest first.
+const std::vector<CudaToolkit>& cuda_toolkits();
+
+// Can code the toolkit builds run on a GPU of this compute capability? Yes when the GPU is at
+// least the toolkit's oldest architecture: a GPU newer than its newest runs that one's PTX through
+// the driver's JIT. What conda's cuda-arch does with __cuda_arch, per toolkit.
+bool toolkit_builds_for(const CudaToolkit& toolkit, int cc_major, int cc_minor);
+
 // Is this canonical id a CUDA component (toolkit, runtime, math libraries, nvcc)?
 bool is_cuda_id(std::string_view id);
 // Is it the toolkit itself (what an nvcc found on the machine meets for build and host)?

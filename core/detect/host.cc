@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #if defined(__GLIBC__)
 #include <gnu/libc-version.h>
@@ -14,6 +16,7 @@
 #include "core/detect/cpu.h"
 #include "core/detect/cuda_probe.h"
 #include "core/detect/host_cache.h"
+#include "core/detect/host_json.h"
 #include "core/detect/overrides.h"
 
 namespace extdeps::detect {
@@ -64,6 +67,15 @@ Result<HostFacts> detect_machine(const Context& ctx, int timeout_ms) {
 
 }  // namespace
 
+std::pair<int, int> CudaFacts::min_compute_capability() const {
+  std::pair<int, int> lowest{0, 0};
+  for (const auto& d : devices) {
+    std::pair<int, int> cc{d.cc_major, d.cc_minor};
+    if (lowest == std::pair{0, 0} || cc < lowest) lowest = cc;
+  }
+  return lowest;
+}
+
 CudaFacts cuda_facts(const Context& ctx, const DetectOptions& options) {
   auto probed = probe_cuda(ctx, options.probe_timeout_ms);
   if (probed.ok()) return std::move(probed).value();
@@ -75,9 +87,29 @@ CudaFacts cuda_facts(const Context& ctx, const DetectOptions& options) {
   return c;
 }
 
+Result<HostFacts> read_host_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return bad_input("cannot read host facts " + path + ": " + std::strerror(errno));
+  auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    return bad_input(path + ": not JSON (expected what `extdeps detect --save` writes)");
+  auto facts = host_facts_from_json(j);
+  if (!facts.ok()) return bad_input(path + ": " + facts.error().message);
+  facts->from_cache = false;
+  facts->overridden.clear();
+  return facts;
+}
+
 Result<HostFacts> detect_host(const Context& ctx, const DetectOptions& in) {
   auto overrides = read_overrides(ctx);
   if (!overrides.ok()) return overrides.error();
+  // Another machine's facts: nothing here is detected; overrides still apply on top.
+  if (!in.host_file.empty()) {
+    auto facts = read_host_file(in.host_file);
+    if (!facts.ok()) return facts.error();
+    apply_overrides(*overrides, *facts);
+    return facts;
+  }
   DetectOptions options = in;
   auto probe_s = env_seconds(ctx, "EXTDEPS_PROBE_TIMEOUT", -1);
   if (!probe_s.ok()) return probe_s.error();

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct CudaDevice {
   int cc_major = 0, cc_minor = 0;  // compute capability (attributes 75, 76)
   std::uint64_t total_memory = 0;  // bytes
   std::string uuid;                // "GPU-xxxxxxxx-xxxx-..."
+  std::string mig;                 // "enabled", "disabled"; empty where NVML did not say (no MIG)
 };
 
 struct CudaFacts {
@@ -37,11 +39,20 @@ struct CudaFacts {
   std::string source;          // "cuda", "nvml", "nvidia-smi", "override"
   int driver_version = 0;      // cuDriverGetVersion: 12040
   std::string cuda_version;    // "12.4"; empty when unknown
-  std::string kernel_driver;   // /sys/module/nvidia/version: "550.54.15"
+  std::string kernel_driver;   // the kernel module, /sys/module/nvidia/version: "550.54.15"
+  std::string user_driver;     // the user-mode driver NVML belongs to: "550.54.15" (a newer one
+                               // than the kernel module means an upgrade without a reboot)
+  std::string nvml_library;    // the libnvidia-ml.so.1 that was loaded, absolute when known
+  std::string platform;        // "wsl", "tegra" (Jetson), or empty for a plain Linux driver
+  std::string fingerprint;     // the driver's identity for the cache: module and library files
   int error_code = 0;          // for driver-error
   std::string error_name;      // "CUDA_ERROR_..."
   std::string detail;          // one line for people: why this state
   std::vector<CudaDevice> devices;
+
+  // The oldest compute capability over the devices, as conda's __cuda_arch (CEP 46) defines it:
+  // {major, minor}, or {0, 0} without devices.
+  std::pair<int, int> min_compute_capability() const;
 };
 
 struct HostFacts {
@@ -60,13 +71,18 @@ struct HostFacts {
 };
 
 struct DetectOptions {
+  std::string host_file;            // facts saved by `detect --save`: plan for that machine
   bool refresh = false;             // ignore the cache
   bool use_cache = true;
   int probe_timeout_ms = 10000;     // EXTDEPS_PROBE_TIMEOUT (seconds) overrides
   bool probe_cuda = true;
 };
 
-// Everything, with overrides applied last.
+// Facts another machine saved (`extdeps detect --save FILE`, schema/detect.schema.json); bad
+// input naming the file when it cannot be read or is not such facts.
+Result<HostFacts> read_host_file(const std::string& path);
+
+// Everything, with overrides applied last; options.host_file's facts instead of this machine's.
 Result<HostFacts> detect_host(const Context& ctx, const DetectOptions& options);
 
 // The driver probe as detect_host runs it (core/detect/cuda_probe.h), with options'

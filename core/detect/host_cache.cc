@@ -17,7 +17,7 @@ namespace extdeps::detect {
 
 namespace {
 
-constexpr int kFormat = 1;
+constexpr int kFormat = 2;  // 2: the driver fingerprint and the GPU list
 
 std::string first_line(const std::string& path) {
   std::ifstream in(path);
@@ -31,6 +31,7 @@ std::string first_line(const std::string& path) {
 nlohmann::json key_json(const HostCacheKey& k) {
   return {{"boot_id", k.boot_id},
           {"kernel_driver", k.kernel_driver},
+          {"gpus", k.gpus},
           {"path", k.path},
           {"version", k.version},
           {"root", k.root}};
@@ -46,6 +47,7 @@ HostCacheKey host_cache_key(const Context& ctx) {
   k.boot_id = first_line(ctx.host_path("/proc/sys/kernel/random/boot_id"));
   k.kernel_driver = nvidia_kernel_driver(ctx);
   if (k.kernel_driver.empty()) k.kernel_driver = "none";
+  k.gpus = nvidia_gpu_list(ctx);
   k.path = ctx.env("PATH").value_or("");
   k.version = EXTDEPS_VERSION;
   k.root = ctx.root();
@@ -78,6 +80,9 @@ static std::optional<CachedHost> read_entry(const Context& ctx, const HostCacheK
   auto facts = host_facts_from_json(j.at("facts"));
   if (!facts.ok()) return std::nullopt;
   CachedHost entry{std::move(facts).value(), j.value("cuda_probed", false)};
+  // The libraries the probe loaded, replaced since (an upgrade without a reboot): probe again.
+  if (entry.cuda_probed && entry.facts.cuda.fingerprint != driver_fingerprint(entry.facts.cuda))
+    return std::nullopt;
   entry.facts.overridden.clear();
   return entry;
 }

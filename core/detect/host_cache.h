@@ -1,6 +1,8 @@
 // The on-disk cache of HostFacts (<cache>/detect/host.json). An entry is valid while the boot, the
-// loaded NVIDIA kernel driver, PATH and the extdeps version are the same and it is younger than
-// the TTL (24 h; EXTDEPS_DETECT_TTL seconds). Overrides are never cached.
+// loaded NVIDIA kernel driver, the GPUs it bound, PATH and the extdeps version are the same, the
+// driver libraries the probe loaded are the same files (size and mtime: a driver upgraded without
+// a reboot is seen), and it is younger than the TTL (24 h; EXTDEPS_DETECT_TTL seconds).
+// Overrides are never cached.
 #pragma once
 
 #include <chrono>
@@ -16,6 +18,7 @@ namespace extdeps::detect {
 struct HostCacheKey {
   std::string boot_id;        // <root>/proc/sys/kernel/random/boot_id
   std::string kernel_driver;  // the NVIDIA kernel module's version, or "none"
+  std::string gpus;           // the PCI addresses the module bound (/proc/driver/nvidia/gpus)
   std::string path;           // PATH
   std::string version;        // extdeps
   std::string root;           // the context's file system root

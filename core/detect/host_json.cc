@@ -34,13 +34,21 @@ nlohmann::json cuda_json(const CudaFacts& c) {
                        {"cc_major", d.cc_major},
                        {"cc_minor", d.cc_minor},
                        {"total_memory", d.total_memory},
-                       {"uuid", d.uuid}});
+                       {"uuid", d.uuid},
+                       {"mig", d.mig}});
+  auto [cc_major, cc_minor] = c.min_compute_capability();
   return {{"state", std::string(cuda_state_name(c.state))},
           {"library", c.library},
           {"source", c.source},
           {"driver_version", c.driver_version},
           {"cuda_version", c.cuda_version},
           {"kernel_driver", c.kernel_driver},
+          {"user_driver", c.user_driver},
+          {"nvml_library", c.nvml_library},
+          {"platform", c.platform},
+          {"fingerprint", c.fingerprint},
+          {"cuda_arch", c.devices.empty() ? std::string()
+                                          : std::to_string(cc_major) + "." + std::to_string(cc_minor)},
           {"error_code", c.error_code},
           {"error_name", c.error_name},
           {"detail", c.detail},
@@ -107,6 +115,11 @@ Result<HostFacts> host_facts_from_json(const nlohmann::json& j) {
     f.cuda.driver_version = cj.at("driver_version").get<int>();
     f.cuda.cuda_version = cj.at("cuda_version").get<std::string>();
     f.cuda.kernel_driver = cj.at("kernel_driver").get<std::string>();
+    // Added after the first saved files: absent means unknown.
+    f.cuda.user_driver = cj.value("user_driver", "");
+    f.cuda.nvml_library = cj.value("nvml_library", "");
+    f.cuda.platform = cj.value("platform", "");
+    f.cuda.fingerprint = cj.value("fingerprint", "");
     f.cuda.error_code = cj.at("error_code").get<int>();
     f.cuda.error_name = cj.at("error_name").get<std::string>();
     f.cuda.detail = cj.at("detail").get<std::string>();
@@ -118,6 +131,7 @@ Result<HostFacts> host_facts_from_json(const nlohmann::json& j) {
       dev.cc_minor = d.at("cc_minor").get<int>();
       dev.total_memory = d.at("total_memory").get<std::uint64_t>();
       dev.uuid = d.at("uuid").get<std::string>();
+      dev.mig = d.value("mig", "");
       f.cuda.devices.push_back(std::move(dev));
     }
     if (j.contains("overridden")) f.overridden = j.at("overridden").get<std::vector<std::string>>();

@@ -80,7 +80,7 @@ Error bad_override(const Override& o, std::string_view expected) {
 Overrides collect(const Context& ctx) {
   Overrides o;
   o.cuda = lookup(ctx, "EXTDEPS_OVERRIDE_CUDA", "CONDA_OVERRIDE_CUDA");
-  o.cuda_arch = lookup(ctx, "EXTDEPS_OVERRIDE_CUDA_ARCH");
+  o.cuda_arch = lookup(ctx, "EXTDEPS_OVERRIDE_CUDA_ARCH", "CONDA_OVERRIDE_CUDA_ARCH");
   if (o.cuda_arch && o.cuda_arch->value.empty()) o.cuda_arch.reset();
   o.glibc = lookup(ctx, "EXTDEPS_OVERRIDE_GLIBC", "CONDA_OVERRIDE_GLIBC");
   o.linux_kernel = lookup(ctx, "EXTDEPS_OVERRIDE_LINUX");

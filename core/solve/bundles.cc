@@ -221,13 +221,13 @@ void BundleSet::add_bundle(const LoadedProvider& lp, const mapping::Entry& entry
     Id cuda = pool_str2id(pool, "__cuda", 1);
     Id min = pool_str2id(pool, version::normalize_upstream(toolkit->min_cuda).c_str(), 1);
     bs->requires_ = repo_addid_dep(repo, bs->requires_, pool_rel2id(pool, cuda, min, REL_GT | REL_EQ, 1), 0);
-    if (!host_->cuda.devices.empty()) {
-      Id arch = pool_str2id(pool, "__cuda_arch", 1), any = 0;
-      for (auto sm : toolkit->sm) {
-        Id one = pool_rel2id(pool, arch, pool_str2id(pool, version::normalize_upstream(sm).c_str(), 1), REL_EQ, 1);
-        any = any ? pool_rel2id(pool, any, one, REL_OR, 1) : one;
-      }
-      if (any) bs->requires_ = repo_addid_dep(repo, bs->requires_, any, 0);
+    // Every GPU here must be one the toolkit still builds for: __cuda_arch (the oldest device)
+    // at or above the toolkit's oldest architecture. A GPU newer than its newest runs the PTX of
+    // that one through the driver's JIT, so only the lower end refuses.
+    if (!host_->cuda.devices.empty() && !toolkit->sm.empty()) {
+      Id arch = pool_str2id(pool, "__cuda_arch", 1);
+      Id lowest = pool_str2id(pool, version::normalize_upstream(toolkit->sm.front()).c_str(), 1);
+      bs->requires_ = repo_addid_dep(repo, bs->requires_, pool_rel2id(pool, arch, lowest, REL_GT | REL_EQ, 1), 0);
     }
   }
   Bundle b{eco, std::string(lp.provider->manager()), category, entry.id, static_cast<int>(k), over.names,

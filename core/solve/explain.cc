@@ -145,7 +145,8 @@ std::string Explainer::rule(Solver* solv, Id r) const {
     if (n == "__cuda_arch")
       return solvable(source) + " does not build for this machine's GPU (compute capability " +
              (host_ && !host_->cuda.devices.empty()
-                  ? std::to_string(host_->cuda.devices[0].cc_major) + "." + std::to_string(host_->cuda.devices[0].cc_minor)
+                  ? std::to_string(host_->cuda.min_compute_capability().first) + "." +
+                        std::to_string(host_->cuda.min_compute_capability().second)
                   : std::string("unknown")) + ")";
   }
   switch (type) {

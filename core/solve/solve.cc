@@ -175,10 +175,12 @@ void Resolver::add_host(const detect::HostFacts& h) {
   add("__archspec", "1");
   if (h.cuda.state == detect::CudaState::ok && !h.cuda.cuda_version.empty()) {
     add("__cuda", h.cuda.cuda_version);
-    std::vector<std::string> archs;
-    for (const auto& d : h.cuda.devices)
-      archs.push_back(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
-    if (!archs.empty()) add("__cuda_arch", archs.front(), archs);
+    // conda's __cuda_arch (CEP 46): the oldest compute capability over the devices, the one a
+    // package must still build for. Every device's stays in the facts.
+    if (!h.cuda.devices.empty()) {
+      auto [major, minor] = h.cuda.min_compute_capability();
+      add("__cuda_arch", std::to_string(major) + "." + std::to_string(minor));
+    }
   }
   // A CUDA toolkit on the machine (nvcc on PATH or under /usr/local/cuda*) is installed, as is.
   for (const auto& c : h.compilers) {

@@ -6,7 +6,10 @@ table (PEP 725) is met; when one is not, the build stops with extdeps's explanat
 commands that install what is missing (with ``EXTDEPS_INSTALL=1`` it runs them first). Then it
 calls the real backend with what ``extdeps env`` says a build needs to find those packages
 (PKG_CONFIG_PATH, CPATH, LIBRARY_PATH, CUDA_HOME, ...) in the environment. Every other hook is the
-real backend's own, unchanged.
+real backend's own, except that the wheels it builds (and the metadata it prepares) carry the
+project's ``[external].dependencies`` and ``optional-dependencies`` as Core Metadata 2.6
+``Requires-External-Dep`` and ``Provides-External-Extra`` fields (PEP 725), which no backend
+writes yet.
 
     [build-system]
     requires = ["setuptools"]
@@ -19,7 +22,9 @@ real backend's own, unchanged.
 Pure Python, no dependencies (Python 3.8+). See hooks/python/README.md.
 """
 
+import base64
 import contextlib
+import hashlib
 import importlib
 import json
 import os
@@ -27,6 +32,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import zipfile
 
 __all__ = ["ExternalDependencyError"]
 
@@ -297,14 +304,132 @@ def _guarded(hook_name):
     return hook
 
 
+# --- Core Metadata 2.6 (PEP 725) -------------------------------------------------------------
+
+def _external_metadata_fields():
+    """The header lines PEP 725 asks for: Requires-External-Dep for [external].dependencies,
+    Provides-External-Extra and marked Requires-External-Dep lines for optional-dependencies."""
+    data = _read_pyproject()
+    external = data.get("external")
+    if external is None and "tool" in data and set(data) == {"tool"}:
+        # No TOML reader (Python < 3.11 without tomli): the fields cannot be read, say so.
+        _say("warning: no TOML reader here; Requires-External-Dep is not added to the metadata")
+        return []
+    if not isinstance(external, dict):
+        return []
+    lines = []
+    for spec in external.get("dependencies", []) or []:
+        lines.append("Requires-External-Dep: " + str(spec).strip())
+    optional = external.get("optional-dependencies", {}) or {}
+    for extra in optional:
+        lines.append("Provides-External-Extra: " + extra)
+        for spec in optional[extra] or []:
+            dep, sep, marker = str(spec).partition(";")
+            marker = marker.strip()
+            condition = "extra == '%s'" % extra
+            if sep and marker:
+                condition = "(%s) and %s" % (marker, condition)
+            lines.append("Requires-External-Dep: %s; %s" % (dep.strip(), condition))
+    return lines
+
+
+def _version_tuple(text):
+    try:
+        return tuple(int(p) for p in text.strip().split("."))
+    except ValueError:
+        return (0,)
+
+
+def _with_external_fields(metadata, fields):
+    """METADATA text with the fields added at the end of its headers and Metadata-Version raised
+    to 2.6; fields it already has are not repeated."""
+    head, sep, body = metadata.partition("\n\n")
+    lines = head.split("\n")
+    out = []
+    for line in lines:
+        name, colon, value = line.partition(":")
+        if colon and name.strip().lower() == "metadata-version" and _version_tuple(value) < (2, 6):
+            line = "Metadata-Version: 2.6"
+        out.append(line)
+    out += [f for f in fields if f not in lines]
+    return "\n".join(out) + (sep + body if sep else "\n")
+
+
+def _record_hash(data):
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode("ascii")
+    return "sha256=" + digest
+
+
+def _add_to_wheel(path, fields):
+    """Rewrites the wheel at path with the fields in its METADATA and RECORD updated to match."""
+    with zipfile.ZipFile(path) as zin:
+        names = zin.namelist()
+        metadata_name = next((n for n in names if n.count("/") == 1 and n.endswith(".dist-info/METADATA")), None)
+        if metadata_name is None:
+            raise ExternalDependencyError("extdeps_backend: %s has no .dist-info/METADATA" % path)
+        record_name = metadata_name[:-len("METADATA")] + "RECORD"
+        metadata = _with_external_fields(zin.read(metadata_name).decode("utf-8"), fields).encode("utf-8")
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", suffix=".whl")
+        os.close(fd)
+        try:
+            with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
+                for info in zin.infolist():
+                    data = zin.read(info.filename)
+                    if info.filename == metadata_name:
+                        data = metadata
+                    elif info.filename == record_name:
+                        rows = []
+                        for row in data.decode("utf-8").splitlines():
+                            if row.split(",", 1)[0] == metadata_name:
+                                row = "%s,%s,%d" % (metadata_name, _record_hash(metadata), len(metadata))
+                            rows.append(row)
+                        data = ("\n".join(rows) + "\n").encode("utf-8")
+                    zout.writestr(info, data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+
+
+def _with_metadata(hook_name, real):
+    """A hook whose result (a wheel's file name, or a .dist-info folder's) gets the fields."""
+    def hook(*args, **kwargs):
+        result = real(*args, **kwargs)
+        fields = _external_metadata_fields()
+        if not fields:
+            return result
+        prepares = hook_name.startswith("prepare_metadata_")
+        key = "metadata_directory" if prepares else "wheel_directory"
+        directory = args[0] if args else kwargs.get(key, ".")
+        target = os.path.join(directory, result)
+        if prepares:
+            metadata_path = os.path.join(target, "METADATA")
+            with open(metadata_path, encoding="utf-8") as f:
+                text = f.read()
+            with open(metadata_path, "w", encoding="utf-8") as f:
+                f.write(_with_external_fields(text, fields))
+        else:
+            _add_to_wheel(target, fields)
+        return result
+
+    hook.__name__ = hook_name
+    hook.__doc__ = real.__doc__
+    return hook
+
+
 _GUARDED = ("build_wheel", "build_sdist", "build_editable")
+_WHEELS = ("build_wheel", "build_editable", "prepare_metadata_for_build_wheel",
+           "prepare_metadata_for_build_editable")
 
 
 def __getattr__(name):
-    """PEP 562: every hook is the real backend's; the three build hooks check first. A hook the
-    real backend lacks is missing here too, so frontends fall back as PEP 517 says."""
+    """PEP 562: every hook is the real backend's; the three build hooks check first, and what
+    builds a wheel or its metadata adds the external fields. A hook the real backend lacks is
+    missing here too, so frontends fall back as PEP 517 says."""
     if name.startswith("__"):
         raise AttributeError(name)
-    if name in _GUARDED:
-        return _guarded(name)
-    return getattr(_real_backend(), name)
+    hook = _guarded(name) if name in _GUARDED else getattr(_real_backend(), name)
+    # Wrapped only where there is something to add: otherwise the real hook itself.
+    if name in _WHEELS and _external_metadata_fields():
+        hook = _with_metadata(name, hook)
+    return hook

@@ -33,6 +33,11 @@ struct Options {
   std::string conda_prefix;                  // --prefix; empty: $CONDA_PREFIX
   bool offline = false;                      // downloads from the cache only
   bool use_cache = true;                     // the index cache under the cache folder
+  // The Python interpreter pypi plans for; for check(), also an environment audit: the
+  // Requires-External-Dep of every distribution it has installed is checked too (with path ""
+  // or "." holding no declaration, only those).
+  std::string python;
+  std::string host_file;                     // plan for the facts `extdeps detect --save` wrote
 };
 
 // How a Session sees the machine. The defaults are the running process's.

@@ -215,13 +215,14 @@ TEST(CudaProbe, NvidiaSmiWhenNoLibraryLoads) {
 TEST(CudaProbe, ParseNvmlFillsDevicesWhenCudaHasNone) {
   auto f = parse_cuda_probe_output(
       R"({"cuda":{"state":"no-library","detail":"cannot load libcuda.so.1: x","devices":[]},)"
-      R"("nvml":{"loaded":true,"library":"/usr/lib/libnvidia-ml.so.1","kernel_driver":"550.54.15",)"
+      R"("nvml":{"loaded":true,"library":"/usr/lib/libnvidia-ml.so.1","user_driver":"550.54.15",)"
       R"("driver_version":12040,"devices":[{"index":0,"name":"NVIDIA L4","cc_major":8,"cc_minor":9,)"
       R"("total_memory":24000000000,"uuid":"GPU-1"}]}})");
   EXPECT_EQ(f.state, CudaState::ok);
   EXPECT_EQ(f.source, "nvml");
   EXPECT_EQ(f.cuda_version, "12.4");
-  EXPECT_EQ(f.kernel_driver, "550.54.15");
+  EXPECT_EQ(f.user_driver, "550.54.15");
+  EXPECT_EQ(f.nvml_library, "/usr/lib/libnvidia-ml.so.1");
   ASSERT_EQ(f.devices.size(), 1u);
   EXPECT_EQ(f.devices[0].name, "NVIDIA L4");
   EXPECT_EQ(f.devices[0].cc_minor, 9);

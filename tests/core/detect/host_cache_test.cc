@@ -129,6 +129,40 @@ TEST(HostCache, ChangedDriverOrPathInvalidates) {
   EXPECT_FALSE(m.detect().from_cache);
 }
 
+TEST(HostCache, AnotherSetOfGpusInvalidates) {
+  Machine m;
+  fs::create_directories(m.root + "/proc/driver/nvidia/gpus/0000:41:00.0");
+  m.detect();
+  EXPECT_TRUE(m.detect().from_cache);
+  fs::create_directories(m.root + "/proc/driver/nvidia/gpus/0000:c1:00.0");
+  EXPECT_FALSE(m.detect().from_cache);
+  EXPECT_EQ(host_cache_key(m.context()).gpus, "0000:41:00.0,0000:c1:00.0");
+}
+
+TEST(HostCache, ADriverLibraryReplacedWithoutARebootInvalidates) {
+  // The module version stays; the user-mode library on disk is another file now.
+  Machine m;
+  std::string lib = test::temp_dir() + "/libnvidia-ml.so.1";
+  fs::copy_file(EXTDEPS_FAKE_LIBNVML, lib);
+  m.env["EXTDEPS_NVML_LIBRARY"] = lib;
+  m.env["EXTDEPS_CUDA_LIBRARY"] = "/nonexistent/libcuda.so.1";
+  m.env["EXTDEPS_FAKE_NVML_DEVICES"] = "NVIDIA L4:8.9:24000000000";
+  auto detect = [&] {
+    auto ctx = m.context();
+    ctx.set_self_exe(EXTDEPS_BINARY);
+    auto f = detect_host(ctx, DetectOptions{});
+    EXPECT_TRUE(f.ok()) << (f.ok() ? "" : f.error().message);
+    return f.ok() ? *f : HostFacts{};
+  };
+  auto cold = detect();
+  EXPECT_FALSE(cold.from_cache);
+  EXPECT_EQ(cold.cuda.state, CudaState::ok) << cold.cuda.detail;
+  EXPECT_TRUE(detect().from_cache);
+  std::ofstream(lib, std::ios::app) << "a newer driver";
+  EXPECT_FALSE(detect().from_cache);
+  EXPECT_TRUE(detect().from_cache);
+}
+
 TEST(HostCache, KeyReadsTheDriverVersion) {
   Machine m;
   auto key = host_cache_key(m.context());

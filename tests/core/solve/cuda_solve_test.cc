@@ -111,6 +111,20 @@ TEST_F(CudaSolveTest, AGpuTheToolkitNoLongerBuildsForIsNamed) {
       << o.requirements[0].message;
 }
 
+TEST_F(CudaSolveTest, EveryGpuMustBeOneTheToolkitBuildsFor) {
+  // A Hopper the toolkit knows beside a Kepler it dropped: __cuda_arch is the oldest (CEP 46), so
+  // the toolkit is refused although one GPU would do.
+  driver("12.4", {{9, 0}, {3, 5}});
+  auto o = resolve_cuda(Category::run);
+  EXPECT_FALSE(o.ok());
+  EXPECT_NE(o.requirements[0].message.find("does not build for this machine's GPU (compute capability 3.5)"),
+            std::string::npos)
+      << o.requirements[0].message;
+  // A GPU newer than the toolkit's newest architecture runs its PTX: planned.
+  driver("12.4", {{12, 0}, {8, 6}});
+  EXPECT_TRUE(resolve_cuda(Category::run).ok());
+}
+
 TEST_F(CudaSolveTest, HostFactsAreLockedVirtualPackages) {
   driver("12.4", {{8, 6}});
   // A run need on an installed runtime is met only while the driver is new enough.

@@ -297,6 +297,86 @@ class MetNeeds(HookTest):
         self.assertEqual(run.stdout.strip(), "hello from libgreet")
 
 
+class CoreMetadata(HookTest):
+    """Core Metadata 2.6 (PEP 725): the wheel the hook builds says what it needs at run time."""
+
+    EXTERNAL = """
+        [external]
+        build-requires = ["dep:virtual/compiler/c"]
+        host-requires = ["dep:generic/zlib"]
+        dependencies = ["dep:generic/zlib@>=1.2", "dep:generic/extdeps-test-absent"]
+
+        [external.optional-dependencies]
+        gpu = ["dep:generic/cudart@>=12; platform_system == 'Linux'"]
+        """
+
+    def build(self):
+        p = make_project(os.path.join(self.tmp, "p"), "zcrc-meta", self.EXTERNAL, ZLIB_SETUP, ZLIB_EXT)
+        r = pip_wheel(p, self.out)
+        self.assertBuilt(r)
+        return [os.path.join(self.out, w) for w in os.listdir(self.out) if w.endswith(".whl")][0]
+
+    def test_the_wheel_carries_requires_external_dep_read_back_by_importlib_metadata(self):
+        wheel = self.build()
+        site = os.path.join(self.tmp, "site")
+        with zipfile.ZipFile(wheel) as z:
+            z.extractall(site)
+        code = ("import importlib.metadata as m, json; d = m.distribution('zcrc-meta'); "
+                "print(json.dumps([d.metadata['Metadata-Version'], d.metadata.get_all('Requires-External-Dep'), "
+                "d.metadata.get_all('Provides-External-Extra')]))")
+        e = dict(os.environ, PYTHONPATH=site)
+        r = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, env=e)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        version, requires, extras = json.loads(r.stdout)
+        self.assertEqual(version, "2.6")
+        self.assertEqual(requires, [
+            "dep:generic/zlib@>=1.2",
+            "dep:generic/extdeps-test-absent",
+            "dep:generic/cudart@>=12; (platform_system == 'Linux') and extra == 'gpu'",
+        ])
+        self.assertEqual(extras, ["gpu"])
+
+    def test_the_record_still_matches_the_rewritten_metadata(self):
+        import base64
+        import hashlib
+        wheel = self.build()
+        with zipfile.ZipFile(wheel) as z:
+            record = [n for n in z.namelist() if n.endswith(".dist-info/RECORD")][0]
+            rows = {row.split(",")[0]: row.split(",")[1:] for row in z.read(record).decode().splitlines()}
+            for name in z.namelist():
+                if name == record:
+                    continue
+                data = z.read(name)
+                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                self.assertEqual(rows[name], ["sha256=" + digest, str(len(data))], name)
+
+    def test_check_python_audits_the_installed_distributions(self):
+        wheel = self.build()
+        venv = os.path.join(self.tmp, "venv")
+        subprocess.check_call([sys.executable, "-m", "venv", "--without-pip", venv])
+        python = os.path.join(venv, "bin", "python")
+        site = subprocess.check_output([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                       universal_newlines=True).strip()
+        r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--target", site, wheel],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        audit = subprocess.run([EXTDEPS, "check", "--python", python, "--manager", "apt"], cwd=empty,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        # zlib is on this machine; the absent id is not: the audit names it and fails.
+        self.assertEqual(audit.returncode, 1, audit.stdout)
+        self.assertIn("dep:generic/extdeps-test-absent", audit.stdout)
+        self.assertIn("python environment " + python, audit.stdout)
+        # The same venv without that wheel has nothing to audit.
+        shutil.rmtree(site)
+        os.makedirs(site)
+        clean = subprocess.run([EXTDEPS, "check", "--python", python, "--manager", "apt"], cwd=empty,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertEqual(clean.returncode, 0, clean.stdout)
+
+
 FAKE_CONDA = r'''#!%(python)s
 # conda install -y -p PREFIX [--override-channels] -c CHANNEL NAME=VERSION=BUILD...: unpacks each
 # package's files (CHANNEL/files/NAME/) into PREFIX and writes its conda-meta record, as conda does.

@@ -1,0 +1,95 @@
+// conda, uv and wheel-variant spellings of the host facts; see host_export.h.
+#include "core/detect/host_export.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "core/detect/cuda_table.h"
+
+namespace extdeps::detect {
+
+namespace {
+
+bool has_driver(const HostFacts& f) { return f.cuda.state == CudaState::ok && !f.cuda.cuda_version.empty(); }
+
+std::pair<int, int> cuda_major_minor(const std::string& v) {
+  int major = 0, minor = 0;
+  std::sscanf(v.c_str(), "%d.%d", &major, &minor);
+  return {major, minor};
+}
+
+std::string cc_text(std::pair<int, int> cc) { return std::to_string(cc.first) + "." + std::to_string(cc.second); }
+
+}  // namespace
+
+std::string conda_overrides(const HostFacts& f) {
+  std::string out;
+  // Empty tells conda there is no driver: without the line it would look at this machine.
+  out += "CONDA_OVERRIDE_CUDA=" + (has_driver(f) ? f.cuda.cuda_version : std::string()) + "\n";
+  if (has_driver(f) && !f.cuda.devices.empty())
+    out += "CONDA_OVERRIDE_CUDA_ARCH=" + cc_text(f.cuda.min_compute_capability()) + "\n";
+  out += "CONDA_OVERRIDE_GLIBC=" + (f.libc == "glibc" ? f.libc_version : std::string()) + "\n";
+  std::string kernel = f.kernel.substr(0, f.kernel.find_first_not_of("0123456789."));
+  if (!kernel.empty()) out += "CONDA_OVERRIDE_LINUX=" + kernel + "\n";
+  // archspec names the x86-64 levels x86_64_v2 ... x86_64_v4.
+  if (!f.x86_64_level.empty()) {
+    std::string level = f.x86_64_level;
+    std::replace(level.begin(), level.end(), '-', '_');
+    out += "CONDA_OVERRIDE_ARCHSPEC=" + level + "\n";
+  }
+  return out;
+}
+
+std::string uv_variables(const HostFacts& f) {
+  if (!has_driver(f)) return {};
+  std::string driver = !f.cuda.kernel_driver.empty() ? f.cuda.kernel_driver : f.cuda.user_driver;
+  if (driver.empty())
+    if (auto tk = cuda_toolkit(f.cuda.cuda_version)) driver = std::string(tk->ga_driver);
+  return driver.empty() ? std::string() : "UV_CUDA_DRIVER_VERSION=" + driver + "\n";
+}
+
+std::string variant_properties(const HostFacts& f) {
+  if (!has_driver(f)) return {};
+  const auto [major, minor] = cuda_major_minor(f.cuda.cuda_version);
+  const auto& table = cuda_toolkits();
+  auto newest_minor = [&](int m) {
+    int n = -1;
+    for (const auto& t : table)
+      if (t.major == m) n = std::max(n, t.minor);
+    return n;
+  };
+  std::string out;
+  auto line = [&](const char* feature, const std::string& value) {
+    out += std::string("nvidia :: ") + feature + " :: " + value + "\n";
+  };
+  // A wheel that needs CUDA X.Y or newer runs here for every X.Y up to this driver's.
+  for (int m = major; m >= table.front().major; --m)
+    for (int n = m == major ? minor : newest_minor(m); n >= 0; --n) line("cuda_version_lower_bound", std::to_string(m) + "." + std::to_string(n));
+  // One that supports CUDA up to X.Y runs here for every X.Y from this driver's on.
+  for (int m = major; m <= table.back().major; ++m)
+    for (int n = m == major ? minor : 0; n <= std::max(newest_minor(m), m == major ? minor : 0); ++n)
+      line("cuda_version_upper_bound", std::to_string(m) + "." + std::to_string(n));
+  // Native code for each GPU, then PTX that every GPU here can JIT (no newer than the oldest).
+  std::vector<std::pair<int, int>> seen;
+  for (const auto& d : f.cuda.devices) {
+    std::pair<int, int> cc{d.cc_major, d.cc_minor};
+    if (std::find(seen.begin(), seen.end(), cc) != seen.end()) continue;
+    seen.push_back(cc);
+    line("sm_arch", std::to_string(cc.first) + std::to_string(cc.second) + "_real");
+  }
+  if (!seen.empty()) {
+    std::set<std::pair<int, int>, std::greater<>> archs;
+    for (const auto& t : table)
+      for (auto sm : t.sm) archs.insert(cuda_major_minor(std::string(sm)));
+    const auto lowest = f.cuda.min_compute_capability();
+    for (const auto& a : archs)
+      if (a <= lowest) line("sm_arch", std::to_string(a.first) + std::to_string(a.second) + "_virtual");
+  }
+  return out;
+}
+
+}  // namespace extdeps::detect
