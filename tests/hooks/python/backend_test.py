@@ -378,7 +378,7 @@ class CoreMetadata(HookTest):
 
 
 FAKE_CONDA = r'''#!%(python)s
-# conda install -y -p PREFIX [--override-channels] -c CHANNEL NAME=VERSION=BUILD...: unpacks each
+# conda install -y -p PREFIX [--override-channels] -c CHANNEL -- NAME=VERSION=BUILD...: unpacks each
 # package's files (CHANNEL/files/NAME/) into PREFIX and writes its conda-meta record, as conda does.
 import json, os, shutil, sys
 args = sys.argv[1:]
@@ -432,7 +432,7 @@ class Install(HookTest):
             managers = ["conda"]
             conda-channels = ["file://%s"]
             """ % (tables, self.channel))
-        self.command = "conda install -y -p %s --override-channels -c file://%s greet=1.2.0=h0_0" % (self.prefix, self.channel)
+        self.command = "conda install -y -p %s --override-channels -c file://%s -- greet=1.2.0=h0_0" % (self.prefix, self.channel)
 
     def test_without_it_the_build_stops_with_the_exact_command(self):
         r = pip_wheel(self.project, self.out, env=self.env)
