@@ -1,5 +1,7 @@
 #include "core/mapping/names.h"
 
+#include "core/util/printable.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -87,20 +89,6 @@ std::optional<std::string> argument_problem(std::string_view what, std::string_v
                               : " (expected letters, digits and . + - ~ : _ ! * ,)");
 }
 
-std::string printable(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (char c : text) {
-    auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string printable(std::string_view text) { return escape_controls(text); }
 
 }  // namespace extdeps::mapping

@@ -8,6 +8,25 @@
 
 namespace extdeps {
 
+// C0 control characters and DEL as \xNN, every other byte kept: for text whose other bytes are
+// its reader's business (a name in an install command, a Nix comment).
+inline std::string escape_controls(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // Text for a terminal: C0 control characters (a line break that would forge an output line, an
 // ESC that would drive the terminal, a NUL), DEL and bytes that are not UTF-8 become \xNN, the C1
 // controls (U+0080..U+009F) \u00NN; the rest is kept. For single-line fields of text output.

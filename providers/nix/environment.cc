@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/util/printable.h"
 #include "core/version/detail.h"
 
 namespace extdeps::nix {
@@ -37,21 +38,7 @@ std::string nix_string(std::string_view s) {
 
 // Text for a "# ..." comment: a line break (or any control character) in a need, a version or
 // a path would end the comment and put the rest of the line in the code, so each is \xNN.
-std::string comment(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string comment(std::string_view s) { return escape_controls(s); }
 
 // The attributes of one list, each once, with the needs it meets and its version as a comment.
 std::string list(const std::vector<ShellPackage>& packages, bool build, std::string_view indent) {

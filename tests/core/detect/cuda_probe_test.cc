@@ -8,28 +8,20 @@
 #include <fstream>
 #include <map>
 
+#include "tests/core/detect/probe_fixture.h"
 #include "tests/test_support.h"
 
 namespace extdeps::detect {
 namespace {
 
 namespace fs = std::filesystem;
-using Env = std::map<std::string, std::string>;
+using test_probe::Env;
+using test_probe::probe;
 
 // A context over an empty root (no NVIDIA kernel module), with no NVML and nothing on PATH, so
 // only the fake libcuda answers.
-Context fake_context(Env extra, std::string root = "") {
-  Env env = {{"EXTDEPS_CUDA_LIBRARY", EXTDEPS_FAKE_LIBCUDA},
-             {"EXTDEPS_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1"},
-             {"PATH", test::temp_dir()}};
-  for (auto& [k, v] : extra) env[k] = v;
-  return Context::for_test(root.empty() ? test::temp_dir() : root, env);
-}
-
-CudaFacts probe(const Context& ctx, int timeout_ms = 10000) {
-  auto r = probe_cuda(ctx, timeout_ms, EXTDEPS_BINARY);
-  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-  return r.ok() ? *r : CudaFacts{};
+Context fake_context(const Env& extra, std::string root = "") {
+  return test_probe::probe_context("/nonexistent/libnvidia-ml.so.1", EXTDEPS_FAKE_LIBCUDA, extra, std::move(root));
 }
 
 const char* kTwo = "NVIDIA H100 80GB HBM3:9.0:85899345920;NVIDIA A10:8.6:24000000000";

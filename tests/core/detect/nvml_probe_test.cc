@@ -9,27 +9,19 @@
 #include <map>
 
 #include "core/detect/cuda_probe.h"
+#include "tests/core/detect/probe_fixture.h"
 #include "tests/test_support.h"
 
 namespace extdeps::detect {
 namespace {
 
 namespace fs = std::filesystem;
-using Env = std::map<std::string, std::string>;
+using test_probe::Env;
+using test_probe::probe;
 
 // NVML from the fake; libcuda absent unless a test names the fake one.
-Context nvml_context(Env extra, std::string root = "") {
-  Env env = {{"EXTDEPS_NVML_LIBRARY", EXTDEPS_FAKE_LIBNVML},
-             {"EXTDEPS_CUDA_LIBRARY", "/nonexistent/libcuda.so.1"},
-             {"PATH", test::temp_dir()}};
-  for (auto& [k, v] : extra) env[k] = v;
-  return Context::for_test(root.empty() ? test::temp_dir() : root, env);
-}
-
-CudaFacts probe(const Context& ctx, int timeout_ms = 10000) {
-  auto r = probe_cuda(ctx, timeout_ms, EXTDEPS_BINARY);
-  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-  return r.ok() ? *r : CudaFacts{};
+Context nvml_context(const Env& extra, std::string root = "") {
+  return test_probe::probe_context(EXTDEPS_FAKE_LIBNVML, "/nonexistent/libcuda.so.1", extra, std::move(root));
 }
 
 std::string root_with(const std::map<std::string, std::string>& files) {
