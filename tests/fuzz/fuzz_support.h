@@ -36,8 +36,9 @@ inline std::vector<std::string_view> split(std::string_view text, char sep, std:
 
 // A broken property: print it and abort, which both drivers report as a crash on this input.
 [[noreturn]] inline void fail(const char* what, std::string_view a = {}, std::string_view b = {}) {
-  std::fprintf(stderr, "fuzz property broken: %s\n  a = '%.*s'\n  b = '%.*s'\n", what,
-               static_cast<int>(a.size()), a.data(), static_cast<int>(b.size()), b.data());
+  // std::string copies: an empty view's data() may be null, which %.*s must not get.
+  const std::string sa(a), sb(b);
+  std::fprintf(stderr, "fuzz property broken: %s\n  a = '%s'\n  b = '%s'\n", what, sa.c_str(), sb.c_str());
   std::abort();
 }
 

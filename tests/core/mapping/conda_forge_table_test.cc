@@ -58,8 +58,9 @@ TEST(CondaForgeTable, LoadsSortedAndLinesUpWithDebian) {
     if (!e) continue;
     ++in_both;
     EXPECT_EQ(e->id, d.id);
-    for (const auto& a : e->aliases)
+    for (const auto& a : e->aliases) {
       EXPECT_NE(std::find(d.aliases.begin(), d.aliases.end(), a), d.aliases.end()) << d.id << ": alias " << a;
+    }
   }
   EXPECT_EQ(in_both, t.entries.size());
   std::set<std::string> only_here;

@@ -54,9 +54,11 @@ TEST(NixpkgsTable, LoadsSortedAndLinesUpWithTheOtherTables) {
       EXPECT_EQ(e->id, d.id);
       // Aliases hold across tables (an alias in any table names the id in all of them), and
       // debian.toml has them all: what this table lists must be among them.
-      if (std::string(name) == "debian.toml")
-        for (const auto& a : e->aliases)
+      if (std::string(name) == "debian.toml") {
+        for (const auto& a : e->aliases) {
           EXPECT_NE(std::find(d.aliases.begin(), d.aliases.end(), a), d.aliases.end()) << d.id << ": alias " << a;
+        }
+      }
     }
   }
   const Table deb = shipped("debian.toml");

@@ -241,8 +241,9 @@ TEST(CondaVersion, UnparsableStringsSortFirst) {
   for (const char* a : triple)
     for (const char* b : triple)
       for (const char* c : triple)
-        if (conda_compare(a, b) <= 0 && conda_compare(b, c) <= 0)
+        if (conda_compare(a, b) <= 0 && conda_compare(b, c) <= 0) {
           EXPECT_LE(conda_compare(a, c), 0) << a << " " << b << " " << c;
+        }
 }
 
 TEST(CondaVersion, DocumentedRules) {

@@ -102,7 +102,9 @@ TEST_F(PypiCrawlTest, AWheelThisGlibcRunsIsPreferredAndOneItDoesNotIsKeptWithIts
   auto r = run(input({"nvidia-cudnn-cu12"}, {2, 17}));
   ASSERT_TRUE(r.ok()) << r.error().message;
   for (const auto& c : r->candidates)
-    if (c.version == "9.5.1.17") EXPECT_EQ(c.glibc, std::make_pair(2, 28));
+    if (c.version == "9.5.1.17") {
+      EXPECT_EQ(c.glibc, std::make_pair(2, 28));
+    }
 }
 
 TEST_F(PypiCrawlTest, TheHtmlPageOfAnIndexWithoutPep691GivesTheSame) {
