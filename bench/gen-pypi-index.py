@@ -12,9 +12,9 @@ map to in mappings/pypi.toml (CUDA 11, 12 and 13 names) and what their metadata 
 release histories of the size PyPI has (CUDA 12: a dozen minor releases, two or three updates
 each; cuDNN: 8.x and 9.x), each release with x86_64, aarch64 and Windows wheels.
 """
+import argparse
 import json
 import os
-import sys
 
 CUDA12 = [(1, [105]), (2, [53, 128, 140]), (3, [52, 101]), (4, [99, 127]), (5, [39, 82]),
           (6, [37, 68, 77]), (8, [57, 90]), (9, [37, 79])]
@@ -59,9 +59,10 @@ def metadata(name, version, summary, requires):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    out = sys.argv[1]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out", metavar="OUT", help="folder to write (simple/ and packages/ under it)")
+    out = ap.parse_args().out
     os.makedirs(f"{out}/packages", exist_ok=True)
     projects = {}
 

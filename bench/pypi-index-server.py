@@ -6,12 +6,12 @@ connection. Prints the port on stdout, then serves until killed.
 
 usage: pypi-index-server.py DIR
 """
+import argparse
 import hashlib
 import http.server
 import os
 import sys
 
-ROOT = sys.argv[1] if len(sys.argv) == 2 else sys.exit(__doc__)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -60,6 +60,11 @@ class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
 
+ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+ap.add_argument("root", metavar="DIR", help="a folder written by gen-pypi-index.py")
+ROOT = ap.parse_args().root
+if not os.path.isdir(os.path.join(ROOT, "simple")):
+    ap.error(f"no simple/ under {ROOT} (gen-pypi-index.py DIR writes one)")
 server = Server(("127.0.0.1", 0), Handler)
 print(server.server_address[1], flush=True)
 server.serve_forever()
