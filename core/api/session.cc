@@ -1,15 +1,14 @@
-// The public C++ API (core/include/extdeps/extdeps.h): a Session is a Context plus the calls the
-// command line makes, through the same pipeline (core/cli/pipeline.h), turned into plain structs.
+// The public C++ API (core/include/extdeps/extdeps.h): a Session is a Context plus the questions
+// the command line asks, put to the same engine (core/engine/engine.h), answered in plain structs.
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <sstream>
 
-#include "core/cli/env_command.h"
-#include "core/cli/pipeline.h"
 #include "core/declare/declare.h"
 #include "core/detect/host_json.h"
+#include "core/engine/engine.h"
 #include "core/env/collect.h"
 #include "core/env/render.h"
 #include "core/json/document.h"
@@ -76,15 +75,15 @@ Context make_context(const SessionOptions& o) {
   return ctx;
 }
 
-cli::RunOptions run_options(const std::string& path, const Options& o) {
-  cli::RunOptions r;
+engine::Request request_of(const std::string& path, const Options& o) {
+  engine::Request r;
   r.path = path.empty() ? "." : path;
   r.managers = o.managers;
   r.categories = o.categories;
   r.optional = o.optional_groups;
   r.all_optional = o.all_optional;
   r.mapping_dirs = o.mapping_dirs;
-  r.no_cache = !o.use_cache;
+  r.use_cache = o.use_cache;
   r.sources.channels = o.conda_channels;
   r.sources.prefix = o.conda_prefix;
   r.sources.offline = o.offline;
@@ -125,20 +124,18 @@ NeedOutcome outcome_of(const plan::RequirementOutcome& r) {
   return o;
 }
 
+std::string sudo_for(const Context& ctx) { return ctx.is_root() ? "" : "sudo"; }
+
 std::vector<Step> steps_of(const Context& ctx, const plan::Outcome& outcome) {
   std::vector<Step> out;
-  for (const auto& s : outcome.steps) {
-    std::vector<std::string> argv;
-    if (s.requires_elevation && !ctx.is_root()) argv.push_back("sudo");
-    argv.insert(argv.end(), s.command.begin(), s.command.end());
-    out.push_back({s.manager, s.command, s.requires_elevation, plan::shell_line(argv)});
-  }
+  for (const auto& s : outcome.steps)
+    out.push_back({s.manager, s.command, s.requires_elevation, plan::shell_line(plan::command_line(s, sudo_for(ctx)))});
   return out;
 }
 
 enum class TextStyle { resolve, check };
 
-Report report_of(const Context& ctx, const cli::Prepared& p, TextStyle style) {
+Report report_of(const Context& ctx, const engine::Planned& p, TextStyle style) {
   Report r;
   r.declaration = p.declaration_path;
   r.host = p.host_text;
@@ -154,11 +151,11 @@ Report report_of(const Context& ctx, const cli::Prepared& p, TextStyle style) {
   r.json = extdeps::json::dump(j, 2);
   std::ostringstream text;
   plan::TextOptions t;
-  t.sudo = ctx.is_root() ? "" : "sudo";
+  t.sudo = sudo_for(ctx);
   if (style == TextStyle::check && r.all_satisfied) {
     text << "ok: every need of " << p.declaration_path << " is met (" << p.outcome.requirements.size() << " checked)\n";
   } else if (style == TextStyle::check) {
-    text << cli::missing_text(ctx, p);
+    text << plan::missing_text(p.outcome, p.declaration_path, sudo_for(ctx));
   } else {
     text << "extdeps: " << p.declaration_path << " on " << p.host_text << "\n\n";
     plan::print_text(p.outcome, t, text);
@@ -228,7 +225,7 @@ Result<Declaration> Session::load(const std::string& path) const {
 
 Result<Report> Session::resolve(const std::string& path, const Options& options) {
   return guarded([&]() -> Result<Report> {
-    auto p = cli::prepare(impl_->ctx, run_options(path, options));
+    auto p = engine::plan(impl_->ctx, request_of(path, options));
     if (!p.ok()) return p.error();
     return report_of(impl_->ctx, *p, TextStyle::resolve);
   });
@@ -236,9 +233,9 @@ Result<Report> Session::resolve(const std::string& path, const Options& options)
 
 Result<Report> Session::check(const std::string& path, const Options& options) {
   return guarded([&]() -> Result<Report> {
-    auto run = run_options(path, options);
-    run.audit_python = !options.python.empty();
-    auto p = cli::prepare(impl_->ctx, run);
+    auto request = request_of(path, options);
+    request.audit_python = !options.python.empty();
+    auto p = engine::plan(impl_->ctx, request);
     if (!p.ok()) return p.error();
     return report_of(impl_->ctx, *p, TextStyle::check);
   });
@@ -269,7 +266,7 @@ Result<Host> Session::detect(bool refresh) {
 
 Result<Environment> Session::env(const std::string& path, const Options& options) {
   return guarded([&]() -> Result<Environment> {
-    auto p = cli::prepare(impl_->ctx, run_options(path, options));
+    auto p = engine::plan(impl_->ctx, request_of(path, options));
     if (!p.ok()) return p.error();
     Environment e;
     e.declaration = p->declaration_path;
@@ -278,8 +275,8 @@ Result<Environment> Session::env(const std::string& path, const Options& options
     for (const auto& r : p->outcome.requirements)
       if (r.status != plan::Status::satisfied) e.missing.push_back(outcome_of(r));
     e.steps = steps_of(impl_->ctx, p->outcome);
-    if (!e.satisfied) e.explanation = cli::missing_text(impl_->ctx, *p);
-    e.json = extdeps::json::dump(cli::env_json(impl_->ctx, *p, e.variables), 2);
+    if (!e.satisfied) e.explanation = plan::missing_text(p->outcome, p->declaration_path, sudo_for(impl_->ctx));
+    e.json = extdeps::json::dump(env::report_json(p->outcome, p->declaration_path, e.variables, sudo_for(impl_->ctx)), 2);
     return e;
   });
 }

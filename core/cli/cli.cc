@@ -8,7 +8,8 @@
 #include "core/cli/detect_command.h"
 #include "core/cli/mappings_command.h"
 #include "core/cli/env_command.h"
-#include "core/cli/pipeline.h"
+#include "core/cli/run_options.h"
+#include "core/cli/show_command.h"
 #include "core/detect/cuda_probe.h"
 #include "core/fetch/cache_commands.h"
 #include "core/fetch/options.h"
@@ -27,7 +28,7 @@ int fail(std::ostream& err, const Error& e) {
   return static_cast<int>(e.code);
 }
 
-void add_sources(CLI::App* cmd, SourceOptions& o) {
+void add_sources(CLI::App* cmd, engine::SourceOptions& o) {
   cmd->add_option("--channel", o.channels, "conda channel, name or URL (repeatable; default: conda-forge)");
   cmd->add_option("--prefix", o.prefix, "conda environment whose packages are installed (default: $CONDA_PREFIX)");
   cmd->add_flag("--offline", o.offline, "use only cached downloads; fail where there is none");
@@ -38,29 +39,30 @@ void add_sources(CLI::App* cmd, SourceOptions& o) {
 }
 
 void add_common(CLI::App* cmd, RunOptions& o) {
-  cmd->add_option("path", o.path, "project folder or declaration file (default: .)");
-  cmd->add_option("--manager", o.managers, "package managers in order of preference (e.g. apt)")
+  engine::Request& r = o.request;
+  cmd->add_option("path", r.path, "project folder or declaration file (default: .)");
+  cmd->add_option("--manager", r.managers, "package managers in order of preference (e.g. apt)")
       ->delimiter(',');
-  cmd->add_option("--category", o.categories, "categories to plan: build,host,run (default: all)")
+  cmd->add_option("--category", r.categories, "categories to plan: build,host,run (default: all)")
       ->delimiter(',');
-  cmd->add_option("--optional", o.optional, "also plan this optional group or dependency group");
-  cmd->add_flag("--all-optional", o.all_optional, "also plan every optional group");
+  cmd->add_option("--optional", r.optional, "also plan this optional group or dependency group");
+  cmd->add_flag("--all-optional", r.all_optional, "also plan every optional group");
   cmd->add_flag("--json", o.json, "print JSON (schema/plan.schema.json)");
   cmd->add_flag("--explain", o.explain, "say what was considered and why");
   cmd->add_flag("--no-cache", o.no_cache, "do not read or write the index cache");
-  cmd->add_option("--cache-dir", o.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
-  cmd->add_option("--mapping-dir", o.mapping_dirs, "extra mapping tables folder (repeatable)");
+  cmd->add_option("--cache-dir", r.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
+  cmd->add_option("--mapping-dir", r.mapping_dirs, "extra mapping tables folder (repeatable)");
   cmd->add_flag("--no-guess", o.no_guess, "do not guess packages for ids no mapping table knows");
-  cmd->add_option("--host", o.host_file,
+  cmd->add_option("--host", r.host_file,
                   "plan for the machine whose facts `extdeps detect --save FILE` wrote, not this one");
-  add_sources(cmd, o.sources);
+  add_sources(cmd, r.sources);
 }
 
 std::string sudo_for(const Context& ctx) { return ctx.is_root() ? "" : "sudo"; }
 
-int print_outcome(const Context& ctx, const Prepared& p, const RunOptions& o, std::ostream& out) {
-  if (!p.rendered.empty()) {
-    out << p.rendered;
+int print_outcome(const Context& ctx, const engine::Planned& p, const RunOptions& o, std::ostream& out) {
+  if (!p.environment_file.empty()) {
+    out << p.environment_file;
   } else if (o.json) {
     auto j = plan::to_json(p.outcome);
     j["declaration"] = p.declaration_path;
@@ -82,14 +84,17 @@ int cmd_resolve(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& er
     err << "error: --json and --format " << o.format << " cannot be used together (see extdeps --help)\n";
     return 2;
   }
-  auto p = prepare(ctx, o);
+  auto request = request_of(o);
+  request.environment_format = o.format;
+  auto p = engine::plan(ctx, request);
   if (!p.ok()) return fail(err, p.error());
   return print_outcome(ctx, *p, o, out);
 }
 
 int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err) {
-  o.audit_python = !o.sources.python.empty();
-  auto p = prepare(ctx, o);
+  auto request = request_of(o);
+  request.audit_python = !request.sources.python.empty();
+  auto p = engine::plan(ctx, request);
   if (!p.ok()) return fail(err, p.error());
   bool all = std::all_of(p->outcome.requirements.begin(), p->outcome.requirements.end(),
                          [](const auto& r) { return r.status == plan::Status::satisfied; });
@@ -120,7 +125,7 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
 
 int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostream& out,
                 std::ostream& err) {
-  auto p = prepare(ctx, o);
+  auto p = engine::plan(ctx, request_of(o));
   if (!p.ok()) return fail(err, p.error());
   const auto& steps = p->outcome.steps;
   if (!p->outcome.ok()) {
@@ -133,12 +138,7 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostrea
     return 0;
   }
   std::vector<std::vector<std::string>> commands;
-  for (const auto& s : steps) {
-    std::vector<std::string> argv;
-    if (s.requires_elevation && !ctx.is_root()) argv.push_back("sudo");
-    argv.insert(argv.end(), s.command.begin(), s.command.end());
-    commands.push_back(std::move(argv));
-  }
+  for (const auto& s : steps) commands.push_back(plan::command_line(s, sudo_for(ctx)));
   out << (commands.size() == 1 ? "1 step" : std::to_string(commands.size()) + " steps") << " to run:\n";
   for (size_t i = 0; i < commands.size(); ++i)
     out << "  " << (i + 1) << ". " << plan::shell_line(commands[i]) << '\n';
@@ -225,15 +225,14 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   std::string env_format = "sh";
   env_cmd->add_option("--format", env_format, "sh, json or cmake (default: sh)");
   auto* show = app.add_subcommand("show", "a DepURL's mappings and candidates here");
-  std::string show_url;
   ShowOptions so;
-  show->add_option("depurl", show_url, "e.g. dep:generic/libxml2")->required();
+  show->add_option("depurl", so.request.depurl, "e.g. dep:generic/libxml2")->required();
   show->add_flag("--json", so.json, "print JSON");
-  show->add_option("--manager", so.managers, "package managers to look in")->delimiter(',');
-  show->add_option("--mapping-dir", so.mapping_dirs, "extra mapping tables folder (repeatable)");
+  show->add_option("--manager", so.request.managers, "package managers to look in")->delimiter(',');
+  show->add_option("--mapping-dir", so.request.mapping_dirs, "extra mapping tables folder (repeatable)");
   show->add_flag("--no-cache", so.no_cache, "do not read or write the index cache");
-  show->add_option("--cache-dir", so.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
-  add_sources(show, so.sources);
+  show->add_option("--cache-dir", so.request.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
+  add_sources(show, so.request.sources);
   auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
   version_cmd->require_subcommand(1);
   auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
@@ -272,21 +271,21 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     err << "error: " << lower_first(e.what()) << " (see extdeps --help)\n";
     return 2;
   }
-  // --root over EXTDEPS_ROOT over the configuration's `root` (applied in prepare()).
+  // --root over EXTDEPS_ROOT over the configuration's `root` (applied by engine::plan).
   if (root_dir.empty())
     if (auto v = ctx.env("EXTDEPS_ROOT"); v && !v->empty()) root_dir = *v;
   if (!root_dir.empty()) {
-    auto root = check_root(root_dir);
+    auto root = engine::check_root(root_dir);
     if (!root.ok()) return fail(err, root.error());
     ctx.set_root(*root);
-    ro.root_given = true;
+    ro.request.root_given = true;
   }
   try {
     if (*resolve) return cmd_resolve(ctx, ro, out, err);
     if (*check) return cmd_check(ctx, ro, out, err);
     if (*install) return cmd_install(ctx, ro, yes, dry_run, out, err);
     if (*env_cmd) return cmd_env(ctx, ro, ro.json ? "json" : env_format, out, err);
-    if (*show) return cmd_show(ctx, show_url, so, out, err);
+    if (*show) return cmd_show(ctx, so, out, err);
     if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
     if (*detect_cmd) return cmd_detect(ctx, detect_options, out, err);
     if (*cuda_probe_cmd) return detect::run_cuda_probe(out);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/plan/render.h"
+
 namespace extdeps::env {
 
 namespace {
@@ -110,6 +112,30 @@ nlohmann::json to_json(const BuildEnv& env) {
     out.push_back(std::move(j));
   }
   return out;
+}
+
+nlohmann::json report_json(const plan::Outcome& o, const std::string& declaration, const BuildEnv& env,
+                           const std::string& sudo) {
+  nlohmann::json j;
+  j["declaration"] = declaration;
+  j["satisfied"] = std::all_of(o.requirements.begin(), o.requirements.end(),
+                               [](const auto& r) { return r.status == plan::Status::satisfied; });
+  j["variables"] = to_json(env);
+  auto plan = plan::to_json(o);
+  nlohmann::json missing = nlohmann::json::array();
+  for (const auto& r : plan["requirements"])
+    if (r["status"] != "satisfied") missing.push_back(r);
+  j["missing"] = std::move(missing);
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& s : o.steps) {
+    auto argv = plan::command_line(s, sudo);
+    steps.push_back({{"manager", s.manager}, {"command", argv}, {"line", plan::shell_line(argv)},
+                     {"requires_elevation", s.requires_elevation}});
+  }
+  j["steps"] = std::move(steps);
+  j["problems"] = plan["problems"];
+  j["warnings"] = o.warnings;
+  return j;
 }
 
 }  // namespace extdeps::env

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/plan/plan.h"
 #include "extdeps/build_env.h"
 
 namespace extdeps::env {
@@ -24,6 +25,12 @@ std::string render_cmake(const BuildEnv& env);
 
 // [{"name", "kind": "path-list"|"value", "entries"|"value", "needs"}], sorted by name.
 nlohmann::json to_json(const BuildEnv& env);
+
+// What `extdeps env --format json` prints: {"declaration", "satisfied", "variables", "missing"
+// (the plan's requirements that are not met), "steps" (with "line", through `sudo` when needed
+// and set), "problems", "warnings"}.
+nlohmann::json report_json(const plan::Outcome& outcome, const std::string& declaration, const BuildEnv& env,
+                           const std::string& sudo);
 
 // A word for the shell, single-quoted unless it is plain.
 std::string sh_quote(std::string_view text);

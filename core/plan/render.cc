@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <sstream>
 
 #include "core/util/printable.h"
 #include "core/util/text.h"
@@ -162,6 +163,27 @@ void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
     }
     if (!opt.explain) out << "(run with --explain for every candidate considered)\n";
   }
+}
+
+std::string missing_text(const Outcome& o, const std::string& declaration, const std::string& sudo) {
+  size_t missing = 0;
+  for (const auto& r : o.requirements)
+    if (r.status != Status::satisfied) ++missing;
+  std::ostringstream out;
+  out << "error: " << missing << " of " << o.requirements.size() << " needs of " << declaration
+      << " are not met; a build would not find them\n\n";
+  TextOptions t;
+  t.show_satisfied = false;
+  t.sudo = sudo;
+  print_text(o, t, out);
+  return out.str();
+}
+
+std::vector<std::string> command_line(const Step& step, const std::string& sudo) {
+  std::vector<std::string> argv;
+  if (step.requires_elevation && !sudo.empty()) argv.push_back(sudo);
+  argv.insert(argv.end(), step.command.begin(), step.command.end());
+  return argv;
 }
 
 }  // namespace extdeps::plan

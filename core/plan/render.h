@@ -20,4 +20,11 @@ struct TextOptions {
 };
 void print_text(const Outcome& outcome, const TextOptions& options, std::ostream& out);
 
+// For check and env when needs are not met: how many, then each of them and the steps that
+// install them ("error: 2 of 5 needs of pyproject.toml are not met; a build would not find them").
+std::string missing_text(const Outcome& outcome, const std::string& declaration, const std::string& sudo);
+
+// A step's argv as a person types it: through sudo when it needs elevation and sudo is set.
+std::vector<std::string> command_line(const Step& step, const std::string& sudo);
+
 }  // namespace extdeps::plan

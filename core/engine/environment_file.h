@@ -11,7 +11,7 @@
 #include "core/provider/provider.h"
 #include "core/util/result.h"
 
-namespace extdeps::cli {
+namespace extdeps::engine {
 
 // The provider that renders `format`; null for no format (text and json are the CLI's own). Bad
 // input for a format no provider renders; an error when that provider is not in use here.
@@ -23,4 +23,4 @@ Result<const Provider*> environment_renderer(const Context& ctx, const std::vect
 Result<std::string> render_environment(const Provider& renderer, const plan::Outcome& outcome, const std::string& format,
                                        const std::string& declaration);
 
-}  // namespace extdeps::cli
+}  // namespace extdeps::engine

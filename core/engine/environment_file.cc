@@ -1,8 +1,6 @@
-#include "core/cli/environment_output.h"
+#include "core/engine/environment_file.h"
 
-#include "core/plan/render.h"
-
-namespace extdeps::cli {
+namespace extdeps::engine {
 
 Result<const Provider*> environment_renderer(const Context& ctx, const std::vector<std::unique_ptr<Provider>>& providers,
                                              const std::string& format) {
@@ -47,4 +45,4 @@ Result<std::string> render_environment(const Provider& renderer, const plan::Out
   return renderer.render_environment(request);
 }
 
-}  // namespace extdeps::cli
+}  // namespace extdeps::engine

@@ -1,26 +1,24 @@
-#include "core/cli/pipeline.h"
+#include "core/engine/engine.h"
 
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
-#include <ostream>
 #include <set>
 
-#include "core/cli/environment_output.h"
 #include "core/config/config.h"
 #include "core/declare/declare.h"
 #include "core/declare/installed.h"
+#include "core/engine/environment_file.h"
 #include "core/detect/host.h"
 #include "core/detect/os_release.h"
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
-#include "core/json/document.h"
 #include "core/mapping/mapping.h"
-#include "core/plan/render.h"
 #include "core/solve/solve.h"
 
-namespace extdeps::cli {
+namespace extdeps::engine {
 
 namespace {
 
@@ -36,10 +34,39 @@ Result<std::vector<Category>> parse_categories(const std::vector<std::string>& n
   return out;
 }
 
-Result<mapping::Tables> tables_for(const Context& ctx, const std::vector<std::string>& extra) {
+// A bad value is blamed on the place that set it: a configuration file's key, a variable.
+Error blamed(const std::string& from, Error e) {
+  if (!from.empty() && from != "command line") e.message = from + ": " + e.message;
+  return e;
+}
+
+// The shipped tables, then the folders of the settings (each checked here, so that a missing one
+// is blamed on the setting that named it).
+Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& settings) {
   std::vector<std::string> dirs{mapping::default_mappings_dir(ctx)};
-  dirs.insert(dirs.end(), extra.begin(), extra.end());
+  for (const auto& dir : settings.mapping_dirs.value_or(std::vector<std::string>{})) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+      return blamed(settings.mapping_dirs_from, bad_input("mappings folder " + dir + " does not exist"));
+    dirs.push_back(dir);
+  }
   return mapping::load_tables(ctx, dirs);
+}
+
+// Every manager the settings name is one a provider installs with.
+Result<void> check_managers(const std::vector<std::unique_ptr<Provider>>& providers,
+                            const config::Settings& settings) {
+  std::set<std::string> known;
+  for (const auto& p : providers)
+    if (!p->manager().empty()) known.insert(std::string(p->manager()));
+  for (const auto& m : settings.managers.value_or(std::vector<std::string>{})) {
+    if (known.count(m)) continue;
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    return blamed(settings.managers_from,
+                  bad_input("unknown package manager '" + m + "' (known here: " + list + ")"));
+  }
+  return {};
 }
 
 std::string host_text(const Context& ctx) {
@@ -86,6 +113,7 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
   Sources s;
   s.fetcher = std::make_unique<fetch::Fetcher>(ctx, *fo);
   s.providers = make_providers(ctx, ps);
+  if (auto known = check_managers(s.providers, settings); !known.ok()) return known.error();
   auto renderer = environment_renderer(ctx, s.providers, format);
   if (!renderer) return renderer.error();
   s.renderer = *renderer;
@@ -112,7 +140,7 @@ Sources::Sources(Sources&&) noexcept = default;
 Sources& Sources::operator=(Sources&&) noexcept = default;
 Sources::~Sources() = default;
 
-Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
+Result<Planned> plan(Context& ctx, const Request& o) {
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   auto path = declare::find_declaration(o.path);
   Result<Declaration> decl = Declaration{};
@@ -185,19 +213,11 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
     selected.push_back(r);
   }
 
-  // A value that fails is blamed on the place that set it (a config file's line, a variable).
-  auto blame = [](const std::string& from, Error e) {
-    if (!from.empty() && from != "command line") e.message = from + ": " + e.message;
-    return e;
-  };
-  auto tables = tables_for(ctx, settings->mapping_dirs.value_or(std::vector<std::string>{}));
-  if (!tables.ok()) {
-    bool folder = tables.error().message.rfind("mappings folder ", 0) == 0;
-    return folder ? blame(settings->mapping_dirs_from, tables.error()) : tables.error();
-  }
+  auto tables = tables_for(ctx, *settings);
+  if (!tables.ok()) return tables.error();
   // The machine the plan is for (cached; overrides applied), as locked virtual packages.
   detect::DetectOptions dopt;
-  dopt.use_cache = !o.no_cache;
+  dopt.use_cache = o.use_cache;
   dopt.host_file = o.host_file;
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
@@ -206,168 +226,98 @@ Result<Prepared> prepare(Context& ctx, const RunOptions& o) {
                                                          host->os.version_codename,
                                                          host->os.version_id});
 
-  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, selected), &*host, o.format);
+  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, selected), &*host, o.environment_format);
   if (!sources.ok()) return sources.error();
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
-  sopt.use_cache = !o.no_cache;
+  sopt.use_cache = o.use_cache;
   sopt.host = &*host;
-  sopt.guess_unmapped = !o.no_guess;
+  sopt.guess_unmapped = o.guess;
   auto outcome = solve::resolve(ctx, selected, *tables, sources->providers, sopt);
-  if (!outcome.ok()) {
-    bool manager = outcome.error().message.rfind("unknown package manager", 0) == 0;
-    return manager ? blame(settings->managers_from, outcome.error()) : outcome.error();
-  }
+  if (!outcome.ok()) return outcome.error();
   std::string on = o.host_file.empty()
                        ? host_text(ctx)
                        : (host->os.pretty_name.empty() ? host->os.id : host->os.pretty_name) + ", " +
                              host->dpkg_arch + " (facts from " + o.host_file + ")";
-  Prepared p{*path, on, std::move(*outcome), {}, std::move(*host),
+  Planned p{*path, on, std::move(*outcome), {}, std::move(*host),
              std::make_shared<Sources>(std::move(*sources))};
   if (p.sources->renderer) {
-    auto text = render_environment(*p.sources->renderer, p.outcome, o.format, *path);
+    auto text = render_environment(*p.sources->renderer, p.outcome, o.environment_format, *path);
     if (!text) return text.error();
-    p.rendered = std::move(*text);
+    p.environment_file = std::move(*text);
   }
   return p;
 }
 
-int cmd_show(Context& ctx, const std::string& text, const ShowOptions& o, std::ostream& out,
-             std::ostream& err) {
-  auto url = declare::parse_depurl(text);
-  if (!url.ok()) {
-    err << "error: " << text << ": " << url.error().message << '\n';
-    return 2;
-  }
+Result<Shown> show(Context& ctx, const ShowRequest& o) {
+  auto url = declare::parse_depurl(o.depurl);
+  if (!url.ok()) return bad_input(o.depurl + ": " + url.error().message);
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   // No declaration file here; the environment and the user's configuration still count.
   config::Settings cli_settings;
-  if (!o.managers.empty()) cli_settings.managers = o.managers;
-  if (!o.mapping_dirs.empty()) cli_settings.mapping_dirs = o.mapping_dirs;
+  if (!o.managers.empty()) {
+    cli_settings.managers = o.managers;
+    cli_settings.managers_from = "command line";
+  }
+  if (!o.mapping_dirs.empty()) {
+    cli_settings.mapping_dirs = o.mapping_dirs;
+    cli_settings.mapping_dirs_from = "command line";
+  }
   auto settings = config::load(ctx, "", cli_settings);
-  if (!settings.ok()) {
-    err << "error: " << settings.error().message << '\n';
-    return static_cast<int>(settings.error().code);
-  }
-  auto tables = tables_for(ctx, settings->mapping_dirs.value_or(std::vector<std::string>{}));
-  if (!tables.ok()) {
-    err << "error: " << tables.error().message << '\n';
-    return static_cast<int>(tables.error().code);
-  }
+  if (!settings.ok()) return settings.error();
+  auto tables = tables_for(ctx, *settings);
+  if (!tables.ok()) return tables.error();
   // The range after '@' counts as it does in a declaration: show answers as resolve would.
   auto range = declare::parse_range(url->version);
-  if (!range.ok()) {
-    err << "error: " << text << ": " << range.error().message << '\n';
-    return 2;
-  }
+  if (!range.ok()) return bad_input(o.depurl + ": " + range.error().message);
   // The machine as resolve sees it: its release, its driver, the nvcc it has.
   detect::DetectOptions dopt;
-  dopt.use_cache = !o.no_cache;
+  dopt.use_cache = o.use_cache;
   auto host = detect::detect_host(ctx, dopt);
-  if (!host.ok()) {
-    err << "error: " << host.error().message << '\n';
-    return static_cast<int>(host.error().code);
-  }
+  if (!host.ok()) return host.error();
   mapping::select_for_host(*tables, mapping::HostRelease{host->os.id, host->os.id_like,
                                                          host->os.version_codename, host->os.version_id});
-  const std::string id = url->id();
-  const mapping::Entry* canonical = tables->find(id);
-  nlohmann::json j;
-  j["id"] = id;
-  j["canonical_id"] = canonical ? canonical->id : id;
-  j["mappings"] = nlohmann::json::array();
-  bool any = false;
-  if (!o.json) out << id << (canonical && canonical->id != id ? " (" + canonical->id + ")" : "") << '\n';
+  Shown shown;
+  shown.id = url->id();
+  const mapping::Entry* canonical = tables->find(shown.id);
+  shown.canonical_id = canonical ? canonical->id : shown.id;
   for (const auto& t : tables->tables) {
-    const mapping::Entry* e = t.find(id);
+    const mapping::Entry* e = t.find(shown.id);
     if (!e) continue;
-    any = true;
-    nlohmann::json m{{"ecosystem", t.ecosystem}, {"table", t.path}};
-    if (!o.json) out << "  " << t.ecosystem << " (" << e->where.str() << ")\n";
+    ShownMapping m{t.ecosystem, t.path, e->where.str(), {}, e->pkgconfig, e->note, e->unverified};
     for (Category c : {Category::build, Category::host, Category::run}) {
       auto it = e->by_category.find(c);
       if (it == e->by_category.end()) continue;
-      nlohmann::json alts = nlohmann::json::array();
-      std::string line;
-      for (const auto& a : it->second) {
-        alts.push_back(a.packages);
-        std::string pk;
-        for (const auto& p : a.packages) pk += (pk.empty() ? "" : " + ") + p;
-        line += (line.empty() ? "" : " | ") + pk;
-      }
-      m[std::string(category_name(c))] = alts;
-      if (!o.json) out << "    " << category_name(c) << ": " << (line.empty() ? "(none)" : line) << '\n';
+      std::vector<std::vector<std::string>> alternatives;
+      for (const auto& a : it->second) alternatives.push_back(a.packages);
+      m.categories.emplace_back(c, std::move(alternatives));
     }
-    if (!e->pkgconfig.empty()) {
-      m["modules"] = e->pkgconfig;
-      if (!o.json) {
-        std::string l;
-        for (const auto& x : e->pkgconfig) l += (l.empty() ? "" : " | ") + x;
-        out << "    pkg-config: " << l << '\n';
-      }
-    }
-    if (!e->note.empty()) {
-      m["note"] = e->note;
-      if (!o.json) out << "    note: " << e->note << '\n';
-    }
-    if (e->unverified) {
-      m["unverified"] = true;
-      if (!o.json) out << "    unverified: no real index confirmed these names\n";
-    }
-    j["mappings"].push_back(std::move(m));
+    shown.mappings.push_back(std::move(m));
   }
-  if (!any) {
-    auto s = mapping::did_you_mean(id, tables->known_ids());
-    std::string hint;
-    for (const auto& x : s) hint += (hint.empty() ? "" : ", ") + x;
-    err << "error: no mapping table knows " << id << (hint.empty() ? "" : " (did you mean " + hint + "?)") << '\n';
-    return 1;
+  if (shown.mappings.empty()) {
+    shown.suggestions = mapping::did_you_mean(shown.id, tables->known_ids());
+    return shown;
   }
-  // Candidates here: resolve the id alone for each category.
+  // What would meet it here: the id alone, resolved for each category.
   Requirement probe;
   probe.url = *url;
   auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, {probe}), &*host);
-  if (!sources.ok()) {
-    err << "error: " << sources.error().message << '\n';
-    return static_cast<int>(sources.error().code);
-  }
-  auto& providers = sources->providers;
+  if (!sources.ok()) return sources.error();
   solve::Options sopt;
   sopt.managers = settings->managers.value_or(std::vector<std::string>{});
-  sopt.use_cache = !o.no_cache;
+  sopt.use_cache = o.use_cache;
   sopt.host = &*host;
-  std::vector<Requirement> reqs;
   for (Category c : {Category::build, Category::host, Category::run}) {
     Requirement r;
     r.url = *url;
     r.range = *range;
     r.category = c;
-    r.spec = text;
-    reqs.push_back(r);
+    r.spec = o.depurl;
+    auto outcome = solve::resolve(ctx, {r}, *tables, sources->providers, sopt);
+    if (!outcome.ok()) return outcome.error();
+    shown.here.push_back(std::move(*outcome));
   }
-  j["here"] = nlohmann::json::array();
-  if (!o.json) out << "  here:\n";
-  int rc = 0;  // 1 when a category has no plan here, as resolve would say for that need
-  for (const auto& r : reqs) {
-    auto outcome = solve::resolve(ctx, {r}, *tables, providers, sopt);
-    if (!outcome.ok()) {
-      err << "error: " << outcome.error().message << '\n';
-      return static_cast<int>(outcome.error().code);
-    }
-    auto rj = plan::to_json(*outcome);
-    j["here"].push_back(rj["requirements"][0]);
-    const auto& ro = outcome->requirements[0];
-    if (ro.status != plan::Status::planned && ro.status != plan::Status::satisfied) rc = 1;
-    if (o.json) continue;
-    out << "    " << category_name(r.category) << ": " << plan::status_name(ro.status);
-    for (const auto& p : ro.packages)
-      out << "  " << p.name << " " << p.version << (p.installed ? " (installed)" : " (" + p.manager + ")");
-    if (!ro.message.empty()) out << "  " << ro.message;
-    out << '\n';
-    for (const auto& c : ro.candidates) out << "      candidate: " << c << '\n';
-  }
-  if (o.json) out << extdeps::json::dump(j, 2) << '\n';
-  return rc;
+  return shown;
 }
 
-}  // namespace extdeps::cli
+}  // namespace extdeps::engine
