@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "core/provider/descriptor.h"
 #include "extdeps/extdeps.h"
 #include "extdeps/extdeps_c.h"
 
@@ -46,6 +47,11 @@ std::optional<bool> flag(const char* value) {
   return std::nullopt;
 }
 
+const extdeps::ProviderOption* provider_option(const std::string& key) {
+  const extdeps::ProviderOption* option = nullptr;
+  return extdeps::descriptor_for_option(key, &option) ? option : nullptr;
+}
+
 int set_option(extdeps_session* s, const std::string& key, const char* value) {
   auto& o = s->options;
   auto& so = s->session_options;
@@ -63,9 +69,10 @@ int set_option(extdeps_session* s, const std::string& key, const char* value) {
   else if (key == "category") split_into(value, o.categories);
   else if (key == "optional") split_into(value, o.optional_groups);
   else if (key == "mapping-dir") o.mapping_dirs.push_back(v);
-  else if (key == "channel") split_into(value, o.conda_channels);
-  else if (key == "prefix") o.conda_prefix = v;
-  else if (key == "all-optional") return boolean(o.all_optional);
+  else if (const extdeps::ProviderOption* p = provider_option(key)) {
+    if (p->list) split_into(value, o.provider_options[key]);
+    else o.provider_options[key] = {v};
+  } else if (key == "all-optional") return boolean(o.all_optional);
   else if (key == "offline") return boolean(o.offline);
   else if (key == "no-cache") {
     bool no_cache = false;
@@ -89,9 +96,11 @@ int set_option(extdeps_session* s, const std::string& key, const char* value) {
     s->session_options = {};
     s->session.reset();
   } else {
-    s->error = "unknown option '" + key +
-               "' (known: manager, category, optional, all-optional, mapping-dir, channel, prefix, "
-               "offline, no-cache, cache-dir, root, program, env, reset)";
+    std::string providers;
+    for (const auto* d : extdeps::provider_descriptors())
+      for (const auto& p : d->options) providers += std::string(p.name) + ", ";
+    s->error = "unknown option '" + key + "' (known: manager, category, optional, all-optional, mapping-dir, " +
+               providers + "offline, no-cache, cache-dir, root, program, env, reset)";
     return 2;
   }
   return 0;

@@ -84,8 +84,7 @@ engine::Request request_of(const std::string& path, const Options& o) {
   r.all_optional = o.all_optional;
   r.mapping_dirs = o.mapping_dirs;
   r.use_cache = o.use_cache;
-  r.sources.channels = o.conda_channels;
-  r.sources.prefix = o.conda_prefix;
+  for (const auto& [name, values] : o.provider_options) r.sources.provider_options[name] = values;
   r.sources.offline = o.offline;
   r.sources.python = o.python;
   r.host_file = o.host_file;

@@ -8,12 +8,14 @@
 #include "core/cli/detect_command.h"
 #include "core/cli/mappings_command.h"
 #include "core/cli/env_command.h"
+#include "core/cli/providers_command.h"
 #include "core/cli/run_options.h"
 #include "core/cli/show_command.h"
 #include "core/detect/cuda_probe.h"
 #include "core/fetch/cache_commands.h"
 #include "core/fetch/options.h"
 #include "core/json/document.h"
+#include "core/provider/descriptor.h"
 #include "core/plan/render.h"
 #include "core/util/printable.h"
 #include "core/util/text.h"
@@ -28,14 +30,19 @@ int fail(std::ostream& err, const Error& e) {
   return static_cast<int>(e.code);
 }
 
+// --offline, --python, then every provider's options, from the descriptors.
 void add_sources(CLI::App* cmd, engine::SourceOptions& o) {
-  cmd->add_option("--channel", o.channels, "conda channel, name or URL (repeatable; default: conda-forge)");
-  cmd->add_option("--prefix", o.prefix, "conda environment whose packages are installed (default: $CONDA_PREFIX)");
   cmd->add_flag("--offline", o.offline, "use only cached downloads; fail where there is none");
   cmd->add_option("--python", o.python, "the Python interpreter pypi plans for (default: python3 on PATH)");
-  cmd->add_option("--index-url", o.index_url, "Python package index (default: $PIP_INDEX_URL, else PyPI)");
-  cmd->add_option("--extra-index-url", o.extra_index_urls, "another Python package index (repeatable)");
-  cmd->add_option("--nix-index", o.nix_index, "nixpkgs index: a file or URL (a channel's packages.json.br)");
+  for (const ProviderDescriptor* d : provider_descriptors()) {
+    for (const auto& option : d->options) {
+      auto& values = o.provider_options[std::string(option.name)];
+      std::string help = std::string(option.help) + " [" + std::string(d->name) + "]";
+      auto* added = cmd->add_option("--" + std::string(option.name), values, help);
+      if (!option.value_name.empty()) added->type_name(std::string(option.value_name));
+      if (!option.list) added->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    }
+  }
 }
 
 void add_common(CLI::App* cmd, RunOptions& o) {
@@ -260,6 +267,9 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   fetch::add_fetch_flags(*cache_info_cmd, cache_flags);
   auto* cache_clean_cmd = cache_cmd->add_subcommand("clean", "remove the downloads and other caches");
   fetch::add_fetch_flags(*cache_clean_cmd, cache_flags);
+  auto* providers_cmd = app.add_subcommand("providers", "the package managers extdeps plans with: options, variables");
+  bool providers_json = false;
+  providers_cmd->add_flag("--json", providers_json, "print JSON");
   MappingsCommand mappings(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -290,6 +300,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     if (*detect_cmd) return cmd_detect(ctx, detect_options, out, err);
     if (*cuda_probe_cmd) return detect::run_cuda_probe(out);
     if (mappings.selected()) return mappings.run(ctx, out, err);
+    if (*providers_cmd) return cmd_providers(providers_json, out);
     if (*cache_info_cmd || *cache_clean_cmd) {
       auto fo = fetch::options_for(ctx, cache_flags);
       if (!fo.ok()) return fail(err, fo.error());

@@ -17,12 +17,7 @@
 #include "core/mapping/rosdep.h"
 #include "core/mapping/verify.h"
 #include "core/mapping/names.h"
-#ifdef EXTDEPS_HAVE_PROVIDER_APT
-#include "providers/apt/apt_provider.h"
-#endif
-#ifdef EXTDEPS_HAVE_PROVIDER_CONDA
-#include "providers/conda/repodata.h"
-#endif
+#include "core/provider/descriptor.h"
 
 namespace extdeps::cli {
 
@@ -60,98 +55,6 @@ Result<void> emit(const std::string& text, const std::string& path, std::ostream
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f || !(f << text) || !f.flush()) return environment_error(path + ": cannot write the output");
   return {};
-}
-
-// The archive component of an apt list file: "..._dists_bookworm_non-free_binary-amd64_Packages"
-// -> "non-free"; empty when the name does not say.
-std::string component_of(const std::string& path) {
-  const std::string name = path.substr(path.find_last_of('/') + 1);
-  const auto binary = name.find("_binary-");
-  if (binary == std::string::npos) return {};
-  const auto start = name.rfind('_', binary - 1);
-  return start == std::string::npos ? std::string() : name.substr(start + 1, binary - start - 1);
-}
-
-Result<mapping::NameIndex> apt_index(const Context& ctx, const std::vector<std::string>& files,
-                                     const std::string& release) {
-#ifdef EXTDEPS_HAVE_PROVIDER_APT
-  const auto archs = apt::architectures(ctx);
-  std::vector<std::string> lists = files;
-  mapping::NameIndex index;
-  if (lists.empty()) {
-    lists = apt::list_index_files(ctx, archs);
-    if (lists.empty()) {
-      return environment_error("no apt lists under " + ctx.host_path("/var/lib/apt/lists") +
-                               " (run apt-get update, or name Packages files with --index)");
-    }
-    for (const auto& l : lists) {
-      std::string c = component_of(l);
-      if (c.empty()) {
-        index.components.clear();  // a flat repository: it may hold anything
-        break;
-      }
-      index.components.insert(c);
-    }
-  }
-  std::unordered_map<std::string, std::string> provided;
-  for (const auto& l : lists) {
-    auto r = apt::parse_index_file(l, archs, false, [&](PackageRecord&& rec) {
-      for (const auto& p : rec.provides) provided.emplace(p.name, rec.name);
-      index.names.insert(std::move(rec.name));
-    });
-    if (!r) return r.error();
-  }
-  for (auto& [name, by] : provided) {
-    if (!index.names.count(name)) index.provided_by.emplace(name, std::move(by));
-  }
-  index.description = (files.empty() ? "this machine's apt lists" : "the given Packages files") +
-                      std::string(" (") + (release.empty() ? "" : release + ", ") +
-                      std::to_string(lists.size()) + (lists.size() == 1 ? " list, " : " lists, ") +
-                      std::to_string(index.names.size()) + " packages)";
-  return index;
-#else
-  (void)ctx, (void)files, (void)release;
-  return environment_error("this extdeps was built without the apt provider");
-#endif
-}
-
-Result<mapping::NameIndex> conda_index(Context& ctx, const std::vector<std::string>& sources,
-                                       bool offline) {
-#ifdef EXTDEPS_HAVE_PROVIDER_CONDA
-  if (sources.empty()) {
-    return bad_input("verifying a conda table needs the channel's index: --repodata FILE or URL "
-                     "(repeatable: linux-64 and noarch)");
-  }
-  fetch::FetchFlags flags;
-  flags.offline = offline;
-  auto fo = fetch::options_for(ctx, flags);
-  if (!fo) return fo.error();
-  fetch::Fetcher fetcher(ctx, *fo);
-  mapping::NameIndex index;
-  std::size_t records = 0;
-  for (const auto& s : sources) {
-    std::string path = s, name;
-    if (s.find("://") != std::string::npos) {
-      fetch::Request request;
-      request.url = s;
-      auto got = fetcher.fetch(request);
-      if (!got) return got.error();
-      path = got->body_path;
-      name = s;
-    }
-    auto r = conda::read_repodata_file(path, {}, [&](PackageRecord&& rec) {
-      ++records;
-      index.names.insert(std::move(rec.name));
-    }, name);
-    if (!r) return r.error();
-  }
-  index.description = std::to_string(sources.size()) + (sources.size() == 1 ? " repodata (" : " repodata files (") +
-                      std::to_string(records) + " records, " + std::to_string(index.names.size()) + " names)";
-  return index;
-#else
-  (void)ctx, (void)sources, (void)offline;
-  return environment_error("this extdeps was built without the conda provider");
-#endif
 }
 
 }  // namespace
@@ -205,8 +108,10 @@ MappingsCommand::MappingsCommand(CLI::App& app) : impl_(std::make_unique<Impl>()
   o.verify = o.group->add_subcommand("verify", "check every name of a table against a real index (exit 1 on a missing name)");
   o.verify->add_option("--ecosystem", o.ecosystem, "the table to verify: debian, conda-forge, ...")->required();
   o.verify->add_option("--release", o.release, "the release whose names are checked (default: this machine's)");
-  o.verify->add_option("--index", o.index_files, "apt Packages files to read instead of this machine's lists (repeatable)");
-  o.verify->add_option("--repodata", o.repodata, "a conda channel's repodata.json, file or URL (repeatable)");
+  o.verify->add_option("--index", o.index_files,
+                       "the index to read, file or URL (repeatable): apt Packages files instead of this machine's "
+                       "lists, a conda channel's repodata.json");
+  o.verify->add_option("--repodata", o.repodata, "the same as --index, for a conda channel's repodata.json");
   o.verify->add_flag("--offline", o.offline, "use only cached downloads");
   o.verify->add_option("--cache-dir", o.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
   dirs(o.verify);
@@ -294,14 +199,24 @@ int MappingsCommand::Impl::run_verify(Context& ctx, std::ostream& out, std::ostr
   mapping::select_for_host(*tables, host);
   t = tables->find_ecosystem(ecosystem);
   const std::string shown_release = host.codename.empty() ? host.version_id : host.codename;
-  Result<mapping::NameIndex> index = mapping::is_apt_manager(t->manager)
-                                         ? apt_index(ctx, index_files, shown_release)
-                                     : mapping::is_conda_manager(t->manager)
-                                         ? conda_index(ctx, repodata, offline)
-                                         : Result<mapping::NameIndex>(bad_input(
-                                               "no index to verify the " + ecosystem +
-                                               " table against: verify reads apt lists (apt tables) "
-                                               "and conda repodata (conda tables)"));
+  // The reader of the provider whose manager the table names.
+  const ProviderDescriptor* d = descriptor_for_manager(t->manager);
+  if (!d || !d->verify_index) {
+    std::string reads;
+    std::vector<std::string> readers;
+    for (const ProviderDescriptor* x : provider_descriptors())
+      if (x->verify_index) readers.emplace_back(x->verify_reads);
+    for (std::size_t i = 0; i < readers.size(); ++i)
+      reads += (i == 0 ? "" : i + 1 == readers.size() ? " and " : ", ") + readers[i];
+    return fail(err, bad_input("no index to verify the " + ecosystem + " table against: verify reads " +
+                               (reads.empty() ? "no index in this build" : reads)));
+  }
+  VerifyInput input;
+  input.sources = index_files;
+  input.sources.insert(input.sources.end(), repodata.begin(), repodata.end());
+  input.release = shown_release;
+  input.offline = offline;
+  Result<mapping::NameIndex> index = d->verify_index(ctx, input);
   if (!index) return fail(err, index.error());
   auto report = mapping::verify(*t, *index);
   mapping::print_verify(*t, *index, report, out);

@@ -26,6 +26,27 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// Split on any of `separators`, dropping empty items.
+std::vector<std::string> split_any(std::string_view s, std::string_view separators) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && separators.find(s[i]) != std::string_view::npos) ++i;
+    std::size_t start = i;
+    while (i < s.size() && separators.find(s[i]) == std::string_view::npos) ++i;
+    if (i > start) out.emplace_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+// The provider option a configuration file sets with `key` (conda-channels); null when none.
+const ProviderOption* option_for_key(std::string_view key) {
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& o : d->options)
+      if (!o.config_key.empty() && o.config_key == key) return &o;
+  return nullptr;
+}
+
 std::string where(const std::string& path, const toml::node& n) {
   const auto& src = n.source();
   return path + ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column);
@@ -83,11 +104,18 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         if (!d.empty() && d.front() != '/' && !base.empty()) d = base + "/" + d;
       s.mapping_dirs = *v;
       s.mapping_dirs_from = where(path, node);
-    } else if (key == "conda-channels") {
-      auto v = string_list(path, node, key.str());
-      if (!v.ok()) return v.error();
-      s.conda_channels = *v;
-      s.conda_channels_from = where(path, node);
+    } else if (const ProviderOption* option = option_for_key(key.str())) {
+      std::vector<std::string> values;
+      if (option->list) {
+        auto v = string_list(path, node, key.str());
+        if (!v.ok()) return v.error();
+        values = std::move(*v);
+      } else {
+        auto v = node.value<std::string>();
+        if (!v) return bad_input(where(path, node) + ": '" + std::string(key.str()) + "' must be a string");
+        values.push_back(std::move(*v));
+      }
+      s.provider_options[std::string(option->name)] = OptionValue{std::move(values), where(path, node)};
     } else if (key == "max-download-size" || key == "max-download-total") {
       // A size: 2147483648 or "2G".
       std::optional<std::uint64_t> size;
@@ -110,9 +138,12 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
     } else if (key == "build-backend") {
       // read by the Python build hook, not by the resolver
     } else {
-      return bad_input(where(path, node) + ": unknown configuration key '" + std::string(key.str()) +
-                       "' (known: managers, mapping-dirs, conda-channels, max-download-size, max-download-total, "
-                       "allow-insecure-http, root)");
+      std::string known = "managers, mapping-dirs";
+      for (const ProviderDescriptor* d : provider_descriptors())
+        for (const auto& o : d->options)
+          if (!o.config_key.empty()) known += ", " + std::string(o.config_key);
+      return bad_input(where(path, node) + ": unknown configuration key '" + std::string(key.str()) + "' (known: " +
+                       known + ", max-download-size, max-download-total, allow-insecure-http, root)");
     }
   }
   return s;
@@ -135,10 +166,7 @@ Result<Settings> load(const Context& ctx, const std::string& declaration_path, c
       out.mapping_dirs = s.mapping_dirs;
       out.mapping_dirs_from = s.mapping_dirs_from;
     }
-    if (s.conda_channels) {
-      out.conda_channels = s.conda_channels;
-      out.conda_channels_from = s.conda_channels_from;
-    }
+    for (const auto& [name, value] : s.provider_options) out.provider_options[name] = value;
     if (s.max_download_size) out.max_download_size = s.max_download_size;
     if (s.max_download_total) out.max_download_total = s.max_download_total;
     if (s.allow_insecure_http) out.allow_insecure_http = s.allow_insecure_http;
@@ -165,6 +193,20 @@ Result<Settings> load(const Context& ctx, const std::string& declaration_path, c
   if (auto d = ctx.env("EXTDEPS_MAPPING_DIRS"); d && !d->empty()) {
     env.mapping_dirs = split(*d, ':');
     env.mapping_dirs_from = "EXTDEPS_MAPPING_DIRS";
+  }
+  for (const ProviderDescriptor* d : provider_descriptors()) {
+    for (const auto& o : d->options) {
+      for (std::string_view var : o.env) {
+        auto v = ctx.env(var);
+        if (!v) continue;
+        std::vector<std::string> values;
+        if (o.list) values = split_any(*v, o.env_separators);
+        else if (!v->empty()) values.push_back(*v);
+        if (values.empty()) continue;  // set to nothing: as if unset
+        env.provider_options[std::string(o.name)] = OptionValue{std::move(values), std::string(var)};
+        break;
+      }
+    }
   }
   apply(env);
   apply(cli);

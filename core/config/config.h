@@ -5,11 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/context/context.h"
+#include "core/provider/descriptor.h"
 #include "core/util/result.h"
 
 namespace extdeps::config {
@@ -17,10 +20,10 @@ namespace extdeps::config {
 struct Settings {
   std::optional<std::vector<std::string>> managers;
   std::optional<std::vector<std::string>> mapping_dirs;
-  // conda channels (conda-channels); the command line's --channel and EXTDEPS_CONDA_CHANNELS are
-  // applied by the conda provider, above these (providers/conda/README.md).
-  std::optional<std::vector<std::string>> conda_channels;
-  std::string conda_channels_from;
+  // The providers' options (ProviderDescriptor::options) that are set, by option name, each
+  // with where it came from: "--channel", "EXTDEPS_CONDA_CHANNELS", a file's "path:line:col".
+  // A file sets one with its config_key (conda-channels); a higher level replaces a lower one.
+  std::map<std::string, OptionValue, std::less<>> provider_options;
   // Where each value came from, for messages: "command line", "EXTDEPS_MANAGERS", or the
   // file:line:col of the key. Relative mapping-dirs in a file are made relative to its folder.
   std::string managers_from;
@@ -39,13 +42,16 @@ struct Settings {
 };
 
 // Reads [tool.extdeps] from a pyproject.toml or extdeps.toml, or the top level of a user config
-// file (keys: managers, mapping-dirs, conda-channels). A missing file gives empty settings.
+// file (keys: managers, mapping-dirs, the providers' config keys such as conda-channels, the
+// download limits, root). A missing file gives empty settings.
 Result<Settings> read_file(const std::string& path, bool under_tool_table);
 
 // The user file: $XDG_CONFIG_HOME/extdeps/config.toml or ~/.config/extdeps/config.toml.
 std::string user_config_path(const Context& ctx);
 
-// Merges by precedence: cli over env over project over user.
+// Merges by precedence: cli over env over project over user. The environment gives
+// EXTDEPS_MANAGERS, EXTDEPS_MAPPING_DIRS and every provider option's variables (the first one
+// set; a list split on the option's separators; one that splits into nothing counts as unset).
 Result<Settings> load(const Context& ctx, const std::string& declaration_path, const Settings& cli);
 
 }  // namespace extdeps::config

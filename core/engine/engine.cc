@@ -34,6 +34,26 @@ Result<std::vector<Category>> parse_categories(const std::vector<std::string>& n
   return out;
 }
 
+// The providers' options the caller set, each checked against the descriptors and said to come
+// from its flag ("--channel").
+Result<std::map<std::string, OptionValue, std::less<>>> cli_options(const SourceOptions& o) {
+  std::map<std::string, OptionValue, std::less<>> out;
+  for (const auto& [name, values] : o.provider_options) {
+    const ProviderOption* option = nullptr;
+    if (!descriptor_for_option(name, &option)) {
+      std::string known;
+      for (const ProviderDescriptor* d : provider_descriptors())
+        for (const auto& x : d->options) known += (known.empty() ? "" : ", ") + std::string(x.name);
+      return bad_input("unknown provider option '" + name + "' (known: " + known + ")");
+    }
+    if (values.empty()) continue;
+    if (!option->list && values.size() > 1)
+      return bad_input("--" + name + " takes one value, not " + std::to_string(values.size()));
+    out[name] = OptionValue{values, "--" + name};
+  }
+  return out;
+}
+
 // A bad value is blamed on the place that set it: a configuration file's key, a variable.
 Error blamed(const std::string& from, Error e) {
   if (!from.empty() && from != "command line") e.message = from + ": " + e.message;
@@ -95,14 +115,8 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
   ps.request_names = std::move(names);
   ps.host = host;
   ps.python = o.python;
-  ps.pypi_index_url = o.index_url;
-  ps.pypi_extra_index_urls = o.extra_index_urls;
   ps.managers = settings.managers.value_or(std::vector<std::string>{});
-  ps.conda_channels = o.channels;
-  ps.conda_channels_config = settings.conda_channels.value_or(std::vector<std::string>{});
-  ps.conda_channels_config_from = settings.conda_channels_from;
-  ps.conda_prefix = o.prefix;
-  ps.nix_index = o.nix_index;
+  ps.options = settings.provider_options;
   fetch::FetchFlags flags;
   flags.offline = o.offline;
   flags.max_download_bytes = settings.max_download_size;
@@ -169,6 +183,9 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     cli_settings.mapping_dirs = o.mapping_dirs;
     cli_settings.mapping_dirs_from = "command line";
   }
+  auto options = cli_options(o.sources);
+  if (!options.ok()) return options.error();
+  cli_settings.provider_options = std::move(*options);
   auto settings = config::load(ctx, has_declaration ? *path : std::string(), cli_settings);
   if (!settings.ok()) return settings.error();
   // `root` of a configuration file; --root and EXTDEPS_ROOT (set by cli::run) are above it.
@@ -263,6 +280,9 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
     cli_settings.mapping_dirs = o.mapping_dirs;
     cli_settings.mapping_dirs_from = "command line";
   }
+  auto options = cli_options(o.sources);
+  if (!options.ok()) return options.error();
+  cli_settings.provider_options = std::move(*options);
   auto settings = config::load(ctx, "", cli_settings);
   if (!settings.ok()) return settings.error();
   auto tables = tables_for(ctx, *settings);

@@ -5,6 +5,8 @@
 // solve -> plan; rendering is the caller's.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,15 +22,13 @@ class Fetcher;
 
 namespace extdeps::engine {
 
-// What the providers that download or read environments are told.
+// What the providers are told by the caller (the command line, the library's options).
 struct SourceOptions {
-  std::vector<std::string> channels;  // conda channels, names or URLs, first ones preferred
-  std::string prefix;                 // a conda environment (default: $CONDA_PREFIX)
-  bool offline = false;               // downloads come from the cache only
-  std::string python;                 // the interpreter pypi plans for (default: python3 on PATH)
-  std::string index_url;              // pypi index (default: $PIP_INDEX_URL, else PyPI)
-  std::vector<std::string> extra_index_urls;  // more pypi indexes
-  std::string nix_index;              // a nixpkgs index, file or URL
+  bool offline = false;  // downloads come from the cache only
+  std::string python;    // the interpreter the plan is for (default: python3 on PATH)
+  // The providers' options (ProviderDescriptor::options) by name ("channel" -> names): above
+  // the environment and the configuration files.
+  std::map<std::string, std::vector<std::string>, std::less<>> provider_options;
 };
 
 // A request to plan the needs of a declaration (resolve, check, install and env ask it).

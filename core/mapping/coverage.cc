@@ -4,15 +4,19 @@
 #include <ostream>
 #include <set>
 
+#include "core/provider/descriptor.h"
+
 namespace extdeps::mapping {
 
 namespace {
 
-int rank(std::string_view ecosystem) {
-  if (ecosystem == "debian") return 0;
-  if (ecosystem == "conda-forge") return 1;
-  if (ecosystem == "pkgconfig") return 2;
-  return 3;
+// The columns follow the providers' order (EXTDEPS_PROVIDERS); tables no provider reads (a
+// derivative's, a test's) come after, by name.
+std::size_t rank(std::string_view ecosystem) {
+  const auto& all = provider_descriptors();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (all[i]->ecosystem == ecosystem) return i;
+  return all.size();
 }
 
 std::string_view cell_text(Cover c) {

@@ -1,5 +1,6 @@
 #include "core/mapping/names.h"
 
+#include "core/provider/descriptor.h"
 #include "core/util/printable.h"
 
 #include <algorithm>
@@ -49,24 +50,27 @@ bool is_conda_manager(std::string_view m) {
   return m == "conda" || m == "mamba" || m == "micromamba";
 }
 
-std::optional<std::string> name_problem(std::string_view manager, std::string_view name) {
-  if (is_apt_manager(manager)) {
-    if (is_debian_name(name)) return std::nullopt;
-    return "'" + printable(name) + "' is not a valid Debian package name";
-  }
-  if (is_conda_manager(manager)) {
-    if (is_conda_name(name)) return std::nullopt;
-    return "'" + std::string(name) +
-           "' is not a valid conda package name (lower case letters, digits, - _ .)";
-  }
-  if (manager == "nix") {
-    if (is_nix_attr_path(name)) return std::nullopt;
-    return "'" + printable(name) + "' is not a valid nixpkgs attribute path (names of letters, digits, _ ' -, joined by '.')";
-  }
-  if (manager == "pypi") {
-    if (is_pypi_name(name)) return std::nullopt;
-    return "'" + printable(name) + "' is not a normalised PyPI project name (lower case letters, digits, single '-')";
-  }
+std::optional<std::string> debian_name_problem(std::string_view name) {
+  if (is_debian_name(name)) return std::nullopt;
+  return "'" + printable(name) + "' is not a valid Debian package name";
+}
+
+std::optional<std::string> conda_name_problem(std::string_view name) {
+  if (is_conda_name(name)) return std::nullopt;
+  return "'" + std::string(name) + "' is not a valid conda package name (lower case letters, digits, - _ .)";
+}
+
+std::optional<std::string> nix_name_problem(std::string_view name) {
+  if (is_nix_attr_path(name)) return std::nullopt;
+  return "'" + printable(name) + "' is not a valid nixpkgs attribute path (names of letters, digits, _ ' -, joined by '.')";
+}
+
+std::optional<std::string> pypi_name_problem(std::string_view name) {
+  if (is_pypi_name(name)) return std::nullopt;
+  return "'" + printable(name) + "' is not a normalised PyPI project name (lower case letters, digits, single '-')";
+}
+
+std::optional<std::string> generic_name_problem(std::string_view name) {
   // Whatever the manager, a name must not read as an option of the command it goes into
   // ('-oDPkg::Pre-Invoke::=...' for apt-get) or split into more than one argument or line.
   if (name.empty()) return "an empty name is not a valid name";
@@ -76,6 +80,12 @@ std::optional<std::string> name_problem(std::string_view manager, std::string_vi
       }))
     return "'" + printable(name) + "' is not a valid name (it has a space or a control character)";
   return std::nullopt;
+}
+
+std::optional<std::string> name_problem(std::string_view manager, std::string_view name) {
+  // The manager's own rule, from its provider's descriptor; every rule refuses a leading '-'.
+  if (const ProviderDescriptor* d = descriptor_for_manager(manager); d && d->name_problem) return d->name_problem(name);
+  return generic_name_problem(name);
 }
 
 std::optional<std::string> argument_problem(std::string_view what, std::string_view text) {

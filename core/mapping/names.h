@@ -31,10 +31,18 @@ bool is_apt_manager(std::string_view manager);    // apt, apt-get
 bool is_conda_manager(std::string_view manager);  // conda, mamba, micromamba
 
 // Why `name` is not a valid name for `manager` ("Debian package name", ...), or nothing when
-// it is. For managers without rules of their own (and a table without a manager key), a name
-// must not start with '-' (it would be read as an option of the install command) nor hold a
-// space or a control character.
+// it is: the rule of the provider whose descriptor names that manager (ProviderDescriptor::
+// name_problem). For managers without rules of their own (and a table without a manager key),
+// the generic rule: a name must not start with '-' (it would be read as an option of the
+// install command) nor hold a space or a control character.
 std::optional<std::string> name_problem(std::string_view manager, std::string_view name);
+
+// The rules the descriptors name, each "why not" or nothing.
+std::optional<std::string> debian_name_problem(std::string_view name);
+std::optional<std::string> conda_name_problem(std::string_view name);
+std::optional<std::string> nix_name_problem(std::string_view name);
+std::optional<std::string> pypi_name_problem(std::string_view name);
+std::optional<std::string> generic_name_problem(std::string_view name);
 
 // Why a version or build string (`what`: "Debian version") cannot go into an install command:
 // it starts with '-' or holds a byte outside letters, digits and . + - ~ : _ ! * ,. Nothing for

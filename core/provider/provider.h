@@ -12,6 +12,7 @@
 
 #include "core/context/context.h"
 #include "core/model/record.h"
+#include "core/provider/descriptor.h"
 #include "core/util/result.h"
 #include "extdeps/build_env.h"
 
@@ -30,28 +31,25 @@ struct ProviderSettings {
   // preference; empty when none was named. A provider whose manager is named is used even
   // where it would not be by default (conda without an active environment).
   std::vector<std::string> managers;
-  // conda: channels from --channel (first), then from [tool.extdeps] conda-channels of the
-  // project or the user's configuration; the environment of --prefix (else $CONDA_PREFIX).
-  std::vector<std::string> conda_channels;
-  std::vector<std::string> conda_channels_config;
-  std::string conda_channels_config_from;  // "file:line:col" of the key, for messages
-  std::string conda_prefix;
-  // pypi: the target interpreter (--python; empty: python3 on PATH), --index-url and every
-  // --extra-index-url (PIP_INDEX_URL / PIP_EXTRA_INDEX_URL when not given).
+  // The providers' options (ProviderDescriptor::options) that are set, by name, resolved by
+  // precedence (command line > environment > project > user configuration).
+  std::map<std::string, OptionValue, std::less<>> options;
+  // The Python interpreter the plan is for (--python; empty: python3 on PATH).
   std::string python;
-  std::string pypi_index_url;
-  std::vector<std::string> pypi_extra_index_urls;
 
   // The native names the request's needs map to, per ecosystem (every alternative of every
   // category): where a provider fetches per package (pypi), what it starts from.
   std::map<std::string, std::vector<std::string>> request_names;
   // The machine the plan is for (glibc, CUDA driver); null when not detected.
   const detect::HostFacts* host = nullptr;
-  // nix: the nixpkgs index of --nix-index (a file or URL); empty: EXTDEPS_NIX_INDEX, else nix
-  // on this machine makes one.
-  std::string nix_index;
 
   bool names(std::string_view manager) const;
+  // An option's value; null when it is not set.
+  const OptionValue* option(std::string_view name) const;
+  // Its first value, or "" when it is not set.
+  std::string option_text(std::string_view name) const;
+  // Its values, or none when it is not set.
+  std::vector<std::string> option_list(std::string_view name) const;
 };
 
 struct PlannedPackage {
@@ -163,7 +161,7 @@ class Provider {
 // with no manager, always), else available by default.
 bool wanted(const Provider& provider, const Context& ctx, const ProviderSettings& settings);
 
-// Every compiled-in provider, in default preference order.
+// Every compiled-in provider (provider_descriptors()), in default preference order.
 std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx, const ProviderSettings& settings = {});
 
 }  // namespace extdeps

@@ -1,25 +1,10 @@
-// The one place providers are registered, in default preference order.
+// The providers as the rest of extdeps sees them: built from the descriptors the build lists
+// (provider_list.cc, written by CMake from EXTDEPS_PROVIDERS), in default preference order.
 #include <algorithm>
+#include <functional>
 
-#include "core/detect/os_release.h"
 #include "core/mapping/names.h"
 #include "core/provider/provider.h"
-
-#ifdef EXTDEPS_HAVE_PROVIDER_APT
-#include "providers/apt/apt_provider.h"
-#endif
-#ifdef EXTDEPS_HAVE_PROVIDER_PKGCONF
-#include "providers/pkgconf/pkgconf_provider.h"
-#endif
-#ifdef EXTDEPS_HAVE_PROVIDER_CONDA
-#include "providers/conda/conda_provider.h"
-#endif
-#ifdef EXTDEPS_HAVE_PROVIDER_PYPI
-#include "providers/pypi/pypi_provider.h"
-#endif
-#ifdef EXTDEPS_HAVE_PROVIDER_NIX
-#include "providers/nix/nix_provider.h"
-#endif
 
 namespace extdeps {
 
@@ -46,6 +31,42 @@ bool ProviderSettings::names(std::string_view manager) const {
   return std::find(managers.begin(), managers.end(), manager) != managers.end();
 }
 
+const OptionValue* ProviderSettings::option(std::string_view name) const {
+  auto it = options.find(name);
+  return it == options.end() ? nullptr : &it->second;
+}
+
+std::string ProviderSettings::option_text(std::string_view name) const {
+  const OptionValue* v = option(name);
+  return v && !v->values.empty() ? v->values.front() : std::string();
+}
+
+std::vector<std::string> ProviderSettings::option_list(std::string_view name) const {
+  const OptionValue* v = option(name);
+  return v ? v->values : std::vector<std::string>{};
+}
+
+bool ProviderDescriptor::installs_with(std::string_view m) const {
+  if (m.empty()) return false;
+  return m == manager || std::find(manager_aliases.begin(), manager_aliases.end(), m) != manager_aliases.end();
+}
+
+const ProviderDescriptor* descriptor_for_manager(std::string_view manager) {
+  for (const ProviderDescriptor* d : provider_descriptors())
+    if (d->installs_with(manager)) return d;
+  return nullptr;
+}
+
+const ProviderDescriptor* descriptor_for_option(std::string_view option, const ProviderOption** found) {
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& o : d->options)
+      if (o.name == option) {
+        if (found) *found = &o;
+        return d;
+      }
+  return nullptr;
+}
+
 bool wanted(const Provider& provider, const Context& ctx, const ProviderSettings& settings) {
   if (!provider.manager().empty() && !settings.managers.empty() && !settings.names(provider.manager()))
     return false;
@@ -54,24 +75,7 @@ bool wanted(const Provider& provider, const Context& ctx, const ProviderSettings
 
 std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx, const ProviderSettings& settings) {
   std::vector<std::unique_ptr<Provider>> out;
-#ifdef EXTDEPS_HAVE_PROVIDER_APT
-  out.push_back(apt::make_provider(ctx));
-#endif
-#ifdef EXTDEPS_HAVE_PROVIDER_PKGCONF
-  out.push_back(pkgconf::make_provider(ctx));
-#endif
-#ifdef EXTDEPS_HAVE_PROVIDER_CONDA
-  // Used when named in --manager, or in an active conda environment (providers/conda/README.md).
-  out.push_back(conda::make_provider(ctx, settings));
-#endif
-#ifdef EXTDEPS_HAVE_PROVIDER_PYPI
-  // Used only when named in --manager (providers/pypi/README.md).
-  out.push_back(pypi::make_provider(ctx, settings));
-#endif
-#ifdef EXTDEPS_HAVE_PROVIDER_NIX
-  // Used when named in --manager or given an index (--nix-index); providers/nix/README.md.
-  out.push_back(nix::make_provider(ctx, settings));
-#endif
+  for (const ProviderDescriptor* d : provider_descriptors()) out.push_back(d->make(ctx, settings));
   return out;
 }
 

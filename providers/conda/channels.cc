@@ -294,8 +294,7 @@ Result<std::optional<CondaRc>> read_condarc(const std::string& path) {
   return std::optional<CondaRc>{std::move(*rc)};
 }
 
-Result<ChannelConfig> channel_config(const Context& ctx, const std::vector<std::string>& cli,
-                                     const std::vector<std::string>& project, const std::string& project_source) {
+Result<ChannelConfig> channel_config(const Context& ctx, const OptionValue* chosen) {
   ChannelConfig config;
   config.channel_alias = std::string(kDefaultChannelAlias);
   std::vector<std::string> files;
@@ -319,15 +318,11 @@ Result<ChannelConfig> channel_config(const Context& ctx, const std::vector<std::
   }
 
   std::vector<std::string> names;
-  if (!cli.empty()) {
-    names = cli;
-    config.source = "--channel";
-  } else if (auto env = ctx.env("EXTDEPS_CONDA_CHANNELS"); env && !split_list(*env).empty()) {
-    names = split_list(*env);
-    config.source = "EXTDEPS_CONDA_CHANNELS";
-  } else if (!project.empty()) {
-    names = project;
-    config.source = project_source.empty() ? "[tool.extdeps] conda-channels" : project_source;
+  if (chosen)  // one value may hold several names, split on blanks and commas
+    for (const auto& v : chosen->values)
+      for (auto& n : split_list(v)) names.push_back(std::move(n));
+  if (!names.empty()) {
+    config.source = chosen->from.empty() ? "[tool.extdeps] conda-channels" : chosen->from;
   } else if (rc_channels && !rc_channels->empty()) {
     names = *rc_channels;
     config.source = rc_source;

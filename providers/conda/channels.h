@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/context/context.h"
+#include "core/provider/descriptor.h"
 #include "core/detect/host.h"
 #include "core/util/result.h"
 
@@ -50,15 +51,12 @@ struct ChannelConfig {
   std::string channel_alias;      // what names resolve against
 };
 
-// The channels, from the first of: `cli` (--channel), EXTDEPS_CONDA_CHANNELS (names separated
-// by commas or blanks; empty means unset), `project` ([tool.extdeps] conda-channels), the first
-// of $CONDA_PREFIX/.condarc and ~/.condarc that sets channels, conda-forge. channel_alias comes
-// from the first of those two files that sets it. Paths from the environment are used as given,
-// not under ctx.root(). `project_source` names where `project` was set ("pyproject.toml:12:19")
-// in messages.
-Result<ChannelConfig> channel_config(const Context& ctx, const std::vector<std::string>& cli,
-                                     const std::vector<std::string>& project = {},
-                                     const std::string& project_source = {});
+// The channels, from the first of: `chosen` (the `channel` option as the settings resolved it:
+// --channel, EXTDEPS_CONDA_CHANNELS, conda-channels of the project's or the user's
+// configuration; its `from` names the place in messages), the first of $CONDA_PREFIX/.condarc
+// and ~/.condarc that sets channels, conda-forge. channel_alias comes from the first of those two
+// files that sets it. Paths from the environment are used as given, not under ctx.root().
+Result<ChannelConfig> channel_config(const Context& ctx, const OptionValue* chosen);
 
 // conda's subdir for a platform: ("Linux", "x86_64") -> "linux-64", ("Darwin", "arm64") ->
 // "osx-arm64", ("Windows", "AMD64") -> "win-64". Machines may be spelt as uname -m or dpkg

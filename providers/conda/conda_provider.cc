@@ -57,8 +57,7 @@ class CondaProvider final : public Provider {
   Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher) override {
     fetcher_ = &fetcher;
     if (!options_.repodata.empty()) return {};
-    auto config = channel_config(ctx, settings_.conda_channels, settings_.conda_channels_config,
-                                 settings_.conda_channels_config_from);
+    auto config = channel_config(ctx, settings_.option("channel"));
     if (!config) return config.error();
     auto subdir = native_subdir(ctx);
     if (!subdir)
@@ -234,9 +233,9 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, ProviderOptions opti
 
 std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettings& settings) {
   ProviderOptions options;
-  options.prefix = settings.conda_prefix;
+  options.prefix = settings.option_text("prefix");
   std::string env_prefix = ctx.env("CONDA_PREFIX").value_or("");
-  bool used = settings.names("conda") || !settings.conda_prefix.empty() || is_conda_prefix(env_prefix);
+  bool used = settings.names("conda") || !options.prefix.empty() || is_conda_prefix(env_prefix);
   // Not used: no PATH walk, no warning.
   Frontend frontend = used ? choose_frontend(ctx) : Frontend::conda;
   return std::make_unique<CondaProvider>(std::move(options), std::move(env_prefix), frontend, settings);

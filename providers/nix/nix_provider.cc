@@ -288,9 +288,9 @@ std::unique_ptr<Provider> make_provider(const Context&, ProviderOptions options)
   return std::make_unique<NixProvider>(std::move(options), true);
 }
 
-std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettings& settings) {
+std::unique_ptr<Provider> make_provider(const Context&, const ProviderSettings& settings) {
   ProviderOptions options;
-  options.index = !settings.nix_index.empty() ? settings.nix_index : ctx.env("EXTDEPS_NIX_INDEX").value_or("");
+  options.index = settings.option_text("nix-index");  // --nix-index, else EXTDEPS_NIX_INDEX
   bool used = settings.names("nix") || !options.index.empty();
   return std::make_unique<NixProvider>(std::move(options), used);
 }

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "core/declare/declare.h"
 #include "core/detect/process.h"
@@ -25,14 +24,6 @@ namespace {
 
 // Bump when records are made differently: a cache keyed on the old making is then unused.
 constexpr std::string_view kRecordFormat = "pypi-records-1";
-
-std::vector<std::string> split_blanks(std::string_view s) {
-  std::vector<std::string> out;
-  std::istringstream in{std::string(s)};
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
-}
 
 // The CUDA major release an NVIDIA wheel is built for: nvidia-cublas-cu12 -> 12; the CUDA 13
 // wheels without a suffix whose version is the CUDA release (nvidia-cuda-runtime 13.0.96,
@@ -187,15 +178,13 @@ class PypiProvider final : public Provider {
 
 }  // namespace
 
-std::vector<std::string> index_urls(const Context& ctx, const ProviderSettings& settings) {
+std::vector<std::string> index_urls(const Context&, const ProviderSettings& settings) {
   std::vector<std::string> out;
-  if (!settings.pypi_index_url.empty()) out.push_back(settings.pypi_index_url);
-  else if (auto v = ctx.env("PIP_INDEX_URL"); v && !v->empty()) out.push_back(*v);
+  // The settings resolved --index-url over PIP_INDEX_URL, and --extra-index-url over
+  // PIP_EXTRA_INDEX_URL (split on blanks, as pip does).
+  if (auto url = settings.option_text("index-url"); !url.empty()) out.push_back(url);
   else out.emplace_back(kDefaultIndex);
-  std::vector<std::string> extra = settings.pypi_extra_index_urls;
-  if (extra.empty())
-    if (auto v = ctx.env("PIP_EXTRA_INDEX_URL"); v && !v->empty()) extra = split_blanks(*v);
-  for (auto& e : extra)
+  for (auto& e : settings.option_list("extra-index-url"))
     if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
   return out;
 }

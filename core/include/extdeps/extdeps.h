@@ -29,8 +29,10 @@ struct Options {
   std::vector<std::string> optional_groups;  // also plan these optional or dependency groups
   bool all_optional = false;
   std::vector<std::string> mapping_dirs;     // extra mapping tables folders
-  std::vector<std::string> conda_channels;   // --channel
-  std::string conda_prefix;                  // --prefix; empty: $CONDA_PREFIX
+  // The providers' options by name, as on the command line without "--": "channel" (conda
+  // channels), "prefix" (a conda environment), "index-url", "extra-index-url", "nix-index";
+  // `extdeps providers` lists them. A plain option takes one value.
+  std::map<std::string, std::vector<std::string>> provider_options;
   bool offline = false;                      // downloads from the cache only
   bool use_cache = true;                     // the index cache under the cache folder
   // The Python interpreter pypi plans for; for check(), also an environment audit: the

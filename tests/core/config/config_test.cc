@@ -69,5 +69,54 @@ TEST(ConfigTest, BadValuesNameTheFileLineAndColumn) {
                   "max-download-size, max-download-total, allow-insecure-http, root)");
 }
 
+// The providers' options (their descriptors' config keys and variables) by the same precedence:
+// the command line, the first variable set, the project, the user.
+TEST(ConfigTest, ProviderOptionsComeFromTheirDescriptorsPlaces) {
+  std::string dir = test::temp_dir();
+  fs::create_directories(dir + "/xdg/extdeps");
+  std::ofstream(dir + "/xdg/extdeps/config.toml") << "conda-channels = [\"user-channel\"]\n";
+  std::ofstream(dir + "/pyproject.toml") << "[tool.extdeps]\nconda-channels = [\"nvidia\", \"conda-forge\"]\n";
+  std::map<std::string, std::string> env{{"XDG_CONFIG_HOME", dir + "/xdg"}};
+  auto s = config::load(Context::for_test("/", env), "", {});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->provider_options.at("channel").values, (std::vector<std::string>{"user-channel"}));
+  EXPECT_EQ(s->provider_options.at("channel").from, dir + "/xdg/extdeps/config.toml:1:18");
+
+  s = config::load(Context::for_test("/", env), dir + "/pyproject.toml", {});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->provider_options.at("channel").values, (std::vector<std::string>{"nvidia", "conda-forge"}));
+  EXPECT_EQ(s->provider_options.at("channel").from, dir + "/pyproject.toml:2:18");
+  EXPECT_FALSE(s->provider_options.count("index-url"));
+
+  // A list variable splits on the option's separators; one that splits into nothing is unset.
+  env["EXTDEPS_CONDA_CHANNELS"] = " , ";
+  s = config::load(Context::for_test("/", env), dir + "/pyproject.toml", {});
+  EXPECT_EQ(s->provider_options.at("channel").from, dir + "/pyproject.toml:2:18");
+  env["EXTDEPS_CONDA_CHANNELS"] = " pytorch,nvidia  conda-forge ";
+  env["PIP_INDEX_URL"] = "http://127.0.0.1:9/simple";
+  env["PIP_EXTRA_INDEX_URL"] = "http://a.example/simple  http://b.example/simple";
+  s = config::load(Context::for_test("/", env), dir + "/pyproject.toml", {});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->provider_options.at("channel").values, (std::vector<std::string>{"pytorch", "nvidia", "conda-forge"}));
+  EXPECT_EQ(s->provider_options.at("channel").from, "EXTDEPS_CONDA_CHANNELS");
+  EXPECT_EQ(s->provider_options.at("index-url").values, (std::vector<std::string>{"http://127.0.0.1:9/simple"}));
+  EXPECT_EQ(s->provider_options.at("extra-index-url").values,
+            (std::vector<std::string>{"http://a.example/simple", "http://b.example/simple"}));
+  EXPECT_EQ(s->provider_options.at("extra-index-url").from, "PIP_EXTRA_INDEX_URL");
+
+  config::Settings cli;
+  cli.provider_options["channel"] = OptionValue{{"https://host.example/ch"}, "--channel"};
+  s = config::load(Context::for_test("/", env), dir + "/pyproject.toml", cli);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->provider_options.at("channel").values, (std::vector<std::string>{"https://host.example/ch"}));
+  EXPECT_EQ(s->provider_options.at("channel").from, "--channel");
+
+  // A plain option is a string in a file, a list option an array.
+  std::ofstream(dir + "/pyproject.toml") << "[tool.extdeps]\nconda-channels = \"conda-forge\"\n";
+  s = config::read_file(dir + "/pyproject.toml", true);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, dir + "/pyproject.toml:2:18: 'conda-channels' must be an array of strings");
+}
+
 }  // namespace
 }  // namespace extdeps

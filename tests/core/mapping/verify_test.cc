@@ -1,185 +1,18 @@
-// `extdeps mappings verify` on real indexes: debian.toml against this machine's bookworm lists
-// (every name of main must be there), its non-free names and its trixie names against trimmed
-// real Debian lists (tests/data/mapping/indexes/), conda-forge.toml against a real conda-forge
-// repodata; and what a missing or virtual-only name looks like.
+// `extdeps mappings verify`: the report of a table against a NameIndex (the readers of real
+// indexes are tested with their providers: tests/providers/apt/table_verify_test.cc and
+// tests/providers/conda/table_verify_test.cc).
 #include "core/mapping/verify.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <set>
 #include <sstream>
 
 #include "core/context/context.h"
-#if defined(EXTDEPS_HAVE_PROVIDER_APT) && defined(EXTDEPS_HAVE_PROVIDER_CONDA)
-#include "providers/apt/apt_provider.h"
-#include "providers/conda/repodata.h"
-#include "tests/core/mapping/shipped.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
 namespace {
-
-using namespace table_testing;
-
-// The names (and virtual names) of Packages files, read by the apt provider's own reader.
-NameIndex apt_names(const std::vector<std::string>& files, std::set<std::string> components = {}) {
-  NameIndex index;
-  index.description = "test lists";
-  index.components = std::move(components);
-  apt::Architectures archs{"amd64", {}};
-  for (const auto& f : files) {
-    auto r = apt::parse_index_file(f, archs, false, [&](PackageRecord&& rec) {
-      for (const auto& p : rec.provides) index.provided_by.emplace(p.name, rec.name);
-      index.names.insert(rec.name);
-    });
-    EXPECT_TRUE(r.ok()) << f << ": " << (r.ok() ? "" : r.error().message);
-  }
-  for (const auto& n : index.names) index.provided_by.erase(n);
-  return index;
-}
-
-std::string problems(const VerifyReport& r) {
-  std::string s;
-  for (const auto& p : r.problems) s += p.str() + "\n";
-  return s;
-}
-
-// Why this machine's lists cannot judge bookworm's names, or "".
-std::string not_bookworm() {
-  auto ctx = Context::from_process();
-  auto host = host_release(ctx);
-  if (host.id != "debian" || host.codename != "bookworm") return "this machine is not Debian bookworm";
-  if (apt::list_index_files(ctx, apt::architectures(ctx)).empty()) return "no apt lists (run apt-get update)";
-  return "";
-}
-
-TEST(Verify, EveryMainNameOfDebianTomlIsInThisMachinesBookwormIndex) {
-  if (auto why = not_bookworm(); !why.empty()) GTEST_SKIP() << why;
-  auto ctx = Context::from_process();
-  Tables t = shipped();
-  select_for_host(t, host_release(ctx));
-  const auto files = apt::list_index_files(ctx, apt::architectures(ctx));
-  const NameIndex index = apt_names(files, {"main"});
-  ASSERT_GT(index.names.size(), 50000u);
-  const auto r = verify(*t.find_ecosystem("debian"), index);
-  EXPECT_EQ(r.found, r.checked) << problems(r);
-  EXPECT_GT(r.checked, 600u);
-  EXPECT_GT(r.ids, 300u);
-  // Only non-free names are left for the test below, and trixie's for the one after it.
-  EXPECT_EQ(r.skipped_components, std::set<std::string>{"non-free"});
-  EXPECT_GT(r.other_releases, 100u);
-}
-
-TEST(Verify, TheNonFreeNamesAreInBookwormsNonFreeIndex) {
-  Tables t = shipped();
-  select_for_host(t, HostRelease{"debian", {}, "bookworm", "12"});
-  // Only the non-free alternatives, against the trimmed real non-free list.
-  Table non_free = *t.find_ecosystem("debian");
-  for (auto& e : non_free.entries)
-    for (auto& [c, alts] : e.by_category)
-      std::erase_if(alts, [](const Alternative& a) { return a.component != "non-free"; });
-  const auto index = apt_names({test::data_path("mapping/indexes/bookworm-non-free_binary-amd64_Packages.xz")});
-  const auto r = verify(non_free, index);
-  EXPECT_EQ(r.found, r.checked) << problems(r);
-  EXPECT_GE(r.checked, 40u);  // the CUDA toolkit and libraries, MKL, NPP, nvJPEG, NVTX, NVML
-}
-
-// debian.toml as a trixie machine sees it (its [id.release.trixie] tables applied): every name,
-// main and non-free, is in trixie's index.
-TEST(Verify, EveryNameOfDebianTomlForTrixieIsInTrixiesIndex) {
-  Tables t = shipped();
-  select_for_host(t, HostRelease{"debian", {}, "trixie", "13"});
-  const Table& trixie = *t.find_ecosystem("debian");
-  EXPECT_EQ(trixie.selected_release, "trixie");
-  const auto index = apt_names({test::data_path("mapping/indexes/trixie-main-non-free_binary-amd64_Packages.xz")});
-  const auto r = verify(trixie, index);
-  EXPECT_EQ(r.found, r.checked) << problems(r);
-  EXPECT_GT(r.checked, 2000u);
-  EXPECT_EQ(r.skipped, 0u);
-  // The names are trixie's where the releases differ.
-  const Entry* ssl = trixie.find("dep:generic/openssl");
-  ASSERT_NE(ssl, nullptr);
-  EXPECT_EQ(ssl->alternatives(Category::run).front().packages, std::vector<std::string>{"libssl3t64"});
-  EXPECT_FALSE(trixie.find("dep:generic/nvjitlink")->unavailable());
-  EXPECT_TRUE(trixie.find("dep:generic/atlas")->unavailable());
-  std::size_t differ = 0;
-  for (const auto& e : trixie.entries)
-    for (const auto& rel : e.releases) differ += rel.release == "trixie";
-  EXPECT_EQ(differ, 290u);  // entries whose trixie names differ from bookworm's
-}
-
-TEST(Verify, AMissingNameIsNamedAtItsAlternativeAndAVirtualOneToo) {
-  const std::string dir = test::temp_dir();
-  std::ofstream(dir + "/debian.toml") << "schema = 1\necosystem = \"debian\"\nmanager = \"apt\"\n\n"
-                                         "[[id]]\nid = \"dep:generic/c\"\nbuild = [\"c-compiler\"]\n\n"
-                                         "[[id]]\nid = \"dep:generic/zlib\"\n\n"
-                                         "[[id.alternative]]\nhost = [\"zlib1g-dev\"]\n\n"
-                                         "[[id.alternative]]\nhost = [\"libz-dev\", \"zlib-ng-dev\"]\n";
-  auto table = load_table(dir + "/debian.toml");
-  ASSERT_TRUE(table) << table.error().message;
-  // The fixture's real bookworm main list: gcc provides c-compiler, zlib1g-dev provides libz-dev.
-  const auto index = apt_names({test::data_path(
-      "apt/bookworm/var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages.lz4")});
-  const auto r = verify(*table, index);
-  EXPECT_EQ(r.checked, 4u);
-  EXPECT_EQ(r.found, 1u);
-  EXPECT_EQ(problems(r),
-            dir + "/debian.toml:5:1: dep:generic/c: c-compiler is only a virtual package (provided by gcc-12): "
-                  "name a real package\n" +
-            dir + "/debian.toml:15:1: dep:generic/zlib: libz-dev is only a virtual package (provided by "
-                  "zlib1g-dev): name a real package\n" +
-            dir + "/debian.toml:15:1: dep:generic/zlib: zlib-ng-dev is not in the index\n");
-  std::ostringstream out;
-  print_verify(*table, index, r, out);
-  EXPECT_NE(out.str().find("debian: checked 4 names of 2 ids against test lists: 1 found, 3 missing\n"),
-            std::string::npos) << out.str();
-}
-
-// The conda-forge table against a real repodata.json of conda-forge (numpy and what it needs,
-// linux-64): every name the repodata has is found, each other name is reported at its line.
-TEST(Verify, CondaForgeNamesAgainstRealRepodata) {
-  EXTDEPS_SHARED_OR_SKIP(repodata, "conda/conda-forge-numpy-linux-64.json");
-  NameIndex index;
-  index.description = "numpy's repodata";
-  auto s = conda::read_repodata_file(repodata, {}, [&](PackageRecord&& r) { index.names.insert(r.name); });
-  ASSERT_TRUE(s.ok()) << s.error().message;
-  ASSERT_GE(index.names.size(), 25u);
-  Tables t = shipped();
-  const Table& cf = *t.find_ecosystem("conda-forge");
-  const auto r = verify(cf, index);
-  std::set<std::string> found_names, missing_names;
-  for (const auto& e : cf.entries)
-    for (const auto& [c, alts] : e.by_category)
-      for (const auto& a : alts)
-        for (const auto& p : a.packages) (index.names.count(p) ? found_names : missing_names).insert(p);
-  // Where it applies, it holds: the table names 22 of the repodata's 33 packages, all found.
-  EXPECT_GE(found_names.size(), 20u);
-  std::set<std::string> reported;
-  for (const auto& p : r.problems) {
-    EXPECT_EQ(p.file, cf.path);
-    EXPECT_GT(p.line, 0);
-    const auto colon = p.message.find(": ");
-    reported.insert(p.message.substr(colon + 2, p.message.find(' ', colon + 2) - colon - 2));
-  }
-  EXPECT_EQ(reported, missing_names);
-  for (const auto& n : found_names) EXPECT_FALSE(reported.count(n)) << n;
-  // The entries marked unverified are not in this repodata (it has numpy and its needs only): all
-  // their names are missing, none is confirmed; tzdata and ca-certificates, written from it, are
-  // not marked.
-  std::size_t unverified_names = 0;
-  for (const auto& e : cf.entries) {
-    if (!e.unverified) continue;
-    std::set<std::string> names;
-    for (const auto& [c, alts] : e.by_category)
-      for (const auto& a : alts) names.insert(a.packages.begin(), a.packages.end());
-    unverified_names += names.size();
-  }
-  EXPECT_EQ(r.missing_unverified, unverified_names);
-  EXPECT_EQ(r.confirmed_unverified, std::vector<std::string>{});
-  EXPECT_FALSE(reported.count("tzdata"));
-  EXPECT_FALSE(reported.count("ca-certificates"));
-}
 
 // verify says how many missing names are in entries marked unverified, and which marked entries
 // the index confirms.
@@ -209,4 +42,3 @@ TEST(Verify, UnverifiedEntriesAreCountedAndConfirmedOnes) {
 
 }  // namespace
 }  // namespace extdeps::mapping
-#endif  // the apt and conda providers read the indexes

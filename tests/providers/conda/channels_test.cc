@@ -134,7 +134,7 @@ struct Homes {
 };
 
 TEST(CondaChannels, ConfigComesFromTheFirstPlaceThatSetsIt) {
-  auto plain = channel_config(Context::for_test("/"), {});
+  auto plain = channel_config(Context::for_test("/"), nullptr);
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(names(plain->channels), (Strings{"conda-forge"}));
   EXPECT_EQ(urls(plain->channels), (Strings{"https://conda.anaconda.org/conda-forge"}));
@@ -143,7 +143,7 @@ TEST(CondaChannels, ConfigComesFromTheFirstPlaceThatSetsIt) {
 
   Homes h;
   h.home_rc(extdeps::test::read_file(extdeps::test::data_path("conda/condarc/full.condarc")));
-  auto home = channel_config(h.ctx(), {});
+  auto home = channel_config(h.ctx(), nullptr);
   ASSERT_TRUE(home.ok()) << home.error().message;
   EXPECT_EQ(home->source, h.home + "/.condarc");
   EXPECT_EQ(home->channel_alias, "https://mirror.example/conda");
@@ -155,35 +155,43 @@ TEST(CondaChannels, ConfigComesFromTheFirstPlaceThatSetsIt) {
 
   // The environment's .condarc comes first; the alias still comes from the one that sets it.
   h.prefix_rc("channels:\n  - conda-forge\n  - conda-forge\n");
-  auto env = channel_config(h.ctx(), {});
+  auto env = channel_config(h.ctx(), nullptr);
   ASSERT_TRUE(env.ok()) << env.error().message;
   EXPECT_EQ(env->source, h.prefix + "/.condarc");
   EXPECT_EQ(urls(env->channels), (Strings{"https://mirror.example/conda/conda-forge"}));  // listed once
 
-  auto project = channel_config(h.ctx(), {}, {"nvidia", "conda-forge"});
+  // The `channel` option as the settings resolved it (tests/core/config: which place wins) comes
+  // before the .condarc files, named by where it was set.
+  OptionValue project_value{{"nvidia", "conda-forge"}, ""};
+  auto project = channel_config(h.ctx(), &project_value);
   EXPECT_EQ(project->source, "[tool.extdeps] conda-channels");
   EXPECT_EQ(names(project->channels), (Strings{"nvidia", "conda-forge"}));
 
-  auto var = channel_config(h.ctx({{"EXTDEPS_CONDA_CHANNELS", " pytorch,nvidia  conda-forge "}}), {}, {"x"});
+  OptionValue var_value{{"pytorch,nvidia", "conda-forge"}, "EXTDEPS_CONDA_CHANNELS"};
+  auto var = channel_config(h.ctx(), &var_value);
   EXPECT_EQ(var->source, "EXTDEPS_CONDA_CHANNELS");
   EXPECT_EQ(names(var->channels), (Strings{"pytorch", "nvidia", "conda-forge"}));
-  auto empty_var = channel_config(h.ctx({{"EXTDEPS_CONDA_CHANNELS", " , "}}), {});
+  OptionValue empty_value{{" , "}, "EXTDEPS_CONDA_CHANNELS"};
+  auto empty_var = channel_config(h.ctx(), &empty_value);
   EXPECT_EQ(empty_var->source, h.prefix + "/.condarc");
 
-  auto cli = channel_config(h.ctx({{"EXTDEPS_CONDA_CHANNELS", "pytorch"}}), {"https://host.example/ch/"}, {"x"});
+  OptionValue cli_value{{"https://host.example/ch/"}, "--channel"};
+  auto cli = channel_config(h.ctx(), &cli_value);
   EXPECT_EQ(cli->source, "--channel");
   EXPECT_EQ(cli->channels, (std::vector<Channel>{{"https://host.example/ch", "https://host.example/ch"}}));
 }
 
 TEST(CondaChannels, BadConfigIsBadInputNamingItsPlace) {
   Homes h;
-  auto bad_var = channel_config(h.ctx({{"EXTDEPS_CONDA_CHANNELS", "conda-forge forge!"}}), {});
+  OptionValue bad_value{{"conda-forge", "forge!"}, "EXTDEPS_CONDA_CHANNELS"};
+  auto bad_var = channel_config(h.ctx(), &bad_value);
   ASSERT_FALSE(bad_var.ok());
   EXPECT_EQ(bad_var.error().code, ExitCode::bad_input);
   EXPECT_EQ(bad_var.error().message,
             "EXTDEPS_CONDA_CHANNELS: invalid conda channel 'forge!' (expected a name such as conda-forge, or a URL)");
   h.home_rc("channels: conda-forge\n");
-  auto bad_rc = channel_config(h.ctx(), {"conda-forge"});
+  OptionValue cli_value{{"conda-forge"}, "--channel"};
+  auto bad_rc = channel_config(h.ctx(), &cli_value);
   ASSERT_FALSE(bad_rc.ok());  // a broken file is reported even where a higher level sets channels
   EXPECT_EQ(bad_rc.error().message, h.home + "/.condarc:1:11: channels is 'conda-forge', not a list (expected "
                                               "'- name' lines below it, or [name, ...])");

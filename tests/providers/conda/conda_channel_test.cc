@@ -57,7 +57,7 @@ class CondaChannelTest : public ::testing::Test {
   Result<Collected> load(bool offline = false) {
     ProviderSettings settings;
     settings.managers = {"conda"};
-    settings.conda_channels = {server_.url("/forge")};
+    settings.options["channel"] = OptionValue{{server_.url("/forge")}, "--channel"};
     auto provider = make_provider(ctx_, settings);
     fetch::Fetcher fetcher(ctx_, options(offline));
     if (auto r = provider->prepare(ctx_, fetcher); !r.ok()) return r.error();

@@ -91,9 +91,11 @@ TEST(CondaProvider, NamedInManagersItIsAvailableAndReadsNothingUntilPrepared) {
 TEST(CondaProvider, ARegisteredProviderTakesTheEnvironmentOfCondaPrefix) {
   EXTDEPS_SHARED_OR_SKIP(env, "conda/env-py313-osx");
   std::string channel = local_channel();
-  Context ctx = Context::for_test("/", {{"CONDA_PREFIX", env}, {"PATH", ""}, {"CONDA_SUBDIR", "linux-64"},
-                                        {"EXTDEPS_CONDA_CHANNELS", "file://" + channel}});
-  auto p = make_provider(ctx, ProviderSettings{});
+  Context ctx = Context::for_test("/", {{"CONDA_PREFIX", env}, {"PATH", ""}, {"CONDA_SUBDIR", "linux-64"}});
+  // The channel as the settings give it (config::load reads EXTDEPS_CONDA_CHANNELS into it).
+  ProviderSettings settings;
+  settings.options["channel"] = OptionValue{{"file://" + channel}, "EXTDEPS_CONDA_CHANNELS"};
+  auto p = make_provider(ctx, settings);
   ASSERT_TRUE(p->available(ctx));
   fetch::Fetcher fetcher(ctx, {});
   auto prepared = p->prepare(ctx, fetcher);

@@ -1,0 +1,65 @@
+#include "core/cli/providers_command.h"
+
+#include <ostream>
+
+#include "core/json/document.h"
+#include "core/provider/descriptor.h"
+#include "core/version/version.h"
+
+namespace extdeps::cli {
+
+namespace {
+
+std::string joined(const std::vector<std::string_view>& items) {
+  std::string out;
+  for (auto x : items) out += (out.empty() ? "" : ", ") + std::string(x);
+  return out;
+}
+
+}  // namespace
+
+int cmd_providers(bool json, std::ostream& out) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const ProviderDescriptor* d : provider_descriptors()) {
+    nlohmann::json options = nlohmann::json::array();
+    for (const auto& o : d->options) {
+      nlohmann::json oj{{"name", o.name}, {"flag", "--" + std::string(o.name)}, {"help", o.help}, {"list", o.list}};
+      oj["config_key"] = o.config_key.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.config_key);
+      oj["env"] = nlohmann::json::array();
+      for (auto e : o.env) oj["env"].push_back(e);
+      options.push_back(std::move(oj));
+    }
+    nlohmann::json reads = nlohmann::json::array();
+    for (auto e : d->reads_env) reads.push_back(e);
+    nlohmann::json aliases = nlohmann::json::array();
+    for (auto a : d->manager_aliases) aliases.push_back(a);
+    all.push_back({{"name", d->name},
+                   {"ecosystem", d->ecosystem},
+                   {"manager", d->manager.empty() ? nlohmann::json(nullptr) : nlohmann::json(d->manager)},
+                   {"manager_aliases", aliases},
+                   {"scheme", version::scheme_name(d->scheme)},
+                   {"summary", d->summary},
+                   {"options", options},
+                   {"reads_env", reads},
+                   {"verifies_tables", d->verify_index != nullptr}});
+    if (json) continue;
+    out << d->name << ": " << d->summary << '\n';
+    out << "  table: " << d->ecosystem << ".toml; manager: "
+        << (d->manager.empty() ? std::string("none (a detector)") : std::string(d->manager))
+        << (d->manager_aliases.empty() ? "" : " (also " + joined(d->manager_aliases) + ")")
+        << "; versions: " << version::scheme_name(d->scheme) << '\n';
+    for (const auto& o : d->options) {
+      out << "  --" << o.name << (o.value_name.empty() ? "" : " " + std::string(o.value_name))
+          << ": " << o.help << '\n';
+      std::string from;
+      if (!o.env.empty()) from += "environment " + joined(o.env);
+      if (!o.config_key.empty()) from += (from.empty() ? "" : "; ") + std::string("configuration key ") + std::string(o.config_key);
+      if (!from.empty()) out << "      also from: " << from << '\n';
+    }
+    if (!d->reads_env.empty()) out << "  reads: " << joined(d->reads_env) << '\n';
+  }
+  if (json) out << extdeps::json::dump(all, 2) << '\n';
+  return 0;
+}
+
+}  // namespace extdeps::cli

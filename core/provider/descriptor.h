@@ -1,0 +1,86 @@
+// A provider's descriptor: everything the rest of extdeps knows about a provider, in one value
+// the provider's folder defines and one line registers (EXTDEPS_PROVIDERS in CMakeLists.txt,
+// from which the build writes the list provider_descriptors() returns). The command line, the
+// configuration reader, the library's options, `mappings lint/coverage/verify` and --help are
+// made from the descriptors; core names no provider.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/context/context.h"
+#include "core/model/record.h"
+#include "core/util/result.h"
+
+namespace extdeps {
+
+class Provider;
+struct ProviderSettings;
+namespace mapping {
+struct NameIndex;
+}
+
+// One setting a provider takes. Its value comes, highest first, from the command line
+// (--NAME), the environment (the first of `env` that is set), the project's [tool.extdeps]
+// CONFIG_KEY, then the user's configuration file; the provider reads it with
+// ProviderSettings::option(NAME).
+struct ProviderOption {
+  std::string_view name;        // "channel": the flag --channel, the library's key "channel"
+  std::string_view value_name;  // "NAME", for --help
+  std::string_view help;
+  bool list = false;            // repeatable; an array in a file; a list in a variable
+  std::string_view config_key;  // "conda-channels"; empty: not in configuration files
+  std::vector<std::string_view> env;  // "EXTDEPS_CONDA_CHANNELS"; also foreign ones ("PIP_INDEX_URL")
+  std::string_view env_separators = ", \t\n";  // what splits a list in a variable
+};
+
+// A provider option's value as the settings resolved it.
+struct OptionValue {
+  std::vector<std::string> values;  // one for a plain option
+  std::string from;                 // "--channel", "EXTDEPS_CONDA_CHANNELS", "pyproject.toml:9:18"
+};
+
+// What `extdeps mappings verify` hands a provider's verify reader.
+struct VerifyInput {
+  std::vector<std::string> sources;  // --index (and --repodata): files or URLs; empty: the machine's
+  std::string release;               // the release whose names are checked, for the report
+  bool offline = false;              // downloads from the cache only
+};
+
+struct ProviderDescriptor {
+  std::string_view name;       // "conda"; what --manager names when it has a manager
+  std::string_view ecosystem;  // "conda-forge": its solvables' namespace, its mapping table
+  std::string_view manager;    // "conda"; empty for a detector (pkgconf)
+  // Other names of the manager a mapping table's `manager` key may give ("mamba").
+  std::vector<std::string_view> manager_aliases;
+  VersionScheme scheme = VersionScheme::rpm;
+  std::string_view summary;    // one line, for `extdeps providers` and the docs
+  // Why `name` is not a package name of the manager, nothing when it is; null: the generic rule
+  // (no leading '-', no blank or control character), which applies to every manager anyway.
+  std::optional<std::string> (*name_problem)(std::string_view name) = nullptr;
+  std::vector<ProviderOption> options;
+  // Environment variables it reads that are not options (CONDA_PREFIX, PKG_CONFIG_PATH), for
+  // the docs and `extdeps providers`.
+  std::vector<std::string_view> reads_env;
+  // `mappings verify`: the names of a real index; null when it cannot verify its table.
+  Result<mapping::NameIndex> (*verify_index)(Context& ctx, const VerifyInput& input) = nullptr;
+  std::string_view verify_reads;  // "apt lists (apt tables)", for messages
+  std::unique_ptr<Provider> (*make)(const Context& ctx, const ProviderSettings& settings) = nullptr;
+
+  // Whether a table's `manager` key names this provider's manager.
+  bool installs_with(std::string_view manager_name) const;
+};
+
+// The compiled-in providers, in default order of preference (the order of EXTDEPS_PROVIDERS).
+const std::vector<const ProviderDescriptor*>& provider_descriptors();
+
+// The descriptor whose manager (or an alias of it) is `manager`; null when none.
+const ProviderDescriptor* descriptor_for_manager(std::string_view manager);
+
+// The descriptor of an option name ("channel"); null when none. The option is returned too.
+const ProviderDescriptor* descriptor_for_option(std::string_view option, const ProviderOption** found = nullptr);
+
+}  // namespace extdeps

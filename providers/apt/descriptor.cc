@@ -1,0 +1,81 @@
+// The apt provider as the rest of extdeps sees it (core/provider/descriptor.h).
+#include <unordered_map>
+
+#include "core/mapping/names.h"
+#include "core/mapping/verify.h"
+#include "providers/apt/apt_provider.h"
+
+namespace extdeps::apt {
+
+namespace {
+
+// The archive component of an apt list file: "..._dists_bookworm_non-free_binary-amd64_Packages"
+// -> "non-free"; empty when the name does not say.
+std::string component_of(const std::string& path) {
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  const auto binary = name.find("_binary-");
+  if (binary == std::string::npos) return {};
+  const auto start = name.rfind('_', binary - 1);
+  return start == std::string::npos ? std::string() : name.substr(start + 1, binary - start - 1);
+}
+
+// `mappings verify` of an apt table: the names (and the names only others provide) of the given
+// Packages files, else of this machine's lists, with the components those lists hold.
+Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) {
+  const auto archs = architectures(ctx);
+  std::vector<std::string> lists = input.sources;
+  mapping::NameIndex index;
+  if (lists.empty()) {
+    lists = list_index_files(ctx, archs);
+    if (lists.empty()) {
+      return environment_error("no apt lists under " + ctx.host_path("/var/lib/apt/lists") +
+                               " (run apt-get update, or name Packages files with --index)");
+    }
+    for (const auto& l : lists) {
+      std::string c = component_of(l);
+      if (c.empty()) {
+        index.components.clear();  // a flat repository: it may hold anything
+        break;
+      }
+      index.components.insert(c);
+    }
+  }
+  std::unordered_map<std::string, std::string> provided;
+  for (const auto& l : lists) {
+    auto r = parse_index_file(l, archs, false, [&](PackageRecord&& rec) {
+      for (const auto& p : rec.provides) provided.emplace(p.name, rec.name);
+      index.names.insert(std::move(rec.name));
+    });
+    if (!r) return r.error();
+  }
+  for (auto& [name, by] : provided) {
+    if (!index.names.count(name)) index.provided_by.emplace(name, std::move(by));
+  }
+  index.description = (input.sources.empty() ? "this machine's apt lists" : "the given Packages files") +
+                      std::string(" (") + (input.release.empty() ? "" : input.release + ", ") +
+                      std::to_string(lists.size()) + (lists.size() == 1 ? " list, " : " lists, ") +
+                      std::to_string(index.names.size()) + " packages)";
+  return index;
+}
+
+}  // namespace
+
+const ProviderDescriptor& descriptor() {
+  static const ProviderDescriptor d{
+      .name = "apt",
+      .ecosystem = "debian",
+      .manager = "apt",
+      .manager_aliases = {"apt-get"},
+      .scheme = VersionScheme::deb,
+      .summary = "Debian and Ubuntu: apt lists and the dpkg database; apt-get commands",
+      .name_problem = mapping::debian_name_problem,
+      .options = {},
+      .reads_env = {},
+      .verify_index = verify_index,
+      .verify_reads = "apt lists (apt tables)",
+      .make = [](const Context& ctx, const ProviderSettings&) { return make_provider(ctx); },
+  };
+  return d;
+}
+
+}  // namespace extdeps::apt

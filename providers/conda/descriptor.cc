@@ -1,0 +1,79 @@
+// The conda provider as the rest of extdeps sees it (core/provider/descriptor.h).
+#include "core/fetch/fetch.h"
+#include "core/fetch/options.h"
+#include "core/mapping/names.h"
+#include "core/mapping/verify.h"
+#include "providers/conda/conda_provider.h"
+#include "providers/conda/repodata.h"
+
+namespace extdeps::conda {
+
+namespace {
+
+// `mappings verify` of a conda table: the names of the given repodata files or URLs.
+Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) {
+  if (input.sources.empty()) {
+    return bad_input("verifying a conda table needs the channel's index: --repodata FILE or URL "
+                     "(repeatable: linux-64 and noarch)");
+  }
+  fetch::FetchFlags flags;
+  flags.offline = input.offline;
+  auto fo = fetch::options_for(ctx, flags);
+  if (!fo) return fo.error();
+  fetch::Fetcher fetcher(ctx, *fo);
+  mapping::NameIndex index;
+  std::size_t records = 0;
+  for (const auto& s : input.sources) {
+    std::string path = s, name;
+    if (s.find("://") != std::string::npos) {
+      fetch::Request request;
+      request.url = s;
+      auto got = fetcher.fetch(request);
+      if (!got) return got.error();
+      path = got->body_path;
+      name = s;
+    }
+    auto r = read_repodata_file(path, {}, [&](PackageRecord&& rec) {
+      ++records;
+      index.names.insert(std::move(rec.name));
+    }, name);
+    if (!r) return r.error();
+  }
+  index.description = std::to_string(input.sources.size()) +
+                      (input.sources.size() == 1 ? " repodata (" : " repodata files (") + std::to_string(records) +
+                      " records, " + std::to_string(index.names.size()) + " names)";
+  return index;
+}
+
+}  // namespace
+
+const ProviderDescriptor& descriptor() {
+  static const ProviderDescriptor d{
+      .name = "conda",
+      .ecosystem = "conda-forge",
+      .manager = "conda",
+      .manager_aliases = {"mamba", "micromamba"},
+      .scheme = VersionScheme::conda,
+      .summary = "conda channels' repodata and a conda environment; conda, mamba, micromamba or pixi commands",
+      .name_problem = mapping::conda_name_problem,
+      .options =
+          {
+              {.name = "channel",
+               .value_name = "NAME",
+               .help = "conda channel, name or URL (repeatable; default: conda-forge)",
+               .list = true,
+               .config_key = "conda-channels",
+               .env = {"EXTDEPS_CONDA_CHANNELS"}},
+              {.name = "prefix",
+               .value_name = "DIR",
+               .help = "conda environment whose packages are installed (default: $CONDA_PREFIX)"},
+          },
+      .reads_env = {"CONDA_PREFIX", "CONDA_SUBDIR", "EXTDEPS_CONDA_FRONTEND", "HOME"},
+      .verify_index = verify_index,
+      .verify_reads = "conda repodata (conda tables)",
+      .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
+  };
+  return d;
+}
+
+}  // namespace extdeps::conda

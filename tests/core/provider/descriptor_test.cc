@@ -1,0 +1,102 @@
+// The provider descriptors (core/provider/descriptor.h): what the build registered, that each
+// one agrees with the provider it makes, and that the command line, the configuration, the
+// library and the name rules are made from them.
+#include "core/provider/descriptor.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "core/mapping/names.h"
+#include "core/provider/provider.h"
+#include "extdeps/extdeps_c.h"
+#include "tests/support/cli_fixture.h"
+#include "tests/test_support.h"
+
+namespace extdeps {
+namespace {
+
+TEST(ProviderDescriptor, EachIsCompleteAndAgreesWithTheProviderItMakes) {
+  const auto& all = provider_descriptors();
+  ASSERT_FALSE(all.empty());
+  std::set<std::string_view> names, options, keys;
+  Context ctx = Context::for_test(test::data_path("apt/bookworm"), {{"PATH", ""}});
+  for (const ProviderDescriptor* d : all) {
+    SCOPED_TRACE(std::string(d->name));
+    EXPECT_TRUE(names.insert(d->name).second) << "registered twice";
+    EXPECT_FALSE(d->ecosystem.empty());
+    EXPECT_FALSE(d->summary.empty());
+    ASSERT_NE(d->make, nullptr);
+    auto p = d->make(ctx, ProviderSettings{});
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->ecosystem(), d->ecosystem);
+    EXPECT_EQ(p->manager(), d->manager);
+    EXPECT_EQ(p->scheme(), d->scheme);
+    // Its mapping table ships with extdeps.
+    EXPECT_TRUE(std::filesystem::exists(std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/" + std::string(d->ecosystem) + ".toml"));
+    for (const auto& o : d->options) {
+      // An option is a flag of every planning command and a key of the C API: one name each.
+      EXPECT_TRUE(options.insert(o.name).second) << o.name << " is another provider's option too";
+      EXPECT_FALSE(o.help.empty()) << o.name;
+      for (std::string_view core : {"manager", "category", "optional", "offline", "python", "cache-dir", "root"})
+        EXPECT_NE(o.name, core) << "a core option";
+      if (!o.config_key.empty()) EXPECT_TRUE(keys.insert(o.config_key).second) << o.config_key;
+    }
+    if (d->verify_index) EXPECT_FALSE(d->verify_reads.empty());
+    if (!d->manager.empty()) EXPECT_EQ(descriptor_for_manager(d->manager), d);
+    for (auto alias : d->manager_aliases) EXPECT_EQ(descriptor_for_manager(alias), d) << alias;
+  }
+  EXPECT_EQ(descriptor_for_manager(""), nullptr);
+  EXPECT_EQ(descriptor_for_manager("no-such-manager"), nullptr);
+}
+
+// A table's manager key picks the name rule of the provider that installs with it (an alias
+// too); a manager no provider has gets the generic rule.
+TEST(ProviderDescriptor, NameRulesComeFromTheDescriptor) {
+  if (!descriptor_for_manager("apt")) GTEST_SKIP() << "built without the apt provider";
+  EXPECT_FALSE(mapping::name_problem("apt-get", "libxml2-dev"));
+  EXPECT_TRUE(mapping::name_problem("apt-get", "LibXML2"));  // Debian names are lower case
+  EXPECT_FALSE(mapping::name_problem("dnf", "LibXML2"));     // no dnf provider: generic rule
+  EXPECT_TRUE(mapping::name_problem("dnf", "-oPre-Invoke=x"));
+}
+
+class ProviderOptionsCli : public test::CliFixture {};
+
+// The planning commands take every provider's options, made from the descriptors, and say
+// which provider each belongs to; `extdeps providers` lists them with their other places.
+TEST_F(ProviderOptionsCli, FlagsAndTheListComeFromTheDescriptors) {
+  auto help = run({"resolve", "--help"});
+  EXPECT_EQ(help.rc, 0);
+  auto listed = run({"providers"});
+  EXPECT_EQ(listed.rc, 0) << listed.err;
+  auto json = run({"providers", "--json"});
+  EXPECT_EQ(json.rc, 0) << json.err;
+  for (const ProviderDescriptor* d : provider_descriptors()) {
+    EXPECT_NE(listed.out.find(std::string(d->name) + ": " + std::string(d->summary)), std::string::npos) << listed.out;
+    EXPECT_NE(json.out.find("\"ecosystem\": \"" + std::string(d->ecosystem) + "\""), std::string::npos);
+    for (const auto& o : d->options) {
+      EXPECT_NE(help.out.find("--" + std::string(o.name)), std::string::npos) << o.name << "\n" << help.out;
+      EXPECT_NE(listed.out.find("--" + std::string(o.name)), std::string::npos) << o.name;
+      for (auto e : o.env) EXPECT_NE(listed.out.find(std::string(e)), std::string::npos) << e;
+    }
+  }
+}
+
+// The library's C API takes a provider option by its name and refuses one no provider has,
+// listing the known ones.
+TEST(ProviderOptionsApi, TheCApiTakesProviderOptionsByName) {
+  extdeps_session* s = extdeps_session_new();
+  ASSERT_NE(s, nullptr);
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& o : d->options)
+      EXPECT_EQ(extdeps_session_set(s, std::string(o.name).c_str(), "x"), 0) << extdeps_session_error(s);
+  EXPECT_EQ(extdeps_session_set(s, "chanel", "x"), 2);
+  std::string error = extdeps_session_error(s);
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& o : d->options) EXPECT_NE(error.find(std::string(o.name)), std::string::npos) << error;
+  extdeps_session_free(s);
+}
+
+}  // namespace
+}  // namespace extdeps
