@@ -1,6 +1,8 @@
 // conda MatchSpecs: parsing (name, version expression, build string, brackets) and matching.
 #include "providers/conda/matchspec.h"
 
+#include "core/mapping/names.h"
+#include "core/util/printable.h"
 #include "core/util/text.h"
 
 #include <algorithm>
@@ -16,6 +18,37 @@ bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 bool is_one_of(char c, std::string_view set) { return set.find(c) != std::string_view::npos; }
+
+// Whether `text` ends with `suffix`, letters compared without case.
+bool ends_with_nocase(std::string_view text, std::string_view suffix) {
+  if (text.size() < suffix.size()) return false;
+  return std::equal(suffix.begin(), suffix.end(), text.end() - static_cast<std::ptrdiff_t>(suffix.size()),
+                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
+}
+
+// A package file name ("numpy-1.26.4-py312h_0.conda"), blanks ignored.
+bool reads_as_file_name(std::string_view text) {
+  std::string solid;
+  for (char c : text)
+    if (!is_blank(c)) solid += c;
+  return ends_with_nocase(solid, ".conda") || ends_with_nocase(solid, ".tar.bz2");
+}
+
+// Where a conditional spec's "if" starts ("numpy >=1.20 if __unix"): a blank-delimited "if"
+// after the first word with more text after it; npos when none.
+size_t conditional_at(std::string_view text) {
+  size_t word = 0;
+  for (size_t i = 0; i < text.size();) {
+    while (i < text.size() && is_blank(text[i])) ++i;
+    size_t start = i;
+    while (i < text.size() && !is_blank(text[i])) ++i;
+    if (start == i) break;
+    size_t next = i;
+    while (next < text.size() && is_blank(text[next])) ++next;
+    if (word++ > 0 && text.substr(start, i - start) == "if" && next < text.size()) return start;
+  }
+  return std::string_view::npos;
+}
 
 // '*' matches any run of characters, everything else itself.
 bool glob_match(std::string_view pattern, std::string_view text) {
@@ -372,10 +405,8 @@ Result<MatchSpec> Parser::parse(Form form) {
   }
   std::string_view body = spec_.substr(begin, end - begin);
   if (body.back() == '@') return fail("feature specs ('name@') are not supported", end);
-  if (auto k = body.find(" if "); k != std::string_view::npos)
-    return fail("conditional specs ('if') are not supported", begin + k + 2);
-  if (body.ends_with(".conda") || body.ends_with(".tar.bz2"))
-    return fail("a package file name is not a match spec here", begin + 1);
+  if (auto k = conditional_at(body); k != std::string_view::npos)
+    return fail("conditional specs ('if') are not supported", begin + k + 1);
 
   // The bracket section, if any, ends the spec.
   std::optional<Located> bracket_version, bracket_build;
@@ -385,6 +416,8 @@ Result<MatchSpec> Parser::parse(Form form) {
     if (!r) return r.error();
     stop = begin + open;
   }
+  if (reads_as_file_name(spec_.substr(begin, stop - begin)))
+    return fail("a package file name is not a match spec here", begin + 1);
 
   size_t i = begin;
   if (form == Form::name_version_build) {
@@ -397,6 +430,10 @@ Result<MatchSpec> Parser::parse(Form form) {
     if (auto star = name.find('*'); star != std::string_view::npos)
       return fail("package name globs are not supported", begin + star + 1);
     out.name = to_lower(name);
+    // conda's names: letters (read as lower case), digits, '-', '_' and '.', not starting with
+    // '-' or '.'.
+    if (!mapping::is_conda_name(out.name))
+      return fail("invalid package name '" + printable_text(name) + "' (expected letters, digits, - _ .)", begin + 1);
   }
   while (i < stop && is_blank(spec_[i])) ++i;
   size_t rest_end = stop;
@@ -512,18 +549,24 @@ std::string MatchSpec::text() const {
     if (!out.empty()) out += ' ';
     out += part;
   };
+  std::string v = version ? version->to_string() : "*";
   if (version) {
-    // In parentheses where the positional form would read it otherwise: a lone "=1.2" is fuzzy
-    // there, and a version ending in an operator character keeps the build string attached.
-    std::string v = version->to_string();
-    bool lone =
-        version->kind != VersionExpr::Kind::all_of && version->kind != VersionExpr::Kind::any_of;
-    if ((lone && v.front() == '=') || (build && is_one_of(v.back(), "=!|,<>~"))) v = "(" + v + ")";
+    // In parentheses where the positional form would read it otherwise: a leading '=' is
+    // rewritten there ("=1.2" is fuzzy, "==1,2" loses its "=="), and a version ending in an
+    // operator character keeps the build string attached.
+    if (v.front() == '=' || (build && is_one_of(v.back(), "=!|,<>~"))) v = "(" + v + ")";
     add(v);
   } else if (build) {
-    add("*");
+    add(v);
   }
   if (build) add(*build);
+  // Where the positional form would read as a package file name or a conditional spec (a build
+  // string ".conda", a version "if"), the bracket form says the same.
+  if (reads_as_file_name(out) || conditional_at(out) != std::string_view::npos) {
+    out = name + "[version='" + v + "'";
+    if (build) out += ", build='" + *build + "'";
+    out += "]";
+  }
   return out;
 }
 

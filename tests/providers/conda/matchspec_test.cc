@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <initializer_list>
 #include <random>
 #include <set>
 
@@ -403,6 +404,51 @@ TEST(MatchSpecParse, NoiseIsParsedOrRejectedNeverMisread) {
         EXPECT_EQ(again->matches(v, b), s->matches(v, b)) << text << " on " << v << " " << b;
   }
   EXPECT_GT(parsed, 100u);
+}
+
+// What the conda_matchspec fuzz harness found (tests/fuzz/corpus/conda_matchspec/finding-*): an
+// accepted spec whose text() did not read back, or read back to another text. Now each is
+// refused with its reason, or its text reads back to itself.
+TEST(MatchSpecParse, FuzzFindingsReadBackOrAreRefused) {
+  struct RoundTrip {
+    const char* spec;
+    const char* text;
+  };
+  for (auto [spec, text] : std::initializer_list<RoundTrip>{
+           {"foo (==1,2)", "foo (==1,2)"},  // was "foo ==1,2", read back as "foo 1,2"
+           {"fo (==1.0,!=0,<10.41.0)", "fo (==1.0,!=0,<10.41.0)"},
+           {"4===if +", "4[version='if', build='+']"},  // was "4 if +", a conditional spec
+           {"foo[version='*1!', build=.conda]", "foo[version='(*1!)', build='.conda']"},  // was "foo (*1!) .conda"
+           {"foo ==1.2", "foo 1.2"},
+       }) {
+    auto parsed = parse_matchspec(spec);
+    ASSERT_TRUE(parsed.ok()) << spec << ": " << parsed.error().message;
+    EXPECT_EQ(parsed->text(), text) << spec;
+    auto again = parse_matchspec(parsed->text());
+    ASSERT_TRUE(again.ok()) << parsed->text() << ": " << again.error().message;
+    EXPECT_EQ(again->text(), parsed->text());
+    for (const char* v : {"1", "2", "1.0", "if", "3"})
+      for (const char* b : {"", "+", ".conda"}) EXPECT_EQ(again->matches(v, b), parsed->matches(v, b)) << spec;
+  }
+  struct Refusal {
+    std::string spec;
+    const char* why;
+  };
+  for (const auto& [spec, why] : std::initializer_list<Refusal>{
+           {".coNda", "a package file name is not a match spec here at column 1"},
+           {"mk.conDa", "a package file name is not a match spec here at column 1"},
+           {"e.tar.bZ2", "a package file name is not a match spec here at column 1"},
+           {"oo \r\rcond.c\ronda", "a package file name is not a match spec here at column 1"},
+           {"uun   if\r\r  p0", "conditional specs ('if') are not supported at column 7"},
+           {"1@[]", "invalid package name '1@' (expected letters, digits, - _ .) at column 1"},
+           {".conda\t[]", "a package file name is not a match spec here at column 1"},
+           {"f,bff.o 1", "invalid package name 'f,bff.o' (expected letters, digits, - _ .) at column 1"},
+           {std::string("\x15\0y 1", 5), "invalid package name '\\x15\\x00y' (expected letters, digits, - _ .) at column 1"},
+       }) {
+    auto parsed = parse_matchspec(spec);
+    ASSERT_FALSE(parsed.ok()) << spec << " -> " << parsed->text();
+    EXPECT_TRUE(parsed.error().message.ends_with(std::string("': ") + why)) << parsed.error().message;
+  }
 }
 
 // Every record of the shared conda data, as JSON objects.
