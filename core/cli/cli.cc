@@ -15,6 +15,7 @@
 #include "core/fetch/cache_commands.h"
 #include "core/fetch/options.h"
 #include "core/json/document.h"
+#include "core/plugin/plugin.h"
 #include "core/provider/descriptor.h"
 #include "core/plan/render.h"
 #include "core/util/printable.h"
@@ -204,6 +205,8 @@ int cmd_version_compare(const std::string& scheme_name, const std::string& a, co
 }  // namespace
 
 int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  // Provider plugins first: their options are flags of the commands below.
+  plugin::discover(ctx);
   CLI::App app{"extdeps: plan what a project needs outside its language's package manager"};
   app.name("extdeps");
   app.require_subcommand(1);

@@ -41,7 +41,8 @@ int cmd_providers(bool json, std::ostream& out) {
                    {"summary", d->summary},
                    {"options", options},
                    {"reads_env", reads},
-                   {"verifies_tables", d->verify_index != nullptr}});
+                   {"verifies_tables", d->verify_index != nullptr},
+                   {"plugin", d->plugin_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(d->plugin_path)}});
     if (json) continue;
     out << d->name << ": " << d->summary << '\n';
     out << "  table: " << d->ecosystem << ".toml; manager: "
@@ -57,6 +58,7 @@ int cmd_providers(bool json, std::ostream& out) {
       if (!from.empty()) out << "      also from: " << from << '\n';
     }
     if (!d->reads_env.empty()) out << "  reads: " << joined(d->reads_env) << '\n';
+    if (!d->plugin_path.empty()) out << "  plugin: " << d->plugin_path << '\n';
   }
   if (json) out << extdeps::json::dump(all, 2) << '\n';
   return 0;

@@ -16,6 +16,7 @@
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
 #include "core/mapping/mapping.h"
+#include "core/plugin/plugin.h"
 #include "core/solve/solve.h"
 
 namespace extdeps::engine {
@@ -155,6 +156,7 @@ Sources& Sources::operator=(Sources&&) noexcept = default;
 Sources::~Sources() = default;
 
 Result<Planned> plan(Context& ctx, const Request& o) {
+  plugin::discover(ctx);  // once per process; the CLI did it before parsing its flags
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   auto path = declare::find_declaration(o.path);
   Result<Declaration> decl = Declaration{};
@@ -267,6 +269,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
 }
 
 Result<Shown> show(Context& ctx, const ShowRequest& o) {
+  plugin::discover(ctx);
   auto url = declare::parse_depurl(o.depurl);
   if (!url.ok()) return bad_input(o.depurl + ": " + url.error().message);
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);

@@ -5,6 +5,7 @@
 // made from the descriptors; core names no provider.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,14 +69,25 @@ struct ProviderDescriptor {
   // `mappings verify`: the names of a real index; null when it cannot verify its table.
   Result<mapping::NameIndex> (*verify_index)(Context& ctx, const VerifyInput& input) = nullptr;
   std::string_view verify_reads;  // "apt lists (apt tables)", for messages
-  std::unique_ptr<Provider> (*make)(const Context& ctx, const ProviderSettings& settings) = nullptr;
+  std::function<std::unique_ptr<Provider>(const Context& ctx, const ProviderSettings& settings)> make;
+  // A provider plugin's program (core/plugin/plugin.h); empty for a compiled-in provider.
+  std::string_view plugin_path;
 
   // Whether a table's `manager` key names this provider's manager.
   bool installs_with(std::string_view manager_name) const;
 };
 
-// The compiled-in providers, in default order of preference (the order of EXTDEPS_PROVIDERS).
+// The providers, in default order of preference: the compiled-in ones (the order of
+// EXTDEPS_PROVIDERS), then the plugins registered since the process started.
 const std::vector<const ProviderDescriptor*>& provider_descriptors();
+
+// The compiled-in ones alone (provider_list.cc, written by CMake).
+const std::vector<const ProviderDescriptor*>& compiled_in_descriptors();
+
+// Adds a descriptor found at run time (a provider plugin), which lives as long as the process.
+// false, and nothing added, when a provider of that name, ecosystem or manager, or an option of
+// that name, is registered already.
+bool register_descriptor(std::unique_ptr<ProviderDescriptor> descriptor);
 
 // The descriptor whose manager (or an alias of it) is `manager`; null when none.
 const ProviderDescriptor* descriptor_for_manager(std::string_view manager);

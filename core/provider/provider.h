@@ -125,6 +125,11 @@ class Provider {
   virtual Result<void> load(const Context& ctx, const RecordSink& available,
                             const RecordSink& installed) = 0;
   virtual std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const = 0;
+  // The commands as the solver asks for them: install_commands(), or why there are none (a
+  // plugin that did not answer). The default cannot fail.
+  virtual Result<std::vector<Command>> plan_commands(const std::vector<PlannedPackage>& packages) const {
+    return install_commands(packages);
+  }
   // What is wrong with a planned package as an argument of install_commands: a name outside the
   // manager's name rule ('-oDPkg::Pre-Invoke::=...'), a version or build that could read as an
   // option; nullopt when nothing. The solver asks before it renders a command, whatever the

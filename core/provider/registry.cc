@@ -46,6 +46,36 @@ std::vector<std::string> ProviderSettings::option_list(std::string_view name) co
   return v ? v->values : std::vector<std::string>{};
 }
 
+namespace {
+
+struct Registry {
+  std::vector<const ProviderDescriptor*> all = compiled_in_descriptors();
+  std::vector<std::unique_ptr<ProviderDescriptor>> added;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+const std::vector<const ProviderDescriptor*>& provider_descriptors() { return registry().all; }
+
+bool register_descriptor(std::unique_ptr<ProviderDescriptor> d) {
+  Registry& r = registry();
+  for (const ProviderDescriptor* x : r.all) {
+    if (x->name == d->name || x->ecosystem == d->ecosystem) return false;
+    if (!d->manager.empty() && (x->installs_with(d->manager) || d->installs_with(x->manager))) return false;
+    for (const auto& o : d->options)
+      for (const auto& xo : x->options)
+        if (o.name == xo.name) return false;
+  }
+  r.all.push_back(d.get());
+  r.added.push_back(std::move(d));
+  return true;
+}
+
 bool ProviderDescriptor::installs_with(std::string_view m) const {
   if (m.empty()) return false;
   return m == manager || std::find(manager_aliases.begin(), manager_aliases.end(), m) != manager_aliases.end();

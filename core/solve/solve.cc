@@ -494,8 +494,12 @@ void Resolver::record_result(Solver* solv) {
         refused_ = bad_input(m + ": " + *problem + "; refusing to put it in the install command (it came from a "
                              "mapping table or the " + std::string(lp.provider->ecosystem()) + " index)");
     if (refused_) continue;
-    for (auto& cmd : lp.provider->install_commands(it->second))
-      out_.steps.push_back({m, it->second, cmd.argv, cmd.requires_elevation});
+    auto commands = lp.provider->plan_commands(it->second);
+    if (!commands) {
+      refused_ = commands.error();
+      continue;
+    }
+    for (auto& cmd : *commands) out_.steps.push_back({m, it->second, cmd.argv, cmd.requires_elevation});
   }
 }
 
