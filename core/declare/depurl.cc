@@ -201,6 +201,9 @@ Result<std::string> parse_subpath(std::string_view text, std::string_view whole)
     if (!decoded) return decoded.error();
     if (auto problem = decoded_problem(*decoded))
       return bad_input("the subpath of '" + shorten(whole) + "' " + *problem);
+    // As in a name: a segment never decodes to a '/' (it would be two segments once printed).
+    if (decoded->find('/') != std::string::npos)
+      return bad_input("the subpath segment '" + std::string(seg) + "' of '" + shorten(whole) + "' decodes to a '/'");
     if (!out.empty()) out += '/';
     out += *decoded;
   }

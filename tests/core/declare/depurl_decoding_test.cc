@@ -49,6 +49,10 @@ TEST(DepUrlDecoding, AnEncodedSlashIsNotASegmentSeparator) {
   auto real = parse_depurl("dep:github/apache/arrow");
   ASSERT_TRUE(real.ok());
   EXPECT_EQ(real->id(), "dep:github/apache/arrow");
+  // Nor in the subpath, where it was printed back unencoded and read as two segments (the
+  // depurl fuzz harness, tests/fuzz/corpus/depurl/finding-subpath-slash).
+  EXPECT_EQ(parse_error("dep:github/apache/arrow#cpp/X%2FB"),
+            "the subpath segment 'X%2FB' of 'dep:github/apache/arrow#cpp/X%2FB' decodes to a '/'");
 }
 
 // Unescaped control characters (a TOML string may hold them) are named, not printed raw.
