@@ -16,6 +16,7 @@
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
 #include "core/mapping/mapping.h"
+#include "core/plan/plan.h"
 #include "core/plugin/plugin.h"
 #include "core/solve/solve.h"
 
@@ -252,7 +253,9 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   sopt.use_cache = o.use_cache;
   sopt.host = &*host;
   sopt.guess_unmapped = o.guess;
-  auto outcome = solve::resolve(ctx, selected, *tables, sources->providers, sopt);
+  auto solution = solve::resolve(ctx, selected, *tables, sources->providers, sopt);
+  if (!solution.ok()) return solution.error();
+  auto outcome = plan::make_plan(std::move(*solution));
   if (!outcome.ok()) return outcome.error();
   std::string on = o.host_file.empty()
                        ? host_text(ctx)
@@ -336,7 +339,9 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
     r.range = *range;
     r.category = c;
     r.spec = o.depurl;
-    auto outcome = solve::resolve(ctx, {r}, *tables, sources->providers, sopt);
+    auto solution = solve::resolve(ctx, {r}, *tables, sources->providers, sopt);
+    if (!solution.ok()) return solution.error();
+    auto outcome = plan::make_plan(std::move(*solution));
     if (!outcome.ok()) return outcome.error();
     shown.here.push_back(std::move(*outcome));
   }

@@ -1,5 +1,6 @@
-// What a resolve produces: per-requirement outcomes, ordered install steps per manager, and the
-// problems that explain an unsatisfiable request. Rendered as text or JSON (schema/plan.schema.json).
+// What a resolve produces: per-requirement outcomes (the solve's), ordered install steps per
+// manager (made here from the providers' commands), and the problems that explain an
+// unsatisfiable request. Rendered as text or JSON (schema/plan.schema.json).
 #pragma once
 
 #include <string>
@@ -7,48 +8,22 @@
 
 #include "core/declare/requirement.h"
 #include "core/provider/provider.h"
+#include "core/solve/solution.h"
+#include "core/util/result.h"
 
 namespace extdeps::plan {
 
-enum class Status { satisfied, planned, unsatisfiable, unmapped };
+using Status = solve::Status;
 std::string_view status_name(Status s);
-
-struct Package {
-  std::string manager;    // apt, pkgconf
-  std::string ecosystem;  // debian, pkgconfig
-  std::string name;
-  std::string version;    // native
-  bool installed = false;
-  std::string where;      // for installed: the .pc file, "dpkg", ...
-};
-
-struct RequirementOutcome {
-  Requirement requirement;  // as written in the declaration
-  // The id the mapping tables key it on, when the declaration spells it otherwise (an alias,
-  // another case, a PEP 503 spelling of a pypi name); empty when it is the id as written.
-  std::string canonical_id;
-  Status status = Status::unsatisfiable;
-  std::vector<Package> packages;  // what meets it (installed or planned)
-  std::string message;            // for unsatisfiable and unmapped: why, in words
-  std::vector<std::string> suggestions;  // did-you-mean ids for unmapped
-  std::vector<std::string> candidates;   // what was considered, for --explain and show
-  // Non-empty: no mapping table knows the id, and these packages or modules named after it were
-  // found ("debian package libfoo-dev is in the index, named after dep:generic/foo (...)"). What
-  // meets the need is then a guess, never a maintained mapping.
-  std::vector<std::string> guess;
-};
+using Package = solve::Package;
+using RequirementOutcome = solve::RequirementOutcome;
+using Problem = solve::Problem;
 
 struct Step {
   std::string manager;
   std::vector<PlannedPackage> packages;
   std::vector<std::string> command;  // argv
   bool requires_elevation = false;
-};
-
-struct Problem {
-  std::string requirement;  // the spec as written, or empty for a general problem
-  std::string message;
-  std::vector<std::string> details;  // candidates considered and why each failed
 };
 
 struct Outcome {
@@ -58,5 +33,13 @@ struct Outcome {
   std::vector<Problem> problems;
   std::vector<std::string> warnings;  // the plan holds, but something deserves a look
 };
+
+// The plan of a solution: its needs, problems and warnings, and a step per manager made by its
+// provider (Provider::plan_commands). Every planned package is first checked as an argument of
+// its manager's command (Provider::command_problem: a name outside the manager's rule such as
+// '-oDPkg::Pre-Invoke::=...' is refused, whatever the table or the index said): bad input.
+Result<Outcome> make_plan(solve::Solution solution);
+// The same for a solve's result, its error passed on.
+Result<Outcome> make_plan(Result<solve::Solution> solution);
 
 }  // namespace extdeps::plan

@@ -119,6 +119,10 @@ class Provider {
   // the packages a need maps to and the installed ones to upgrade (apt resolves the rest the
   // same way, from the same lists).
   virtual bool pins_closure() const { return false; }
+  // Whether its records carry track_features (PackageRecord::track_features; conda): the solver
+  // then disfavours each record that has them. Others are not asked, which saves a lookup per
+  // record.
+  virtual bool has_track_features() const { return false; }
   // Whether this provider can work on this machine (apt: a dpkg database is there).
   virtual bool available(const Context& ctx) const = 0;
   virtual Result<SourceId> identity(const Context& ctx) const = 0;

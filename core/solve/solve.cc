@@ -27,7 +27,7 @@ namespace {
 // One requirement on its way through the solve.
 struct Need {
   const Requirement* req = nullptr;
-  plan::RequirementOutcome outcome;
+  RequirementOutcome outcome;
   Id name = 0;               // host(dep:generic/x)
   std::vector<Id> in_range;  // its bundles whose upstream version is in the range (PEP 440 rules)
   std::unordered_set<Id> in_range_set;  // the same, to look up
@@ -58,7 +58,7 @@ class Resolver {
   Resolver(const Context& ctx, const mapping::Tables& tables)
       : ctx_(ctx), tables_(tables), b_(ctx), bundles_(b_), explain_(b_, bundles_) {}
 
-  Result<plan::Outcome> run(const std::vector<Requirement>& reqs,
+  Result<Solution> run(const std::vector<Requirement>& reqs,
                             std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
 
  private:
@@ -71,7 +71,7 @@ class Resolver {
   void cuda_warnings();
   void solve();
   void explain_failure(Need& n);
-  plan::Package package_of(Id p, const Bundle& bundle) const;
+  Package package_of(Id p, const Bundle& bundle) const;
   void record_result(Solver* solv);
 
   const Context& ctx_;
@@ -95,8 +95,7 @@ class Resolver {
   bool guess_ = true;
   // Entries made up for unmapped ids (guess()); a deque, so MappingViews may point into it.
   std::deque<mapping::Entry> guesses_;
-  plan::Outcome out_;
-  std::optional<Error> refused_;  // a planned package no command may name (record_result)
+  Solution out_;
 };
 
 Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt) {
@@ -310,7 +309,7 @@ void Resolver::guess_warnings() {
     if (!n.unmapped || n.guess_evidence.empty()) continue;
     auto& o = n.outcome;
     o.guess = n.guess_evidence;
-    if (o.status != plan::Status::planned && o.status != plan::Status::satisfied) continue;
+    if (o.status != Status::planned && o.status != Status::satisfied) continue;
     std::string chosen;
     for (const auto& p : o.packages) chosen += (chosen.empty() ? "" : ", ") + p.name;
     // A typo of a known id can match a real package too: say what it may have meant.
@@ -322,10 +321,10 @@ void Resolver::guess_warnings() {
   }
 }
 
-plan::Package Resolver::package_of(Id p, const Bundle& bundle) const {
+Package Resolver::package_of(Id p, const Bundle& bundle) const {
   Pool* pool = b_.pool();
   Solvable* s = pool_id2solvable(pool, p);
-  plan::Package pkg;
+  Package pkg;
   pkg.ecosystem = bundle.ecosystem;
   pkg.manager = bundle.manager.empty() ? bundle.ecosystem : bundle.manager;
   pkg.name = PoolBuilder::native_name(pool_id2str(pool, s->name));
@@ -338,7 +337,7 @@ plan::Package Resolver::package_of(Id p, const Bundle& bundle) const {
 void Resolver::explain_failure(Need& n) {
   Pool* pool = b_.pool();
   auto& o = n.outcome;
-  o.status = plan::Status::unsatisfiable;
+  o.status = Status::unsatisfiable;
   std::vector<std::string> details;
   std::string spec = n.req->url.id() + (n.req->range.any() ? "" : " " + n.req->range.str());
   // What each mapping said, and what this machine's indexes lack.
@@ -440,7 +439,7 @@ void Resolver::record_result(Solver* solv) {
     }
     if (!chosen) continue;
     const Bundle& bundle = *bundles_.find(chosen);
-    n.outcome.status = bundle.installed ? plan::Status::satisfied : plan::Status::planned;
+    n.outcome.status = bundle.installed ? Status::satisfied : Status::planned;
     for (Id name : bundle.names) {
       // The package of that name in the result; failing that (a name the mapping gives that only
       // virtual packages provide), the provider the solve chose.
@@ -487,30 +486,19 @@ void Resolver::record_result(Solver* solv) {
     std::string m(lp.provider->manager());
     auto it = planned.find(m);
     if (m.empty() || it == planned.end()) continue;
-    // A name goes into argv only when its manager's rule accepts it, whatever the table or the
-    // index said: '-oDPkg::Pre-Invoke::=...' would be an option of apt-get.
-    for (const auto& pkg : it->second)
-      if (auto problem = lp.provider->command_problem(pkg); problem && !refused_)
-        refused_ = bad_input(m + ": " + *problem + "; refusing to put it in the install command (it came from a "
-                             "mapping table or the " + std::string(lp.provider->ecosystem()) + " index)");
-    if (refused_) continue;
-    auto commands = lp.provider->plan_commands(it->second);
-    if (!commands) {
-      refused_ = commands.error();
-      continue;
-    }
-    for (auto& cmd : *commands) out_.steps.push_back({m, it->second, cmd.argv, cmd.requires_elevation});
+    out_.planned.push_back({lp.provider, it->second});
   }
 }
 
 void Resolver::solve() {
   Pool* pool = b_.pool();
   for (auto& n : needs_)
-    if (n.outcome.status != plan::Status::unmapped && !n.views.empty()) n.in_job = true;
-  // Only conda's records carry track_features. Asking is a repodata lookup per solvable (13 ms
-  // of a warm apt resolve when tried for every provider), so the others are not asked.
+    if (n.outcome.status != Status::unmapped && !n.views.empty()) n.in_job = true;
+  // Only some providers' records carry track_features (Provider::has_track_features: conda).
+  // Asking is a repodata lookup per solvable (13 ms of a warm apt resolve when tried for every
+  // provider), so the others are not asked.
   for (const auto& lp : loaded_) {
-    if (!lp.available || lp.provider->scheme() != VersionScheme::conda) continue;
+    if (!lp.available || !lp.provider->has_track_features()) continue;
     for (Id p = lp.available->start; p < lp.available->end; ++p)
       if (pool_id2solvable(pool, p)->repo == lp.available && b_.track_features(p)) {
         disfavored_.push_back(p);
@@ -634,7 +622,7 @@ void Resolver::cuda_warnings() {
   for (const auto& n : needs_) {
     const auto& o = n.outcome;
     if (n.req->category == Category::run || !detect::is_cuda_id(n.req->url.id())) continue;
-    if (o.status != plan::Status::planned && o.status != plan::Status::satisfied) continue;
+    if (o.status != Status::planned && o.status != Status::satisfied) continue;
     std::string need;
     if (!o.packages.empty())
       if (auto tk = detect::cuda_toolkit(mapping::upstream_version({"deb-upstream", "", "", {}}, o.packages[0].version)))
@@ -645,7 +633,7 @@ void Resolver::cuda_warnings() {
   }
 }
 
-Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
+Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
                                     std::vector<std::unique_ptr<Provider>>& providers,
                                     const Options& opt) {
   guess_ = opt.guess_unmapped;
@@ -685,7 +673,7 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
     for (const auto& t : tables_.tables)
       if (t.find(id)) elsewhere.push_back(t.ecosystem);
     if (elsewhere.empty()) {
-      n.outcome.status = plan::Status::unmapped;
+      n.outcome.status = Status::unmapped;
       n.outcome.suggestions = mapping::did_you_mean(id, known);
       n.outcome.message = "no mapping table knows " + id;
       if (!n.outcome.suggestions.empty())
@@ -704,14 +692,13 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
           n.outcome.message += ", and nothing here is named after it (tried " + tried + ")";
       }
     } else {
-      n.outcome.status = plan::Status::unsatisfiable;
+      n.outcome.status = Status::unsatisfiable;
       n.outcome.message = "no package manager here maps " + id + " (it is mapped for " +
                           join(elsewhere, ", ") + ", which is not in use here)";
     }
     out_.problems.push_back({n.req->spec, n.outcome.message, {}});
   }
   solve();
-  if (refused_) return *refused_;
   cuda_warnings();
   guess_warnings();
   for (size_t i = 0; i < reqs.size(); ++i) {
@@ -723,7 +710,7 @@ Result<plan::Outcome> Resolver::run(const std::vector<Requirement>& reqs,
 
 }  // namespace
 
-Result<plan::Outcome> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
+Result<Solution> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
                               const mapping::Tables& tables,
                               std::vector<std::unique_ptr<Provider>>& providers,
                               const Options& options) {

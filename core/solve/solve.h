@@ -11,7 +11,7 @@
 #include "core/declare/requirement.h"
 #include "core/detect/host.h"
 #include "core/mapping/mapping.h"
-#include "core/plan/plan.h"
+#include "core/solve/solution.h"
 #include "core/provider/provider.h"
 #include "core/util/result.h"
 
@@ -29,7 +29,7 @@ struct Options {
   bool guess_unmapped = true;
 };
 
-Result<plan::Outcome> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
+Result<Solution> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
                               const mapping::Tables& tables,
                               std::vector<std::unique_ptr<Provider>>& providers,
                               const Options& options);

@@ -44,6 +44,7 @@ class CondaProvider final : public Provider {
   std::string_view manager() const override { return "conda"; }
   VersionScheme scheme() const override { return VersionScheme::conda; }
   bool pins_closure() const override { return true; }
+  bool has_track_features() const override { return true; }
 
   // A configured index or a given --prefix counts even when missing, so load() says what is wrong;
   // so does being named in --manager: prepare() then downloads the channels' indexes.

@@ -8,6 +8,7 @@
 
 #include "core/declare/declare.h"
 #include "core/mapping/mapping.h"
+#include "core/plan/plan.h"
 #include "core/solve/solve.h"
 #include "tests/core/mapping/shipped.h"
 #include "tests/core/solve/solve_fixture.h"
@@ -64,7 +65,7 @@ class AliasSolveTest : public ::testing::Test {
     solve::Options opt;
     opt.use_cache = false;
     opt.guess_unmapped = false;  // an alias must map, not be guessed
-    auto r = solve::resolve(ctx_, reqs, tables, providers, opt);
+    auto r = plan::make_plan(solve::resolve(ctx_, reqs, tables, providers, opt));
     EXPECT_TRUE(r.ok()) << id << ": " << (r.ok() ? "" : r.error().message);
     return r.ok() ? *r : plan::Outcome{};
   }

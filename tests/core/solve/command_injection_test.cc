@@ -28,7 +28,7 @@ Result<plan::Outcome> resolve_raw(SolveTest& t, const Context& ctx, mapping::Tab
   (void)t;
   solve::Options opt;
   opt.use_cache = false;
-  return solve::resolve(ctx, reqs, tables, providers, opt);
+  return plan::make_plan(solve::resolve(ctx, reqs, tables, providers, opt));
 }
 
 class InjectionTest : public SolveTest {};

@@ -12,6 +12,7 @@
 
 #include "core/mapping/mapping.h"
 #include "core/provider/provider.h"
+#include "core/plan/plan.h"
 #include "core/solve/solve.h"
 
 namespace extdeps::solve_testing {
@@ -140,7 +141,7 @@ class SolveTest : public ::testing::Test {
     for (auto& t : tables_.tables)  // find() needs entries sorted by id; tests append
       std::sort(t.entries.begin(), t.entries.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     opt.use_cache = !ctx_.cache_dir().empty();
-    auto r = solve::resolve(ctx_, reqs, tables_, providers_, opt);
+    auto r = plan::make_plan(solve::resolve(ctx_, reqs, tables_, providers_, opt));
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return r.ok() ? *r : plan::Outcome{};
   }

@@ -1,5 +1,6 @@
 // The solver on records shaped like bookworm's (names, versions and relations taken from the real
 // index), served by an in-memory provider so each case shows one behaviour.
+#include "core/plan/plan.h"
 #include "core/solve/solve.h"
 
 #include <gtest/gtest.h>
@@ -272,7 +273,7 @@ TEST_F(SolveTest, ExplanationsShowNativeVersionsAlsoFromTheCache) {
 TEST_F(SolveTest, AnUnknownManagerIsBadInput) {
   solve::Options opt;
   opt.managers = {"yum"};
-  auto r = solve::resolve(ctx_, {req("dep:generic/zlib")}, tables_, providers_, opt);
+  auto r = plan::make_plan(solve::resolve(ctx_, {req("dep:generic/zlib")}, tables_, providers_, opt));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ExitCode::bad_input);
   EXPECT_EQ(r.error().message, "unknown package manager 'yum' (known here: apt)");

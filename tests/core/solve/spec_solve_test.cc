@@ -1,5 +1,6 @@
 // Match expressions (DepOp::spec) answered by the provider's own matcher: conda-like records whose
 // depends and constrains the pool cannot say with one operator, and track_features.
+#include "core/plan/plan.h"
 #include "core/solve/solve.h"
 
 #include <gtest/gtest.h>
@@ -25,6 +26,7 @@ class SpecProvider : public MemoryProvider {
  public:
   SpecProvider() : MemoryProvider("conda-forge", "conda", VersionScheme::conda) {}
   bool pins_closure() const override { return true; }  // as the conda provider
+  bool has_track_features() const override { return true; }
   Result<std::unique_ptr<SpecMatcher>> compile_spec(std::string_view spec) const override {
     struct M : SpecMatcher {
       VersionRange range;
@@ -91,7 +93,7 @@ class SpecSolveTest : public ::testing::Test {
     for (auto& id : ids) reqs.push_back(req(id));
     solve::Options opt;
     opt.host = &host_;
-    auto r = solve::resolve(ctx_, reqs, tables_, providers_, opt);
+    auto r = plan::make_plan(solve::resolve(ctx_, reqs, tables_, providers_, opt));
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return r.ok() ? *r : plan::Outcome{};
   }

@@ -14,6 +14,7 @@
 #include "core/declare/declare.h"
 #include "core/fetch/fetch.h"
 #include "core/plan/render.h"
+#include "core/plan/plan.h"
 #include "core/solve/solve.h"
 #include "providers/nix/environment.h"
 #include "providers/nix/nix_provider.h"
@@ -62,7 +63,7 @@ class NixProviderTest : public ::testing::Test {
     solve::Options so;
     so.managers = {"nix"};
     so.use_cache = use_cache_;
-    return solve::resolve(ctx_, reqs, *tables, providers, so);
+    return plan::make_plan(solve::resolve(ctx_, reqs, *tables, providers, so));
   }
 
   // "status name version, name version" of each requirement.
