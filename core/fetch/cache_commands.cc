@@ -46,7 +46,18 @@ bool detect_file(const std::string&, std::string_view name) {
          name.substr(kTemp.size()).find_first_not_of("0123456789") == std::string_view::npos;
 }
 
-constexpr OtherCache kOtherCaches[] = {{"solv", solv_file}, {"detect", detect_file}};
+// <16 hex>.json: a provider plugin's description (core/plugin/plugin.cc), and the
+// <16 hex>.json.tmp-<pid> of a write that was cut off.
+bool plugin_file(const std::string&, std::string_view name) {
+  if (name.size() < 21 || name.substr(0, 16).find_first_not_of("0123456789abcdef") != std::string_view::npos ||
+      name.substr(16, 5) != ".json")
+    return false;
+  std::string_view rest = name.substr(21);
+  return rest.empty() || (rest.starts_with(".tmp-") && rest.size() > 5 &&
+                          rest.substr(5).find_first_not_of("0123456789") == std::string_view::npos);
+}
+
+constexpr OtherCache kOtherCaches[] = {{"solv", solv_file}, {"detect", detect_file}, {"plugins", plugin_file}};
 
 // The regular files directly in `dir` that `cache` wrote (temporary files of sealed writes
 // included); symlinks and subfolders are never entered. `kept` counts the others.
@@ -79,16 +90,25 @@ std::string plural(std::size_t n, const std::string& one, const std::string& man
 }
 
 struct FolderSummary {
+  bool symlink = false;  // the folder is a symlink: not followed, not counted
   std::size_t files = 0;
   std::uint64_t bytes = 0;
 };
 
+// The regular files under `dir`; symlinks, to files or folders, and `dir` itself when it is one,
+// are not followed (a symlinked cache folder may point anywhere: `cache info` reads only what is
+// there).
 FolderSummary summarise(const std::string& dir) {
   FolderSummary s;
   std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(dir, ec))) {
+    s.symlink = true;
+    return s;
+  }
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    if (!it->is_regular_file(ec)) continue;
+    std::error_code type_ec;
+    if (it->is_symlink(type_ec) || !it->is_regular_file(type_ec)) continue;
     ++s.files;
     s.bytes += file_size(it->path().string());
   }
@@ -123,7 +143,10 @@ Result<void> cache_info(const Context& ctx, const std::string& cache_dir, std::o
     out << "downloads: " << cache_dir << '\n';
     CacheStore store(cache_dir);
     CacheStore::Listing listing;
-    if (fs::exists(cache_dir, ec)) {
+    const bool linked = fs::is_symlink(fs::symlink_status(cache_dir, ec));
+    if (linked) {
+      out << "  a symlink, not a folder extdeps made; not followed\n";
+    } else if (fs::exists(cache_dir, ec)) {
       auto lock = FileLock::acquire(store.lock_path(), FileLock::Mode::shared);
       if (!lock.ok()) return lock.error();
       listing = store.list();
@@ -140,7 +163,7 @@ Result<void> cache_info(const Context& ctx, const std::string& cache_dir, std::o
     std::uint64_t left_bytes = 0;
     for (const auto& p : listing.orphans) left_bytes += file_size(p);
     for (const auto& p : listing.temps) left_bytes += file_size(p);
-    if (listing.entries.empty()) out << "  no downloads\n";
+    if (listing.entries.empty() && !linked) out << "  no downloads\n";
     else out << "  " << plural(listing.entries.size(), "download", "downloads") << ", " << size_text(bytes) << '\n';
     std::size_t left = listing.orphans.size() + listing.temps.size();
     if (left > 0)
@@ -154,7 +177,8 @@ Result<void> cache_info(const Context& ctx, const std::string& cache_dir, std::o
       std::string dir = ctx.cache_dir() + "/" + cache.name;
       auto s = summarise(dir);
       out << cache.name << ": " << dir << ": ";
-      if (s.files == 0) out << "empty\n";
+      if (s.symlink) out << "a symlink, not a folder extdeps made; not followed\n";
+      else if (s.files == 0) out << "empty\n";
       else out << plural(s.files, "file", "files") << ", " << size_text(s.bytes) << '\n';
       total += s.bytes;
     }

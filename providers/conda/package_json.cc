@@ -6,6 +6,8 @@
 #include <limits>
 #include <optional>
 
+#include "core/util/limits.h"
+#include "core/util/text.h"
 #include "providers/conda/matchspec.h"
 
 namespace extdeps::conda {
@@ -87,10 +89,15 @@ class PackageReader {
     return where_.empty() ? std::string(key) : std::string(where_) + "." + std::string(key);
   }
 
-  // A name or version is one non-empty word.
+  // A name or version is one non-empty word, of at most limits::kMaxNameLength or
+  // kMaxVersionLength bytes (docs/limits.md).
   bool plain(const std::string& value, std::string_view key, std::uint64_t start) {
+    const std::size_t most = key == "name" ? limits::kMaxNameLength : limits::kMaxVersionLength;
+    if (value.size() > most)
+      return in_.fail(field(key) + " '" + shorten(value) + "' of " + std::to_string(value.size()) + " bytes" +
+                      in_.at(start) + " (expected at most " + std::to_string(most) + " bytes)");
     if (!value.empty() && trim(value).size() == value.size()) return true;
-    return in_.fail(field(key) + " is '" + value + "'" + in_.at(start) +
+    return in_.fail(field(key) + " is '" + shorten(value) + "'" + in_.at(start) +
                     " (expected a non-empty string without blanks around it)");
   }
 

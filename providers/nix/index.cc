@@ -4,6 +4,7 @@
 #include "providers/nix/index.h"
 
 #include "core/json/json_reader.h"
+#include "core/util/limits.h"
 #include "providers/nix/names.h"
 
 namespace extdeps::nix {
@@ -106,6 +107,9 @@ class IndexReader {
         attr_.path.compare(0, summary_.channel.size(), summary_.channel) == 0 &&
         attr_.path[summary_.channel.size()] == '.')
       attr_.path.erase(0, summary_.channel.size() + 1);
+    if (key.size() > limits::kMaxNameLength)
+      return in_.fail("an attribute path of " + std::to_string(key.size()) + " bytes" + in_.at(in_.offset()) +
+                      " (expected at most " + std::to_string(limits::kMaxNameLength) + " bytes)");
     // A record needs a name: "" (or a flake output path that ends after the system) names none.
     if (attr_.path.empty())
       return in_.fail("attribute '" + key + "' names no attribute path" + in_.at(in_.offset()) +
@@ -152,8 +156,17 @@ class IndexReader {
   bool string(std::string& out, std::string_view f) {
     auto kind = in_.peek();
     if (!kind) return false;
-    if (*kind == JsonKind::string) return in_.read_string(out);
-    return wrong(field(f), *kind, "a string");
+    if (*kind != JsonKind::string) return wrong(field(f), *kind, "a string");
+    const std::uint64_t at = in_.offset();
+    if (!in_.read_string(out)) return false;
+    // Names and versions within docs/limits.md's bounds.
+    const std::size_t most = f == "version" ? limits::kMaxVersionLength
+                             : f == "name" || f == "pname" ? limits::kMaxNameLength
+                                                           : std::string::npos;
+    if (out.size() > most)
+      return in_.fail(field(f) + " of " + std::to_string(out.size()) + " bytes" + in_.at(at) + " (expected at most " +
+                      std::to_string(most) + " bytes)");
+    return true;
   }
 
   // {"bin": null, "dev": null} (or store paths with --out-path); a list of names elsewhere.

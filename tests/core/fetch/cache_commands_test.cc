@@ -70,7 +70,28 @@ TEST_F(FetchCacheCommandsTest, InfoListsTheDownloadsAndSummarisesTheOtherCaches)
 
 TEST_F(FetchCacheCommandsTest, InfoOnAnEmptyCache) {
   EXPECT_EQ(info(), "downloads: " + cache + "/http\n  no downloads\nsolv: " + cache + "/solv: empty\ndetect: " +
-                        cache + "/detect: empty\ntotal: 0 B\n");
+                        cache + "/detect: empty\nplugins: " + cache + "/plugins: empty\ntotal: 0 B\n");
+}
+
+// A cache folder that is a symlink is not followed by info either (it may point at /), nor is a
+// symlinked file counted.
+TEST_F(FetchCacheCommandsTest, InfoNeverFollowsSymlinks) {
+  fill();
+  std::string elsewhere = test::temp_dir();
+  std::ofstream(elsewhere + "/big.iso") << std::string(5000, 'x');
+  fs::remove_all(cache + "/solv");
+  fs::create_directory_symlink(elsewhere, cache + "/solv");
+  fs::create_symlink(elsewhere + "/big.iso", cache + "/detect/link.json");
+  std::string http = test::temp_dir();
+  std::string text = info();
+  EXPECT_TRUE(contains(text, "solv: " + cache + "/solv: a symlink, not a folder extdeps made; not followed\n")) << text;
+  EXPECT_TRUE(contains(text, "detect: " + cache + "/detect: 1 file, 2 B\n")) << text;
+  fs::rename(cache + "/http", http + "/moved");
+  fs::create_directory_symlink(http + "/moved", cache + "/http");
+  text = info();
+  EXPECT_TRUE(contains(text, "downloads: " + cache + "/http\n  a symlink, not a folder extdeps made; not followed\n"))
+      << text;
+  EXPECT_FALSE(contains(text, "fresh")) << text;
 }
 
 TEST_F(FetchCacheCommandsTest, CleanRemovesAllButDownloadsRunningNow) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/util/text.h"
 #include "tests/providers/conda/conda_test_support.h"
 #include "tests/test_support.h"
 
@@ -271,6 +272,14 @@ TEST(CondaRepodata, WrongTypesNameTheFieldTheOffsetAndWhatWasExpected) {
   EXPECT_EQ(error_of(record(R"("name": "a ", "version": "1", "build": "0")")),
             R"(repodata.json: packages.conda["a-1-0.conda"].name is 'a ' at byte offset 35 )"
             "(expected a non-empty string without blanks around it)");
+  // Names and versions within docs/limits.md's bounds.
+  const std::string long_name(5000, 'n');
+  EXPECT_EQ(error_of(record(R"("name": ")" + long_name + R"(", "version": "1", "build": "0")")),
+            R"(repodata.json: packages.conda["a-1-0.conda"].name ')" + shorten(long_name) +
+                "' of 5000 bytes at byte offset 35 (expected at most 1024 bytes)");
+  EXPECT_EQ(error_of(record(R"("name": "a", "version": ")" + std::string(2000, '1') + R"(", "build": "0")")),
+            R"(repodata.json: packages.conda["a-1-0.conda"].version ')" + shorten(std::string(2000, '1')) +
+                "' of 2000 bytes at byte offset 35 (expected at most 1024 bytes)");
   EXPECT_EQ(error_of(record(R"("name": 1, "version": "1", "build": "0")")),
             R"(repodata.json: packages.conda["a-1-0.conda"].name is a number at byte offset 44 (expected a string))");
   EXPECT_EQ(error_of(R"({"packages": []})"),

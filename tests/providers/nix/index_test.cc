@@ -202,6 +202,13 @@ TEST(NixIndex, ErrorsNameTheAttributeTheOffsetAndWhatWasExpected) {
   EXPECT_EQ(error_of(R"({"legacyPackages.x86_64-linux.": {}})"),
             "index.json: attribute 'legacyPackages.x86_64-linux.' names no attribute path at byte offset 33 "
             "(expected a name like \"openssl\")");
+  // Names and versions within docs/limits.md's bounds.
+  EXPECT_EQ(error_of("{\"" + std::string(2000, 'a') + "\": {}}"),
+            "index.json: an attribute path of 2000 bytes at byte offset 2005 (expected at most 1024 bytes)");
+  EXPECT_EQ(error_of(R"({"hello": {"pname": ")" + std::string(3000, 'p') + R"("}})"),
+            "index.json: attribute 'hello': pname of 3000 bytes at byte offset 20 (expected at most 1024 bytes)");
+  EXPECT_EQ(error_of(R"({"hello": {"version": ")" + std::string(3000, '1') + R"("}})"),
+            "index.json: attribute 'hello': version of 3000 bytes at byte offset 22 (expected at most 1024 bytes)");
   EXPECT_EQ(error_of("[]"), "index.json: the index is an array at byte offset 0 (expected an object of attributes, "
                             "as nix-env -qaP --json --meta prints it)");
   EXPECT_EQ(error_of(R"({"version": 3, "packages": {}})"),
