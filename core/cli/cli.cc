@@ -5,6 +5,7 @@
 #include <istream>
 #include <ostream>
 
+#include "core/cli/debug_command.h"
 #include "core/cli/detect_command.h"
 #include "core/cli/mappings_command.h"
 #include "core/cli/env_command.h"
@@ -223,6 +224,10 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   auto* resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
   add_common(resolve, ro);
   resolve->add_option("--format", ro.format, "text, json, shell.nix or flake.nix (the nix packages of the plan)");
+  resolve->add_option("--dump-testcase", ro.request.dump_testcase_dir,
+                      "also write what a bug report needs into DIR: the libsolv testcase and the request "
+                      "(`extdeps debug replay DIR` solves it again)")
+      ->type_name("DIR");
   auto* check = app.add_subcommand("check", "exit 0 when every need is already met, else 1");
   add_common(check, ro);
   auto* install = app.add_subcommand("install", "run the plan's commands, after asking");
@@ -273,6 +278,13 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   auto* providers_cmd = app.add_subcommand("providers", "the package managers extdeps plans with: options, variables");
   bool providers_json = false;
   providers_cmd->add_flag("--json", providers_json, "print JSON");
+  auto* debug_cmd = app.add_subcommand("debug", "tools for bug reports");
+  debug_cmd->require_subcommand(1);
+  auto* replay_cmd = debug_cmd->add_subcommand("replay", "solve a `resolve --dump-testcase` folder again, without the indexes");
+  std::string replay_dir;
+  bool replay_json = false;
+  replay_cmd->add_option("dir", replay_dir, "the folder --dump-testcase wrote")->required();
+  replay_cmd->add_flag("--json", replay_json, "print JSON");
   MappingsCommand mappings(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -304,6 +316,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     if (*cuda_probe_cmd) return detect::run_cuda_probe(out);
     if (mappings.selected()) return mappings.run(ctx, out, err);
     if (*providers_cmd) return cmd_providers(providers_json, out);
+    if (*replay_cmd) return cmd_debug_replay(replay_dir, replay_json, out, err);
     if (*cache_info_cmd || *cache_clean_cmd) {
       auto fo = fetch::options_for(ctx, cache_flags);
       if (!fo.ok()) return fail(err, fo.error());

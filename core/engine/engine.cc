@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <set>
 
@@ -12,13 +13,17 @@
 #include "core/declare/installed.h"
 #include "core/engine/environment_file.h"
 #include "core/detect/host.h"
+#include "core/detect/host_json.h"
 #include "core/detect/os_release.h"
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
+#include "core/json/document.h"
 #include "core/mapping/mapping.h"
 #include "core/plan/plan.h"
+#include "core/plan/render.h"
 #include "core/plugin/plugin.h"
 #include "core/solve/solve.h"
+#include "core/util/text.h"
 
 namespace extdeps::engine {
 
@@ -140,6 +145,43 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
   return s;
 }
 
+// request.json beside the testcase: what was asked, on what, with which tables, and the answer.
+Result<void> write_request(const Request& o, const std::string& declaration, bool has_declaration,
+                           const mapping::Tables& tables, const detect::HostFacts& host, const plan::Outcome& outcome) {
+  nlohmann::json j;
+  j["extdeps_version"] = EXTDEPS_VERSION;
+  j["declaration"] = declaration;
+  if (has_declaration) {
+    std::ifstream in(declaration, std::ios::binary);
+    j["declaration_text"] = std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  nlohmann::json options = nlohmann::json::object();
+  for (const auto& [name, values] : o.sources.provider_options)
+    if (!values.empty()) options[name] = values;
+  j["request"] = {{"managers", o.managers},
+                  {"categories", o.categories},
+                  {"optional", o.optional},
+                  {"all_optional", o.all_optional},
+                  {"guess", o.guess},
+                  {"mapping_dirs", o.mapping_dirs},
+                  {"offline", o.sources.offline},
+                  {"python", o.sources.python},
+                  {"provider_options", options},
+                  {"host_file", o.host_file}};
+  j["host"] = detect::to_json(host);
+  j["tables"] = nlohmann::json::array();
+  for (const auto& t : tables.tables) {
+    std::ifstream in(t.path, std::ios::binary);
+    std::string text(std::istreambuf_iterator<char>(in), {});
+    j["tables"].push_back({{"ecosystem", t.ecosystem}, {"path", t.path}, {"bytes", text.size()}, {"fnv1a", fnv1a_hex(text)}});
+  }
+  j["plan"] = plan::to_json(outcome);
+  const std::string file = o.dump_testcase_dir + "/request.json";
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!(out << json::dump(j, 2) << '\n') || !out.flush()) return environment_error("cannot write " + file);
+  return {};
+}
+
 }  // namespace
 
 Result<std::string> check_root(const std::string& dir) {
@@ -253,10 +295,13 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   sopt.use_cache = o.use_cache;
   sopt.host = &*host;
   sopt.guess_unmapped = o.guess;
+  sopt.testcase_dir = o.dump_testcase_dir;
   auto solution = solve::resolve(ctx, selected, *tables, sources->providers, sopt);
   if (!solution.ok()) return solution.error();
   auto outcome = plan::make_plan(std::move(*solution));
   if (!outcome.ok()) return outcome.error();
+  if (!o.dump_testcase_dir.empty())
+    if (auto w = write_request(o, *path, has_declaration, *tables, *host, *outcome); !w.ok()) return w.error();
   std::string on = o.host_file.empty()
                        ? host_text(ctx)
                        : (host->os.pretty_name.empty() ? host->os.id : host->os.pretty_name) + ", " +

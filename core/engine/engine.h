@@ -52,6 +52,11 @@ struct Request {
   // An environment file a provider renders from the plan ("shell.nix"); empty: none. Checked
   // before any download.
   std::string environment_format;
+  // Not empty: what a bug report needs is written there (`resolve --dump-testcase DIR`): the
+  // libsolv testcase of the final solve (testcase.t, its repos, the result), and request.json
+  // (the request, the declaration's text, the host facts, the tables' sizes and hashes, the
+  // plan). `extdeps debug replay DIR` solves it again without the indexes.
+  std::string dump_testcase_dir;
 };
 
 // The providers a plan came from, their downloads done. The fetcher lives as long as they do.

@@ -46,7 +46,7 @@ Id BundleSet::need_name(Category category, const std::string& id) {
 Repo* BundleSet::repo_for(int priority) {
   auto it = repos_.find(priority);
   if (it != repos_.end()) return it->second;
-  Repo* r = repo_create(b_.pool(), ("@mapping-" + std::to_string(priority)).c_str());
+  Repo* r = repo_create(b_.pool(), ("mapping-" + std::to_string(priority)).c_str());
   r->priority = priority;
   repos_.emplace(priority, r);
   return r;

@@ -24,6 +24,7 @@ extern "C" {
 #include <solv/repo_write.h>
 #include <solv/repodata.h>
 #include <solv/selection.h>
+#include <solv/testcase.h>
 #include <solv/solver.h>
 #include <solv/transaction.h>
 }

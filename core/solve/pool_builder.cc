@@ -183,7 +183,7 @@ PoolBuilder::PoolBuilder(const Context& ctx) : ctx_(ctx), pool_(pool_create()) {
   key_build_ = pool_str2id(pool_.get(), "extdeps:build", 1);
   key_track_ = pool_str2id(pool_.get(), "extdeps:track_features", 1);
   pool_setdisttype(pool_.get(), DISTTYPE_RPM);
-  installed_ = repo_create(pool_.get(), "@installed");
+  installed_ = repo_create(pool_.get(), "installed");
   pool_set_installed(pool_.get(), installed_);
   key_native_ = pool_str2id(pool_.get(), "extdeps:native_version", 1);
   key_origin_ = pool_str2id(pool_.get(), "extdeps:origin", 1);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <deque>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -44,6 +47,24 @@ struct Need {
   std::vector<std::string> conflict_lines;  // from the combined solve
 };
 
+// Each "name-0:evr.arch@repo" word of a testcase line as "name-evr.arch@repo" (the first "-0:"
+// of a word that names a solvable; no name extdeps makes holds one).
+std::string without_zero_epochs(const std::string& line) {
+  std::string out;
+  std::size_t i = 0;
+  while (i <= line.size()) {
+    std::size_t end = line.find(' ', i);
+    if (end == std::string::npos) end = line.size();
+    std::string word = line.substr(i, end - i);
+    if (word.find('@') != std::string::npos)
+      if (auto at = word.find("-0:"); at != std::string::npos) word.erase(at + 1, 2);
+    out += word;
+    if (end < line.size()) out += ' ';
+    i = end + 1;
+  }
+  return out;
+}
+
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;
   for (size_t i = 0; i < v.size(); ++i) {
@@ -73,6 +94,7 @@ class Resolver {
   void explain_failure(Need& n);
   Package package_of(Id p, const Bundle& bundle) const;
   void record_result(Solver* solv);
+  void write_testcase(Solver* solv);
 
   const Context& ctx_;
   const mapping::Tables& tables_;
@@ -96,6 +118,8 @@ class Resolver {
   // Entries made up for unmapped ids (guess()); a deque, so MappingViews may point into it.
   std::deque<mapping::Entry> guesses_;
   Solution out_;
+  std::string testcase_dir_;          // Options::testcase_dir
+  std::optional<Error> testcase_error_;  // writing it failed
 };
 
 Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt) {
@@ -420,6 +444,56 @@ void Resolver::explain_failure(Need& n) {
   out_.problems.push_back({n.req->spec, o.message, details});
 }
 
+// The final solve as a libsolv testcase: the pool's repos (installed, each provider's, the
+// bundles), the jobs, and the result, so that it can be solved again without the indexes.
+void Resolver::write_testcase(Solver* solv) {
+  std::error_code ec;
+  std::filesystem::create_directories(testcase_dir_, ec);
+  if (ec) {
+    testcase_error_ = environment_error("cannot make the testcase folder " + testcase_dir_ + ": " + ec.message());
+    return;
+  }
+  // A testcase names a solvable by name, version, arch and repo. Bundles of one alternative
+  // whose packages have the same upstream version (libxml2-dev 2.9.14+dfsg-1.3~deb12u4 and
+  // ~deb12u6) share all four, and libsolv would read both as the first. Only while the files are
+  // written, each but the first of them gets its own version (".1", ".2" after it, in the order
+  // of the pool); the replayed solve then has every candidate the real one had.
+  Pool* pool = b_.pool();
+  std::map<std::tuple<Repo*, Id, Id, Id>, int> seen;
+  std::vector<std::pair<Id, Id>> renamed;  // solvable, its real evr
+  for (Id p = 2; p < pool->nsolvables; ++p) {
+    Solvable* s = pool_id2solvable(pool, p);
+    if (!s->repo || !bundles_.find(p)) continue;
+    int n = seen[{s->repo, s->name, s->evr, s->arch}]++;
+    if (n == 0) continue;
+    renamed.emplace_back(p, s->evr);
+    s->evr = pool_str2id(pool, (std::string(pool_id2str(pool, s->evr)) + "." + std::to_string(n)).c_str(), 1);
+  }
+  const int written = testcase_write(solv, testcase_dir_.c_str(), TESTCASE_RESULT_TRANSACTION | TESTCASE_RESULT_PROBLEMS,
+                                     "testcase.t", "result");
+  for (auto [p, evr] : renamed) pool_id2solvable(pool, p)->evr = evr;
+  if (!written) {
+    testcase_error_ = environment_error("cannot write the libsolv testcase into " + testcase_dir_);
+    return;
+  }
+  // libsolv names a solvable "name-evr.arch@repo" in jobs and results, with the evr as the pool
+  // has it ("0:12.2"); its testtags reader drops a zero epoch from the repos' versions ("12.2"),
+  // so it would not find them again. The same versions without it.
+  for (const char* name : {"testcase.t", "result"}) {
+    const std::string file = testcase_dir_ + "/" + name;
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    in.close();
+    std::string out, line;
+    while (std::getline(text, line)) {
+      bool refs = std::string_view(name) == "result" || line.starts_with("job ");
+      out += (refs ? without_zero_epochs(line) : line) + "\n";
+    }
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << out;
+  }
+}
+
 void Resolver::record_result(Solver* solv) {
   Pool* pool = b_.pool();
   std::map<std::string, std::vector<PlannedPackage>> planned;  // by manager
@@ -611,6 +685,7 @@ void Resolver::solve() {
       break;
     }
   }
+  if (solv && !testcase_dir_.empty()) write_testcase(solv.get());
   if (solv) record_result(solv.get());
   for (auto& n : needs_)
     if (n.in_job && n.failed) explain_failure(n);
@@ -637,6 +712,7 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
                                     std::vector<std::unique_ptr<Provider>>& providers,
                                     const Options& opt) {
   guess_ = opt.guess_unmapped;
+  testcase_dir_ = opt.testcase_dir;
   canonical_ = reqs;
   auto known = tables_.known_ids();
   // A need written more than once (same DepURL, range, category, group and marker) is solved
@@ -699,6 +775,7 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
     out_.problems.push_back({n.req->spec, n.outcome.message, {}});
   }
   solve();
+  if (testcase_error_) return *testcase_error_;
   cuda_warnings();
   guess_warnings();
   for (size_t i = 0; i < reqs.size(); ++i) {
@@ -716,6 +793,47 @@ Result<Solution> resolve(const Context& ctx, const std::vector<Requirement>& req
                               const Options& options) {
   Resolver r(ctx, tables);
   return r.run(requirements, providers, options);
+}
+
+Result<Replay> replay_testcase(const std::string& dir) {
+  const std::string testcase = dir + "/testcase.t";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(testcase, ec))
+    return bad_input("no libsolv testcase in " + dir + " (expected testcase.t, as resolve --dump-testcase writes)");
+  PoolPtr pool(pool_create());
+  // What libsolv says is wrong while reading (an unknown package in a job, a repo file that is
+  // not there) is an error of the testcase, not a line on stderr.
+  std::string errors;
+  pool_setdebugmask(pool.get(), SOLV_ERROR | SOLV_FATAL);
+  pool_setdebugcallback(
+      pool.get(),
+      [](Pool*, void* data, int, const char* text) {
+        auto* e = static_cast<std::string*>(data);
+        if (e->size() < 4096) e->append(text);
+      },
+      &errors);
+  SolvQueue job;
+  char* result = nullptr;
+  int resultflags = 0;
+  Solver* read = testcase_read(pool.get(), nullptr, testcase.c_str(), job.get(), &result, &resultflags);
+  if (!read || !errors.empty() || !result) {
+    std::free(result);
+    if (read) solver_free(read);
+    while (!errors.empty() && errors.back() == '\n') errors.pop_back();
+    if (auto nl = errors.find('\n'); nl != std::string::npos) errors = errors.substr(0, nl) + " (and more)";
+    return bad_input(testcase + ": not a testcase extdeps can replay" +
+                     (errors.empty() ? std::string(result ? "" : ": it records no result") : ": " + errors));
+  }
+  SolverPtr solv(read);
+  Replay out;
+  out.recorded = result ? result : "";
+  std::free(result);
+  out.jobs = static_cast<std::size_t>(job.size() / 2);
+  out.problems = solver_solve(solv.get(), job.get());
+  char* now = testcase_solverresult(solv.get(), resultflags);
+  out.now = now ? now : "";
+  std::free(now);
+  return out;
 }
 
 }  // namespace extdeps::solve

@@ -27,7 +27,21 @@ struct Options {
   // found is planned as a guess, marked as such (with "did you mean" when it is close to a known
   // id: a typo can match a real package too).
   bool guess_unmapped = true;
+  // Not empty: the final solve is also written there as a libsolv testcase (testcase.t, its
+  // repos and the solver's result), for `extdeps debug replay` (replay_testcase).
+  std::string testcase_dir;
 };
+
+// `extdeps debug replay DIR`: the testcase a resolve wrote with Options::testcase_dir, solved
+// again by libsolv alone (no index, no provider), and its result beside the recorded one.
+struct Replay {
+  std::string recorded;  // the solver's result as written then (libsolv's testcase result lines)
+  std::string now;       // the same, solved here
+  int problems = 0;      // problems of the solve here
+  std::size_t jobs = 0;  // jobs of the testcase
+  bool same() const { return recorded == now; }
+};
+Result<Replay> replay_testcase(const std::string& dir);
 
 Result<Solution> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
                               const mapping::Tables& tables,

@@ -1,0 +1,94 @@
+// `extdeps resolve --dump-testcase DIR` and `extdeps debug replay DIR`: what a bug report needs,
+// written beside the plan, and solved again from it alone (libsolv's testcase, no index).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli_fixture.h"
+#include "tests/test_support.h"
+
+namespace fs = std::filesystem;
+
+namespace extdeps {
+namespace {
+
+class ReplayTest : public test::CliFixture {
+ protected:
+  void SetUp() override {
+    test::CliFixture::SetUp();
+    dump_ = test::temp_dir() + "/report";
+  }
+  std::string dump_;
+};
+
+// A plan that installs libxml2-dev (the fixture's status lacks it) and keeps what is installed:
+// the testcase replays to the same transaction in a folder of its own, without the fixture.
+TEST_F(ReplayTest, ADumpedResolveReplaysToTheSameResultWithoutTheIndexes) {
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/libxml2@>=2.9\", \"dep:generic/zlib\"]\n");
+  auto r = run({"resolve", project_, "--manager", "apt", "--dump-testcase", dump_});
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("apt-get install"), std::string::npos) << r.out;
+  for (const char* f : {"testcase.t", "result", "request.json"}) EXPECT_TRUE(fs::exists(dump_ + "/" + f)) << f;
+  EXPECT_NE(test::read_file(dump_ + "/result").find("install debian:libxml2-dev-"), std::string::npos)
+      << test::read_file(dump_ + "/result");
+
+  auto request = nlohmann::json::parse(test::read_file(dump_ + "/request.json"));
+  EXPECT_EQ(request["declaration"], project_ + "/extdeps.toml");
+  EXPECT_NE(request["declaration_text"].get<std::string>().find("dep:generic/libxml2@>=2.9"), std::string::npos);
+  EXPECT_EQ(request["request"]["managers"], nlohmann::json({"apt"}));
+  EXPECT_EQ(request["host"]["os"]["id"], "debian");
+  EXPECT_GE(request["tables"].size(), 5u);
+  EXPECT_EQ(request["tables"][0]["fnv1a"].get<std::string>().size(), 16u);
+  EXPECT_EQ(request["plan"]["requirements"].size(), 2u);
+
+  // Elsewhere, with nothing of the fixture: the same result.
+  std::string moved = test::temp_dir() + "/elsewhere";
+  fs::rename(dump_, moved);
+  auto replay = run({"debug", "replay", moved});
+  EXPECT_EQ(replay.rc, 0) << replay.out << replay.err;
+  EXPECT_NE(replay.out.find("(" + project_ + "/extdeps.toml on Debian GNU/Linux 12 (bookworm), extdeps "),
+            std::string::npos) << replay.out;
+  // The two needs, the installed bundles that may go, the host's locks.
+  EXPECT_NE(replay.out.find("6 jobs, 0 problems; the solver's result:\n"), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("  install debian:libxml2-dev-"), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("the same as recorded: the outcome is reproduced\n"), std::string::npos) << replay.out;
+  auto json = run({"debug", "replay", moved, "--json"});
+  EXPECT_EQ(json.rc, 0);
+  auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["same"], true);
+  EXPECT_EQ(j["recorded"], j["now"]);
+  EXPECT_EQ(j["request"]["request"]["managers"], nlohmann::json({"apt"}));
+
+  // A result that differs is said so, with what was recorded (exit 1).
+  std::string result = test::read_file(moved + "/result");
+  std::ofstream(moved + "/result") << result.substr(0, result.find('\n') + 1);
+  auto differs = run({"debug", "replay", moved});
+  EXPECT_EQ(differs.rc, 1) << differs.out;
+  EXPECT_NE(differs.out.find("not the same as recorded; recorded:\n"), std::string::npos) << differs.out;
+}
+
+// An unsatisfiable request dumps its problems too, and replays to them.
+TEST_F(ReplayTest, AnUnsatisfiableRequestReplaysToItsProblems) {
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/libxml2@>=99\", \"dep:generic/zlib\"]\n");
+  auto r = run({"resolve", project_, "--manager", "apt", "--dump-testcase", dump_});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  auto replay = run({"debug", "replay", dump_});
+  EXPECT_EQ(replay.rc, 0) << replay.out << replay.err;
+  EXPECT_NE(replay.out.find("the same as recorded"), std::string::npos) << replay.out;
+}
+
+TEST_F(ReplayTest, AFolderWithoutATestcaseIsBadInput) {
+  auto r = run({"debug", "replay", project_});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: no libsolv testcase in " + project_ +
+                       " (expected testcase.t, as resolve --dump-testcase writes)\n");
+  std::ofstream(project_ + "/testcase.t") << "repo x 0 testtags nowhere.repo\njob install name y\nresult transaction <inline>\n";
+  r = run({"debug", "replay", project_});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(r.err.starts_with("error: " + project_ + "/testcase.t: not a testcase extdeps can replay: ")) << r.err;
+}
+
+}  // namespace
+}  // namespace extdeps
