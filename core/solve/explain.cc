@@ -58,7 +58,7 @@ std::string Explainer::dep(Id d) const {
   }
   if (rd->flags == REL_NAMESPACE && b_.is_spec_namespace(rd->name)) {
     // "conda-forge:numpy >=1.20,<2" -> "numpy >=1.20,<2"
-    std::string arg = pool_id2str(pool, rd->evr);
+    std::string arg = PoolBuilder::decode_spec_arg(pool_id2str(pool, rd->evr));
     auto space = arg.find(' ');
     std::string name(PoolBuilder::native_name(arg.substr(0, space)));
     std::string spec = space == std::string::npos ? "" : arg.substr(space + 1);

@@ -23,7 +23,7 @@ namespace extdeps::solve {
 namespace {
 
 // Bump when the way records become solvables changes: old caches are then ignored.
-constexpr std::string_view kCacheFormat = "records-4";  // 4: apt records provide src:<source>
+constexpr std::string_view kCacheFormat = "records-5";  // 4: apt records provide src:<source>; 5: spec args encoded
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -252,10 +252,43 @@ std::string PoolBuilder::native_version(Id p) const {
   return pool_id2str(pool_.get(), pool_id2solvable(pool_.get(), p)->evr);
 }
 
+// A namespace argument is one word in libsolv's testcase format (namespace lines are split at
+// blanks and parentheses): ' ', '(', ')', '%' and control characters are written %XX.
+std::string PoolBuilder::encode_spec_arg(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == ' ' || c == '(' || c == ')' || c == '%' || u < 0x20 || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string PoolBuilder::decode_spec_arg(std::string_view text) {
+  std::string out;
+  auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 && hex(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 Id PoolBuilder::spec_dep(const std::string& eco, const std::string& name, const std::string& spec,
                          bool unmatched) {
   std::string arg = eco + ":" + name;
   if (!spec.empty()) arg += " " + spec;
+  arg = encode_spec_arg(arg);
   return pool_rel2id(pool_.get(), unmatched ? ns_unmatched_ : ns_match_, pool_str2id(pool_.get(), arg.c_str(), 1),
                      REL_NAMESPACE, 1);
 }
@@ -276,7 +309,8 @@ unsigned PoolBuilder::track_features(Id p) const {
 Id PoolBuilder::namespace_callback(Pool* pool, void* data, Id ns, Id arg) {
   auto* self = static_cast<PoolBuilder*>(data);
   if (ns != self->ns_match_ && ns != self->ns_unmatched_) return 0;
-  std::string_view text = pool_id2str(pool, arg);
+  const std::string decoded = decode_spec_arg(pool_id2str(pool, arg));
+  std::string_view text = decoded;
   auto space = text.find(' ');
   std::string_view pooled = text.substr(0, space);
   std::string_view spec = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);

@@ -77,6 +77,11 @@ class PoolBuilder {
   bool is_unmatched_namespace(Id ns) const { return ns == ns_unmatched_; }
   // "libxml2-dev" from "debian:libxml2-dev"; the ecosystem part from the same.
   static std::string_view native_name(std::string_view pooled);
+  // The argument of a spec namespace dependency as the pool holds it ("conda-forge:numpy
+  // >=1.20,<2" with its blanks and parentheses written %XX, one word for libsolv's testcases),
+  // and back.
+  static std::string encode_spec_arg(std::string_view text);
+  static std::string decode_spec_arg(std::string_view text);
   static std::string_view ecosystem_of(std::string_view pooled);
 
   Id native_version_key() const { return key_native_; }
