@@ -423,7 +423,11 @@ std::optional<Failure> Loader::read_body(const toml::table& t, const std::string
     }
     if (auto f = check_from(at.get("version") ? at : t, alt_rule, lists, id)) return f;
     const auto resolved = with_fallback(lists);
+    // An alternative that, after the fallback, names nothing for a category (one with `run`
+    // alone: a program that meets a run need where the library is the first choice) is not an
+    // alternative of that category.
     for (std::size_t i = 0; i < kCategories.size(); ++i) {
+      if (resolved[i].empty()) continue;
       out[kCategories[i]].push_back(
           Alternative{resolved[i], alt_rule, alt_component, note, span(at.source())});
     }
