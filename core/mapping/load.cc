@@ -22,6 +22,43 @@ namespace extdeps::mapping {
 
 namespace {
 
+// Why a version regex is refused before std::regex sees it (docs/limits.md): longer than
+// kMaxRegexLength, a back-reference of more than one digit, or a repetition count above
+// kMaxRegexRepeat. nullopt when it may be compiled.
+std::optional<std::string> regex_too_big(std::string_view pattern) {
+  if (pattern.size() > limits::kMaxRegexLength)
+    return "is " + std::to_string(pattern.size()) + " bytes long (extdeps reads at most " +
+           std::to_string(limits::kMaxRegexLength) + ")";
+  auto digits_at = [&](std::size_t i) {
+    std::size_t j = i;
+    while (j < pattern.size() && pattern[j] >= '0' && pattern[j] <= '9') ++j;
+    return j - i;
+  };
+  bool in_class = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    char c = pattern[i];
+    if (c == '\\') {
+      if (!in_class && digits_at(i + 1) > 1)
+        return std::string("has a back-reference of more than one digit (it may have one group)");
+      ++i;
+      continue;
+    }
+    if (c == '[') in_class = true;
+    else if (c == ']') in_class = false;
+    else if (c == '{' && !in_class) {
+      for (std::size_t j = i + 1; j < pattern.size() && pattern[j] != '}'; ++j) {
+        std::size_t n = digits_at(j);
+        if (n == 0) continue;
+        if (n > 4 || std::stoul(std::string(pattern.substr(j, n))) > limits::kMaxRegexRepeat)
+          return "has a repetition count above " + std::to_string(limits::kMaxRegexRepeat);
+        j += n - 1;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+
 constexpr int kSchema = 1;
 constexpr std::array<Category, 3> kCategories = {Category::build, Category::host, Category::run};
 
@@ -205,6 +242,8 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
   }
   if (rule.kind == "regex") {
     if (rule.pattern.empty()) return fail(n.source(), "a regex version rule needs 'regex'");
+    if (auto why = regex_too_big(rule.pattern))
+      return fail(t->get("regex")->source(), "version regex '" + shorten(rule.pattern) + "' " + *why);
     try {
       // Tables repeat a few patterns many times (debian.toml: 22 rules, 7 patterns): one
       // compile each.

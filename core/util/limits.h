@@ -27,6 +27,12 @@ inline constexpr std::size_t kMaxFieldLength = 1 << 20;      // one deb822 field
 inline constexpr std::size_t kMaxStanzaLength = 16 << 20;    // one deb822 stanza (a package)
 inline constexpr std::size_t kMaxAlternatives = 1000;        // '|' alternatives in one relation
 
+// A mapping table's `regex` version rule: its length, and the largest repetition count
+// (`{n,m}`); a back-reference has one digit. libstdc++'s regex compiler overflows a signed long
+// on longer numbers (undefined behaviour) and builds automata the size of the counts.
+inline constexpr std::size_t kMaxRegexLength = 1024;
+inline constexpr std::size_t kMaxRegexRepeat = 1000;
+
 // Did-you-mean: a word longer than this is compared with nothing (no candidate is near it).
 inline constexpr std::size_t kMaxSuggestLength = 256;
 

@@ -206,6 +206,28 @@ TEST(MappingLoad, RegexNeedsOneGroup) {
             "F:8:21: version regex '^(\\d+):(\\d+)' must have exactly one group, it has 2");
 }
 
+// Found by the mapping_table fuzz harness (corpus/mapping_table/finding-regex-backreference-overflow):
+// libstdc++'s regex compiler overflows a long on a long back-reference number (UBSan). Such
+// patterns, and the other sizes of docs/limits.md, are refused before std::regex sees them.
+TEST(MappingLoad, RegexesPastTheLimitsAreRefusedBeforeTheyCompile) {
+  auto error_for = [](const std::string& regex) {
+    const std::string path = test::temp_dir() + "/debian.toml";
+    std::ofstream(path) << "schema = 1\necosystem = \"debian\"\nmanager = \"apt\"\n\n[[id]]\nid = \"dep:generic/go\"\n"
+                           "build = [\"golang-go\"]\nversion = { regex = '" << regex << "' }\n";
+    auto t = load_table(path);
+    if (t) return std::string("(loaded)");
+    std::string m = t.error().message;
+    return m.substr(m.find(": ") + 2);
+  };
+  EXPECT_EQ(error_for("^(?:\\6666666666666666666666|d+)+"),
+            "version regex '^(?:\\6666666666666666666666|d+)+' has a back-reference of more than one digit (it may have one group)");
+  EXPECT_EQ(error_for("^(\\d{1,99999})"), "version regex '^(\\d{1,99999})' has a repetition count above 1000");
+  EXPECT_EQ(error_for("^(\\d{1001})"), "version regex '^(\\d{1001})' has a repetition count above 1000");
+  EXPECT_EQ(error_for("^(" + std::string(2000, 'a') + ")").find("bytes long (extdeps reads at most 1024)") != std::string::npos, true);
+  EXPECT_EQ(error_for("^(\\d{1,3}[{99999}])"), "(loaded)");  // in a class, braces are characters
+  EXPECT_EQ(error_for("^(\\d+\\.\\d+)"), "(loaded)");
+}
+
 TEST(MappingLoad, CategoriesAndAlternativesDoNotMix) {
   EXPECT_EQ(error_of("mixed.toml"),
             "F:5:1: dep:virtual/interface/blas mixes build/host/run with [[id.alternative]]: "
