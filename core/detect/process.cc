@@ -1,5 +1,7 @@
 #include "core/detect/process.h"
 
+#include "core/util/subprocess.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,14 +19,6 @@ extern char** environ;
 namespace extdeps::detect {
 
 namespace {
-
-int wait_status(pid_t pid) {
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return 127;
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
 
 // Starts argv[0] (a path) in a process group of its own, so a timeout also ends what a wrapper
 // script started: stdin from /dev/null, stdout to out_fd, stderr to err_fd (or /dev/null when

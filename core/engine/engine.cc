@@ -61,6 +61,26 @@ Result<std::map<std::string, OptionValue, std::less<>>> cli_options(const Source
   return out;
 }
 
+// The settings: what the caller set (as the command line), over the environment and the
+// configuration files (config::load).
+Result<config::Settings> settings_for(const Context& ctx, const std::string& declaration,
+                                      const std::vector<std::string>& managers,
+                                      const std::vector<std::string>& mapping_dirs, const SourceOptions& sources) {
+  config::Settings cli;
+  if (!managers.empty()) {
+    cli.managers = managers;
+    cli.managers_from = "command line";
+  }
+  if (!mapping_dirs.empty()) {
+    cli.mapping_dirs = mapping_dirs;
+    cli.mapping_dirs_from = "command line";
+  }
+  auto options = cli_options(sources);
+  if (!options.ok()) return options.error();
+  cli.provider_options = std::move(*options);
+  return config::load(ctx, declaration, cli);
+}
+
 // A bad value is blamed on the place that set it: a configuration file's key, a variable.
 Error blamed(const std::string& from, Error e) {
   if (!from.empty() && from != "command line") e.message = from + ": " + e.message;
@@ -219,19 +239,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     decl->requirements.insert(decl->requirements.end(), installed->begin(), installed->end());
   }
 
-  config::Settings cli_settings;
-  if (!o.managers.empty()) {
-    cli_settings.managers = o.managers;
-    cli_settings.managers_from = "command line";
-  }
-  if (!o.mapping_dirs.empty()) {
-    cli_settings.mapping_dirs = o.mapping_dirs;
-    cli_settings.mapping_dirs_from = "command line";
-  }
-  auto options = cli_options(o.sources);
-  if (!options.ok()) return options.error();
-  cli_settings.provider_options = std::move(*options);
-  auto settings = config::load(ctx, has_declaration ? *path : std::string(), cli_settings);
+  auto settings = settings_for(ctx, has_declaration ? *path : std::string(), o.managers, o.mapping_dirs, o.sources);
   if (!settings.ok()) return settings.error();
   // `root` of a configuration file; --root and EXTDEPS_ROOT (set by cli::run) are above it.
   if (settings->root && !o.root_given) {
@@ -322,19 +330,7 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   if (!url.ok()) return bad_input(o.depurl + ": " + url.error().message);
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   // No declaration file here; the environment and the user's configuration still count.
-  config::Settings cli_settings;
-  if (!o.managers.empty()) {
-    cli_settings.managers = o.managers;
-    cli_settings.managers_from = "command line";
-  }
-  if (!o.mapping_dirs.empty()) {
-    cli_settings.mapping_dirs = o.mapping_dirs;
-    cli_settings.mapping_dirs_from = "command line";
-  }
-  auto options = cli_options(o.sources);
-  if (!options.ok()) return options.error();
-  cli_settings.provider_options = std::move(*options);
-  auto settings = config::load(ctx, "", cli_settings);
+  auto settings = settings_for(ctx, "", o.managers, o.mapping_dirs, o.sources);
   if (!settings.ok()) return settings.error();
   auto tables = tables_for(ctx, *settings);
   if (!tables.ok()) return tables.error();

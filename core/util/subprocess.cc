@@ -28,6 +28,8 @@ struct Fd {
   }
 };
 
+}  // namespace
+
 int wait_status(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
@@ -35,8 +37,6 @@ int wait_status(pid_t pid) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
-
-}  // namespace
 
 Result<LineRun> run_lines(const std::vector<std::string>& argv, std::string_view input, int timeout_ms,
                           std::size_t max_bytes, const std::function<bool(std::string_view line)>& on_line) {

@@ -5,6 +5,8 @@
 // nor writes.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -22,6 +24,10 @@ struct LineRun {
   bool stopped = false;    // killed because on_line asked to stop
   std::string err_tail;    // the last 4 KiB of stderr
 };
+
+// Waits for the child `pid`: its exit code, 128 + the signal that killed it, 127 when it cannot
+// be waited for.
+int wait_status(pid_t pid);
 
 // argv[0] is a path. on_line gets each line without its '\n' (a last line without one too) and
 // returns false to stop the run. An error only when the program cannot be started.
