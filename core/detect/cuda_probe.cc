@@ -608,6 +608,7 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
     f.state = CudaState::no_library;
     f.source = "cuda";
     f.detail = "the driver was not probed: no extdeps binary to run the probe in";
+    f.fingerprint = driver_fingerprint(f);
     return f;
   }
   // The cheapest source first: without a kernel module (and not on WSL or a Jetson, whose GPU
@@ -622,6 +623,9 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
     f.state = CudaState::no_library;
     f.source = "kernel";
     f.detail = "no NVIDIA kernel module (neither /sys/module/nvidia/version nor /proc/driver/nvidia/version)";
+    // Every answer carries the fingerprint the host cache compares: without it a machine with no
+    // NVIDIA driver never had its facts read from the cache, and detected them on every run.
+    f.fingerprint = driver_fingerprint(f);
     return f;
   }
   const auto start = Clock::now();

@@ -57,7 +57,15 @@ bool plugin_file(const std::string&, std::string_view name) {
                           rest.substr(5).find_first_not_of("0123456789") == std::string_view::npos);
 }
 
-constexpr OtherCache kOtherCaches[] = {{"solv", solv_file}, {"detect", detect_file}, {"plugins", plugin_file}};
+// <16 hex>.tables with the sealed header: the parsed mapping tables (core/mapping/table_cache.h).
+bool tables_file(const std::string& path, std::string_view name) {
+  return name.size() == 23 && name.ends_with(".tables") &&
+         name.substr(0, 16).find_first_not_of("0123456789abcdef") == std::string_view::npos &&
+         sealed::looks_sealed(path, "tabl");
+}
+
+constexpr OtherCache kOtherCaches[] = {
+    {"solv", solv_file}, {"tables", tables_file}, {"detect", detect_file}, {"plugins", plugin_file}};
 
 // The regular files directly in `dir` that `cache` wrote (temporary files of sealed writes
 // included); symlinks and subfolders are never entered. `kept` counts the others.

@@ -8,6 +8,9 @@
 
 #include "core/mapping/mapping.h"
 #include "core/mapping/spelling.h"
+#include "core/mapping/table_cache.h"
+#include "core/util/sealed_file.h"
+#include "core/util/text.h"
 
 namespace fs = std::filesystem;
 
@@ -169,10 +172,37 @@ void merge_table(Table& base, Table overlay) {
   base.overlays.insert(base.overlays.end(), overlay.overlays.begin(), overlay.overlays.end());
 }
 
+namespace {
+
+// The cache file for one list of table files (the folders' list and this version name it; the
+// stamp inside says whether the files are still the ones it was read from).
+std::string table_cache_path(const Context& ctx, const std::vector<std::string>& files) {
+  std::string key = EXTDEPS_VERSION;
+  for (const auto& f : files) key += "\n" + f;
+  return ctx.cache_dir() + "/tables/" + fnv1a_hex(key) + ".tables";
+}
+
+// Keeps the newest few cache files (several projects with extra mapping folders share a cache).
+void remove_stale_table_caches(const std::string& dir) {
+  constexpr std::size_t kKeep = 8;
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".tables" || it->is_symlink(ec) || !it->is_regular_file(ec)) continue;
+    auto t = it->last_write_time(ec);
+    if (!ec) files.emplace_back(t, it->path());
+  }
+  if (files.size() <= kKeep) return;
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = kKeep; i < files.size(); ++i) fs::remove(files[i].second, ec);
+}
+
+}  // namespace
+
 Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs) {
   std::vector<std::string> all{default_mappings_dir(ctx)};
   all.insert(all.end(), dirs.begin(), dirs.end());
-  Tables out;
+  std::vector<std::string> files;  // every table, in reading order
   std::set<std::string> done;  // a folder named twice (callers may pass the default) reads once
   for (std::size_t i = 0; i < all.size(); ++i) {
     const std::string& dir = all[i];
@@ -186,27 +216,60 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
       }
       return bad_input("mappings folder " + dir + " does not exist");
     }
-    std::vector<std::string> files;
+    std::vector<std::string> in_dir;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
       if (it->path().extension() == ".toml" && it->is_regular_file(ec)) {
-        files.push_back(it->path().string());
+        in_dir.push_back(it->path().string());
       }
     }
     if (ec) return environment_error("cannot list the mappings folder " + dir + ": " + ec.message());
-    std::sort(files.begin(), files.end());
-    for (const auto& file : files) {
-      auto table = load_table(file);
-      if (!table) return table.error();
-      auto same = std::find_if(out.tables.begin(), out.tables.end(),
-                               [&](const Table& t) { return t.ecosystem == table->ecosystem; });
-      if (same == out.tables.end()) {
-        out.tables.push_back(std::move(*table));
-      } else {
-        merge_table(*same, std::move(*table));
+    std::sort(in_dir.begin(), in_dir.end());
+    files.insert(files.end(), in_dir.begin(), in_dir.end());
+  }
+
+  // A warm run reads what an earlier run parsed (table_cache.h).
+  std::optional<std::string> stamp;
+  std::string cache_path;
+  if (ctx.cache_enabled()) {
+    stamp = table_cache::stamp(files);
+    cache_path = table_cache_path(ctx, files);
+    if (stamp) {
+      if (auto bytes = sealed::read_all(cache_path)) {
+        auto body = sealed::unseal(table_cache::kKind, *bytes);
+        if (body.ok()) {
+          if (auto cached = table_cache::decode(*body, *stamp)) return std::move(*cached);
+        } else {
+          ctx.warn(cache_path + ": damaged cache file (" + body.error().message + "); rebuilding it from the tables");
+        }
       }
     }
   }
+
+  Tables out;
+  for (const auto& file : files) {
+    auto table = load_table(file);
+    if (!table) return table.error();
+    auto same = std::find_if(out.tables.begin(), out.tables.end(),
+                             [&](const Table& t) { return t.ecosystem == table->ecosystem; });
+    if (same == out.tables.end()) {
+      out.tables.push_back(std::move(*table));
+    } else {
+      merge_table(*same, std::move(*table));
+    }
+  }
   share_aliases(out.tables);
+
+  // Written only when no table changed while it was read (the stamp is taken again).
+  if (stamp && table_cache::stamp(files) == stamp) {
+    std::error_code ec;
+    const std::string dir = ctx.cache_dir() + "/tables";
+    fs::create_directories(dir, ec);
+    if (!ec) {
+      sealed::remove_stale_temps(dir);
+      if (sealed::write_atomically(cache_path, table_cache::kKind, table_cache::encode(*stamp, out)).ok())
+        remove_stale_table_caches(dir);
+    }
+  }
   return out;
 }
 

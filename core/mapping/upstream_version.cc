@@ -4,6 +4,9 @@
 // marks a downgrade whose real version follows it.
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <regex>
 
 #include "core/mapping/mapping.h"
@@ -60,6 +63,19 @@ std::string deb_upstream(std::string_view v) {
   return std::string(v);
 }
 
+// A rule read from the table cache has no compiled pattern: each pattern is compiled once per
+// process and kept (the tables hold a few dozen; hand-built rules beyond kMaxKept compile on use).
+std::shared_ptr<const std::regex> compiled(const std::string& pattern) {
+  constexpr std::size_t kMaxKept = 256;
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const std::regex>, std::less<>> kept;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = kept.find(pattern); it != kept.end()) return it->second;
+  auto re = std::make_shared<const std::regex>(pattern, std::regex::ECMAScript);
+  if (kept.size() < kMaxKept) kept.emplace(pattern, re);
+  return re;
+}
+
 }  // namespace
 
 std::string upstream_version(const VersionRule& rule, std::string_view native) {
@@ -70,7 +86,7 @@ std::string upstream_version(const VersionRule& rule, std::string_view native) {
     if (native.size() > limits::kMaxVersionLength) return {};
     try {
       std::shared_ptr<const std::regex> re = rule.compiled;
-      if (!re) re = std::make_shared<const std::regex>(rule.pattern, std::regex::ECMAScript);
+      if (!re) re = compiled(rule.pattern);
       std::match_results<std::string_view::const_iterator> m;
       if (std::regex_search(native.begin(), native.end(), m, *re) && m.size() > 1 && m[1].matched) {
         return m[1].str();

@@ -1,5 +1,6 @@
 #include "core/plugin/plugin.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -533,16 +534,25 @@ std::vector<std::string> find_programs(const Context& ctx) {
   for (auto& d : split_colons(ctx.env("PATH").value_or(""))) dirs.push_back(std::move(d));
   std::vector<std::string> out;
   std::set<std::string> names;
+  // A folder named twice, or twice by two names (/bin and /usr/bin on a merged /usr), is read
+  // once. Entries are compared on the raw name before any path is made: PATH's folders hold
+  // thousands of programs and every run looks (this was a tenth of a warm resolve).
+  std::set<std::pair<dev_t, ino_t>> seen;
   for (const auto& dir : dirs) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !seen.emplace(st.st_dev, st.st_ino).second) continue;
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) continue;
     std::vector<std::string> here;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      std::string name = it->path().filename().string();
+    while (const dirent* e = ::readdir(d)) {
+      std::string_view name(e->d_name);
       if (!name.starts_with(kProgramPrefix) || name.size() == kProgramPrefix.size()) continue;
-      std::string p = it->path().string();
-      if (!it->is_regular_file(ec) || ::access(p.c_str(), X_OK) != 0) continue;
+      std::string p = dir + (dir.ends_with('/') ? "" : "/") + std::string(name);
+      struct stat fst {};
+      if (::stat(p.c_str(), &fst) != 0 || !S_ISREG(fst.st_mode) || ::access(p.c_str(), X_OK) != 0) continue;
       here.push_back(std::move(p));
     }
+    ::closedir(d);
     std::sort(here.begin(), here.end());
     for (auto& p : here)
       if (names.insert(program_name(p)).second) out.push_back(std::move(p));
@@ -566,6 +576,10 @@ Result<std::unique_ptr<ProviderDescriptor>> describe(const Context& ctx, const s
 
 void discover(const Context& ctx) {
   static std::set<std::string> tried;
+  // The CLI and the engine both ask; the folders are read once per search path.
+  static std::set<std::string> searched;
+  if (!searched.insert(ctx.env("EXTDEPS_PLUGIN_PATH").value_or("") + '\0' + ctx.env("PATH").value_or("")).second)
+    return;
   for (const auto& path : find_programs(ctx)) {
     if (!tried.insert(path).second) continue;
     auto d = describe(ctx, path);

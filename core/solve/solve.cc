@@ -155,10 +155,13 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
     if (!p->available(ctx_)) continue;
     int priority = p->manager().empty() ? 0 : 100 - 10 * rank++;
     if (p->system_wide() && !opt.managers.empty()) system_priority = priority;
+    // The packages the tables name for these needs (the pool is pruned to their closure; the
+    // .solv cache is kept per set of roots, so each project's warm run reads only its own).
     std::vector<std::string> roots;
     if (const mapping::Table* t = tables_.find_ecosystem(p->ecosystem()))
-      for (const auto& e : t->entries)
-        for (const auto& name : e.all_packages()) roots.push_back(name);
+      for (const auto& n : needs_)
+        if (const mapping::Entry* e = t->find(n.req->url.id()))
+          for (const auto& name : e->all_packages()) roots.push_back(name);
     // The names a guess may look up must survive the pruning (an index without a table is not
     // pruned at all).
     if (!roots.empty())

@@ -58,6 +58,29 @@ TEST(HostCache, SecondCallIsFromCache) {
   EXPECT_EQ(warm.os.version_codename, "bookworm");
 }
 
+// The CUDA probe's answer on a machine without the NVIDIA module (most machines, CI's) is cached
+// too: it once lacked the driver fingerprint the cache compares, so every run detected afresh.
+TEST(HostCache, NoNvidiaModuleIsCachedWithTheProbe) {
+  Machine m;
+  fs::remove_all(m.root + "/sys/module/nvidia");
+  ASSERT_FALSE(fs::exists(m.root + "/proc/driver/nvidia"));
+  for (const std::string& exe : {std::string(), std::string("/bin/true")}) {
+    fs::remove_all(m.cache);
+    auto ctx = m.context();
+    if (!exe.empty()) ctx.set_self_exe(exe);
+    DetectOptions o;
+    o.probe_cuda = true;
+    auto cold = detect_host(ctx, o);
+    ASSERT_TRUE(cold.ok()) << cold.error().message;
+    EXPECT_FALSE(cold->from_cache);
+    EXPECT_EQ(cold->cuda.state, CudaState::no_library);
+    auto warm = detect_host(ctx, o);
+    ASSERT_TRUE(warm.ok());
+    EXPECT_TRUE(warm->from_cache) << "self_exe '" << exe << "'";
+    EXPECT_EQ(warm->cuda.detail, cold->cuda.detail);
+  }
+}
+
 TEST(HostCache, WarmRunStartsNoProcess) {
   Machine m;
   auto cold = m.detect();

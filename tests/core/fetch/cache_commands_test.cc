@@ -40,6 +40,10 @@ class FetchCacheCommandsTest : public FetchFixture {
     ASSERT_TRUE(f.fetch({.url = server.url("/none.zst"), .missing_ok = true}).ok());
     fs::create_directories(cache + "/solv");
     std::ofstream(cache + "/solv/debian-0123456789abcdef.available.solv") << sealed::seal("solv", std::string(936, 'x'));
+    fs::create_directories(cache + "/tables");
+    std::ofstream(cache + "/tables/0123456789abcdef.tables") << sealed::seal("tabl", std::string(436, 't'));
+    std::ofstream(cache + "/tables/notes.tables") << sealed::seal("tabl", "mine");
+    std::ofstream(cache + "/tables/fedcba9876543210.tables") << sealed::seal("solv", "another kind");
     fs::create_directories(cache + "/detect");
     std::ofstream(cache + "/detect/host.json") << "{}";
     std::ofstream(cache + "/http/.tmp-0123456789abcdef-1-1") << "partial";
@@ -64,12 +68,14 @@ TEST_F(FetchCacheCommandsTest, InfoListsTheDownloadsAndSummarisesTheOtherCaches)
   EXPECT_TRUE(contains(text, "  1 leftover file (unfinished downloads, entries without metadata), 7 B: "
                              "`extdeps cache clean` removes them\n")) << text;
   EXPECT_TRUE(contains(text, "solv: " + cache + "/solv: 1 file, 1000 B\n")) << text;
+  EXPECT_TRUE(contains(text, "tables: " + cache + "/tables: 3 files, ")) << text;
   EXPECT_TRUE(contains(text, "detect: " + cache + "/detect: 1 file, 2 B\n")) << text;
   EXPECT_TRUE(contains(text, "total: ")) << text;
 }
 
 TEST_F(FetchCacheCommandsTest, InfoOnAnEmptyCache) {
-  EXPECT_EQ(info(), "downloads: " + cache + "/http\n  no downloads\nsolv: " + cache + "/solv: empty\ndetect: " +
+  EXPECT_EQ(info(), "downloads: " + cache + "/http\n  no downloads\nsolv: " + cache + "/solv: empty\ntables: " + cache +
+                        "/tables: empty\ndetect: " +
                         cache + "/detect: empty\nplugins: " + cache + "/plugins: empty\ntotal: 0 B\n");
 }
 
@@ -106,6 +112,12 @@ TEST_F(FetchCacheCommandsTest, CleanRemovesAllButDownloadsRunningNow) {
   EXPECT_TRUE(text.starts_with("removed 3 downloads (")) << text;
   EXPECT_TRUE(contains(text, "kept 1 file of downloads running now\n")) << text;
   EXPECT_TRUE(contains(text, "removed 1 file (1000 B) from " + cache + "/solv\n")) << text;
+  // Only the sealed tables file named as extdeps names them goes.
+  EXPECT_TRUE(contains(text, "removed 1 file (500 B) from " + cache + "/tables\n")) << text;
+  EXPECT_TRUE(contains(text, "kept 2 files in " + cache + "/tables that extdeps did not write\n")) << text;
+  EXPECT_FALSE(fs::exists(cache + "/tables/0123456789abcdef.tables"));
+  EXPECT_TRUE(fs::exists(cache + "/tables/notes.tables"));
+  EXPECT_TRUE(fs::exists(cache + "/tables/fedcba9876543210.tables"));
   EXPECT_TRUE(contains(text, "removed 1 file (2 B) from " + cache + "/detect\n")) << text;
   EXPECT_FALSE(fs::exists(old_tmp));
   EXPECT_TRUE(fs::exists(cache + "/http/.tmp-0123456789abcdef-1-1"));

@@ -1,0 +1,34 @@
+// The parsed mapping tables, kept in the cache between runs. Reading five TOML tables of 900+
+// ids each and checking every name costs more than the rest of a warm resolve together; the
+// tables change only when a maintainer edits them. So load_tables keeps what it read in
+// <cache>/tables/<16 hex>.tables: a sealed file (core/util/sealed_file.h: magic, version, CRC)
+// whose body starts with the stamp of every table file it was read from (path, size,
+// modification time, inode) and then the Tables, in a flat binary form. A later run lists the
+// same folders, and when the stamp is the same it reads the file instead of the TOML. A damaged
+// or foreign file is refused by the seal or by decode and rebuilt.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/mapping/mapping.h"
+
+namespace extdeps::mapping::table_cache {
+
+// What the tables were read from: each file's path, size, modification time (ns), inode and
+// device, in reading order. Files that cannot be stat'ed give nullopt (no caching).
+std::optional<std::string> stamp(const std::vector<std::string>& files);
+
+// The body of a cache file: the stamp, then the tables.
+std::string encode(std::string_view stamp, const Tables& tables);
+
+// The tables of a body whose stamp is `stamp`; nullopt when the stamp differs or the body does not
+// read whole (every length and count is checked against what is left).
+std::optional<Tables> decode(std::string_view body, std::string_view stamp);
+
+// The four-byte kind of the sealed cache files.
+inline constexpr std::string_view kKind = "tabl";
+
+}  // namespace extdeps::mapping::table_cache

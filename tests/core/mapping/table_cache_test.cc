@@ -1,0 +1,205 @@
+// The parsed tables kept in the cache (core/mapping/table_cache.h): a warm load gives exactly what
+// parsing the TOML gives, an edited table is read again, and a damaged, cut or foreign cache
+// file is refused and rebuilt.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/mapping/mapping.h"
+#include "core/mapping/table_cache.h"
+#include "core/util/sealed_file.h"
+#include "tests/core/mapping/shipped.h"
+#include "tests/test_support.h"
+
+namespace extdeps::mapping {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every .tables file in <cache>/tables.
+std::vector<std::string> cache_files(const std::string& cache) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(cache + "/tables", ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".tables") out.push_back(it->path().string());
+  return out;
+}
+
+// A copy of the shipped tables in a folder of its own, so a test may edit one.
+std::string copy_of_shipped() {
+  std::string dir = test::temp_dir() + "/mappings";
+  fs::create_directories(dir);
+  for (const auto& e : fs::directory_iterator(table_testing::kMappings))
+    if (e.path().extension() == ".toml") fs::copy_file(e.path(), dir + "/" + e.path().filename().string());
+  return dir;
+}
+
+Context with_cache(const std::string& mappings, const std::string& cache) {
+  Context ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", mappings}});
+  ctx.set_cache_dir(cache);
+  return ctx;
+}
+
+// Two Tables are the same when their encodings are (encode writes every field).
+std::string encoded(const Tables& t) { return table_cache::encode("", t); }
+
+TEST(TableCache, ShippedTablesRoundTrip) {
+  const Tables parsed = table_testing::shipped();
+  ASSERT_GE(parsed.tables.size(), 5u);
+  const std::string body = table_cache::encode("stamp", parsed);
+  auto decoded = table_cache::decode(body, "stamp");
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(encoded(*decoded), encoded(parsed));
+  // A spot check of fields the comparison above covers, to see that it compares something.
+  const Entry* zlib = decoded->find_ecosystem("debian")->find("dep:generic/zlib");
+  ASSERT_NE(zlib, nullptr);
+  ASSERT_FALSE(zlib->alternatives(Category::host).empty());
+  EXPECT_EQ(zlib->alternatives(Category::host).front().packages, std::vector<std::string>{"zlib1g-dev"});
+  EXPECT_EQ(zlib->where.file, table_testing::kMappings + "/debian.toml");
+  EXPECT_GT(zlib->where.line, 0);
+  // Another stamp: not these tables.
+  EXPECT_FALSE(table_cache::decode(body, "other"));
+}
+
+TEST(TableCache, RegexRulesWorkWithoutTheCompiledPattern) {
+  const Tables parsed = table_testing::shipped();
+  auto decoded = table_cache::decode(table_cache::encode("s", parsed), "s");
+  ASSERT_TRUE(decoded);
+  std::size_t rules = 0;
+  for (const Entry& e : decoded->find_ecosystem("debian")->entries) {
+    for (const auto& [category, alts] : e.by_category) {
+      for (const Alternative& a : alts) {
+        if (a.version.kind != "regex") continue;
+        ++rules;
+        EXPECT_EQ(a.version.compiled, nullptr);
+        // The same answer as the rule compiled by load_table, on a version it is written for.
+        const Entry* same = parsed.find_ecosystem("debian")->find(e.id);
+        ASSERT_NE(same, nullptr);
+        const Alternative& b = same->alternatives(category).front();
+        ASSERT_NE(b.version.compiled, nullptr);
+        EXPECT_EQ(upstream_version(a.version, "1:3.6.2+dfsg-1+b2"), upstream_version(b.version, "1:3.6.2+dfsg-1+b2"));
+      }
+    }
+  }
+  EXPECT_GT(rules, 0u) << "debian.toml has no regex version rule left to check";
+}
+
+TEST(TableCache, EveryCutOrFlippedBodyIsRefusedOrReadsWhole) {
+  // A small real table, so every prefix can be tried.
+  std::string mappings = test::temp_dir();
+  fs::copy_file(test::data_path("mapping/valid.toml"), mappings + "/debian.toml");
+  Context ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", mappings}});
+  auto tables = load_tables(ctx, {});
+  ASSERT_TRUE(tables) << tables.error().message;
+  const std::string body = table_cache::encode("s", *tables);
+  for (std::size_t n = 0; n < body.size(); ++n)
+    EXPECT_FALSE(table_cache::decode(body.substr(0, n), "s")) << "cut at " << n;
+  EXPECT_FALSE(table_cache::decode(body + "x", "s"));
+  // A changed byte either is refused or reads whole; it never crashes or over-allocates
+  // (ASan runs this too).
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    std::string bad = body;
+    bad[i] = static_cast<char>(bad[i] ^ 0xff);
+    (void)table_cache::decode(bad, "s");
+  }
+}
+
+TEST(TableCache, WarmLoadReadsTheCacheAndAnEditIsSeen) {
+  const std::string mappings = copy_of_shipped();
+  const std::string cache = test::temp_dir();
+  Context ctx = with_cache(mappings, cache);
+  auto cold = load_tables(ctx, {});
+  ASSERT_TRUE(cold) << cold.error().message;
+  auto files = cache_files(cache);
+  ASSERT_EQ(files.size(), 1u);
+  auto warm = load_tables(ctx, {});
+  ASSERT_TRUE(warm) << warm.error().message;
+  EXPECT_EQ(encoded(*warm), encoded(*cold));
+  EXPECT_TRUE(ctx.warnings().empty());
+
+  // The warm load read the cache: a cache whose stamp matches but whose tables differ is
+  // believed. (Only this test writes such a file; it shows the TOML was not read.)
+  auto bytes = sealed::read_all(files[0]);
+  ASSERT_TRUE(bytes);
+  auto body = sealed::unseal(table_cache::kKind, *bytes);
+  ASSERT_TRUE(body.ok());
+  std::vector<std::string> table_files;
+  for (const auto& e : fs::directory_iterator(mappings)) table_files.push_back(e.path().string());
+  std::sort(table_files.begin(), table_files.end());
+  auto stamp = table_cache::stamp(table_files);
+  ASSERT_TRUE(stamp);
+  Tables planted = *cold;
+  planted.tables.front().description = "planted";
+  ASSERT_TRUE(sealed::write_atomically(files[0], table_cache::kKind, table_cache::encode(*stamp, planted)).ok());
+  auto from_cache = load_tables(ctx, {});
+  ASSERT_TRUE(from_cache);
+  EXPECT_EQ(from_cache->tables.front().description, "planted");
+
+  // An edited table (new size and time) is parsed again, and the cache follows it.
+  {
+    std::ofstream out(mappings + "/debian.toml", std::ios::app);
+    out << "\n[[id]]\nid = \"dep:generic/table-cache-test\"\nhost = [\"zlib1g-dev\"]\n";
+  }
+  auto edited = load_tables(ctx, {});
+  ASSERT_TRUE(edited) << edited.error().message;
+  EXPECT_NE(edited->tables.front().description, "planted");
+  ASSERT_NE(edited->find("dep:generic/table-cache-test"), nullptr);
+  auto again = load_tables(ctx, {});
+  ASSERT_TRUE(again);
+  ASSERT_NE(again->find("dep:generic/table-cache-test"), nullptr);
+  EXPECT_EQ(encoded(*again), encoded(*edited));
+
+  // A table removed from the folder is gone from the next load.
+  fs::remove(mappings + "/pypi.toml");
+  auto fewer = load_tables(ctx, {});
+  ASSERT_TRUE(fewer);
+  EXPECT_EQ(fewer->find_ecosystem("pypi"), nullptr);
+}
+
+TEST(TableCache, DamagedCacheFileIsRebuiltWithAWarning) {
+  const std::string mappings = copy_of_shipped();
+  const std::string cache = test::temp_dir();
+  Context ctx = with_cache(mappings, cache);
+  auto cold = load_tables(ctx, {});
+  ASSERT_TRUE(cold);
+  auto files = cache_files(cache);
+  ASSERT_EQ(files.size(), 1u);
+  auto bytes = sealed::read_all(files[0]);
+  ASSERT_TRUE(bytes);
+  std::string bad = *bytes;
+  bad[bad.size() / 2] = static_cast<char>(bad[bad.size() / 2] ^ 0x5a);
+  std::ofstream(files[0], std::ios::binary | std::ios::trunc) << bad;
+
+  auto rebuilt = load_tables(ctx, {});
+  ASSERT_TRUE(rebuilt);
+  EXPECT_EQ(encoded(*rebuilt), encoded(*cold));
+  ASSERT_EQ(ctx.warnings().size(), 1u);
+  EXPECT_NE(ctx.warnings()[0].find("damaged cache file"), std::string::npos) << ctx.warnings()[0];
+  EXPECT_EQ(sealed::read_all(files[0]), bytes) << "the rebuilt file is the same as the first";
+}
+
+TEST(TableCache, NoCacheFolderNoCacheFile) {
+  const std::string mappings = copy_of_shipped();
+  Context ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", mappings}});
+  ASSERT_FALSE(ctx.cache_enabled());
+  auto t = load_tables(ctx, {});
+  ASSERT_TRUE(t);
+  EXPECT_NE(t->find("dep:generic/zlib"), nullptr);
+}
+
+TEST(TableCache, ABadTableIsAnErrorEveryTimeAndNothingIsCached) {
+  const std::string mappings = copy_of_shipped();
+  const std::string cache = test::temp_dir();
+  std::ofstream(mappings + "/zz-broken.toml") << "schema = 1\necosystem = \"debian\"\n[[id]]\nid = 3\n";
+  Context ctx = with_cache(mappings, cache);
+  for (int i = 0; i < 2; ++i) {
+    auto t = load_tables(ctx, {});
+    ASSERT_FALSE(t);
+    EXPECT_NE(t.error().message.find("zz-broken.toml:4:6"), std::string::npos) << t.error().message;
+  }
+  EXPECT_TRUE(cache_files(cache).empty());
+}
+
+}  // namespace
+}  // namespace extdeps::mapping
