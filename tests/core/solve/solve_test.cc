@@ -258,6 +258,37 @@ TEST_F(SolveTest, TheSolvCacheGivesTheSameOutcome) {
   EXPECT_EQ(files, 8u);
 }
 
+// The pool is pruned to the closure of the packages the tables name for this request's needs,
+// and its .solv cache is kept per set of such names: a project's warm run reads only its own
+// closure (the closure of every entry of a 900-id table was half of Debian), whatever the order
+// its needs are written in.
+TEST_F(SolveTest, TheSolvCacheIsKeptPerSetOfNeeds) {
+  std::string dir = test::temp_dir();
+  ctx_.set_cache_dir(dir);
+  apt_->offered.push_back(rec("libicu-dev", "72.1-3"));
+  auto both = plan::to_json(resolve({req("dep:generic/libxml2"), req("dep:generic/zlib")}));
+  EXPECT_EQ(apt_->loads, 1);
+  auto swapped = plan::to_json(resolve({req("dep:generic/zlib"), req("dep:generic/libxml2")}));
+  EXPECT_EQ(apt_->loads, 1) << "the same needs in another order read the same cache";
+  auto zlib = plan::to_json(resolve({req("dep:generic/zlib")}));
+  EXPECT_EQ(apt_->loads, 2) << "other needs, other roots: the sources are read again";
+  auto zlib_again = plan::to_json(resolve({req("dep:generic/zlib")}));
+  EXPECT_EQ(apt_->loads, 2);
+  EXPECT_EQ(zlib.dump(), zlib_again.dump());
+  // The zlib-only pool lacks libxml2's closure: its cache files are the smaller.
+  std::vector<std::uintmax_t> sizes;
+  for (const auto& f : std::filesystem::directory_iterator(dir + "/solv"))
+    if (f.path().string().ends_with(".available.solv")) sizes.push_back(std::filesystem::file_size(f.path()));
+  ASSERT_EQ(sizes.size(), 2u);
+  EXPECT_NE(sizes[0], sizes[1]);
+  // Each need's outcome is the same in every pool it was solved in.
+  ASSERT_EQ(both["requirements"].size(), 2u);
+  ASSERT_FALSE(zlib["requirements"][0]["packages"].empty());
+  EXPECT_EQ(both["requirements"][1]["status"], zlib["requirements"][0]["status"]);
+  EXPECT_EQ(both["requirements"][1]["packages"], zlib["requirements"][0]["packages"]);
+  EXPECT_EQ(both["requirements"][0]["packages"], swapped["requirements"][1]["packages"]);
+}
+
 TEST_F(SolveTest, ExplanationsShowNativeVersionsAlsoFromTheCache) {
   ctx_.set_cache_dir(test::temp_dir());
   apt_->offered.push_back(rec("libtiff-dev", "4.5.0-6+deb12u1", {{dep("libjpeg-dev", DepOp::ge, "1:1.5")}}));
