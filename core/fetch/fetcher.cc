@@ -36,7 +36,7 @@ std::string last_component(const std::string& url) {
 bool retryable_status(long status) { return status >= 500 || status == 429 || status == 408; }
 
 struct MultiDeleter {
-  void operator()(CURLM* m) const { curl_multi_cleanup(m); }
+  void operator()(CURLM* m) const { curl().multi_cleanup(m); }
 };
 
 // One request that needs the network.
@@ -134,10 +134,10 @@ struct Fetcher::Impl {
                               std::move(body).value(), job.request->accept, &budget);
     if (!t.ok()) return t.error();
     job.transfer = std::move(t).value();
-    curl_easy_setopt(job.transfer->handle(), CURLOPT_PRIVATE, &job);
-    if (auto rc = curl_multi_add_handle(multi.get(), job.transfer->handle()); rc != CURLM_OK)
+    curl().easy_setopt(job.transfer->handle(), CURLOPT_PRIVATE, &job);
+    if (auto rc = curl().multi_add_handle(multi.get(), job.transfer->handle()); rc != CURLM_OK)
       return environment_error(job.request->url + ": cannot start the transfer (" +
-                               curl_multi_strerror(rc) + ")");
+                               curl().multi_strerror(rc) + ")");
     job.transfer->attached_to(multi.get());
     return {};
   }
@@ -292,8 +292,11 @@ struct Fetcher::Impl {
 
   void run(std::vector<Job>& jobs) {
     if (jobs.empty()) return;
-    init_curl_once();
-    if (!multi) multi.reset(curl_multi_init());
+    if (auto loaded = load_curl(); !loaded.ok()) {
+      for (auto& j : jobs) j.result = named(j, loaded.error());
+      return;
+    }
+    if (!multi) multi.reset(curl().multi_init());
     std::ostream* bar_out = nullptr;
     if (options.progress) bar_out = options.progress_stream ? options.progress_stream : &std::cerr;
     ProgressBar bar(bar_out);
@@ -314,12 +317,12 @@ struct Fetcher::Impl {
         ++active;
       }
       int running = 0;
-      curl_multi_perform(multi.get(), &running);
+      curl().multi_perform(multi.get(), &running);
       int left = 0;
-      while (CURLMsg* msg = curl_multi_info_read(multi.get(), &left)) {
+      while (CURLMsg* msg = curl().multi_info_read(multi.get(), &left)) {
         if (msg->msg != CURLMSG_DONE) continue;
         Job* job = nullptr;
-        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&job));
+        curl().easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&job));
         finished(*job, msg->data.result);
         if (job->result) job->transfer.reset();
       }
@@ -338,7 +341,7 @@ struct Fetcher::Impl {
       }
       if (all_done) break;
       auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(wake - Steady::now());
-      if (wait.count() > 0) curl_multi_poll(multi.get(), nullptr, 0, static_cast<int>(wait.count()), nullptr);
+      if (wait.count() > 0) curl().multi_poll(multi.get(), nullptr, 0, static_cast<int>(wait.count()), nullptr);
     }
     bar.finish();
   }

@@ -2,7 +2,7 @@
 
 #include "core/util/text.h"
 
-#include <curl/curl.h>
+#include "core/fetch/curl_api.h"
 
 #include <algorithm>
 #include <cctype>
@@ -23,8 +23,10 @@ std::optional<T> number(std::string_view s) {
 }
 
 std::optional<std::int64_t> http_date(std::string_view s) {
+  // Headers are read from responses, which libcurl delivered; a test may parse them first.
+  if (!load_curl().ok()) return std::nullopt;
   std::string text(trim(s));
-  time_t t = curl_getdate(text.c_str(), nullptr);
+  time_t t = curl().getdate(text.c_str(), nullptr);
   if (t < 0) return std::nullopt;
   return static_cast<std::int64_t>(t);
 }

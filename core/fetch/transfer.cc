@@ -33,11 +33,6 @@ std::string size_limit_text(std::uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-void init_curl_once() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
 TransferSettings TransferSettings::from(const Context& ctx, const Options& options) {
   TransferSettings s;
   s.connect_timeout_ms = options.connect_timeout_ms;
@@ -62,61 +57,61 @@ Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& setti
                                                    const std::string& url, const EntryMeta* cached,
                                                    TempFile body, const std::string& accept,
                                                    RunBudget* budget) {
-  init_curl_once();
+  if (auto loaded = load_curl(); !loaded.ok()) return Error{loaded.error().code, url + ": " + loaded.error().message};
   std::unique_ptr<Transfer> t(new Transfer());
   t->settings_ = settings;
   t->url_ = url;
   t->body_ = std::move(body);
   t->budget_ = budget;
-  t->easy_ = curl_easy_init();
+  t->easy_ = curl().easy_init();
   if (!t->easy_) return environment_error(url + ": cannot start a transfer (libcurl: out of memory)");
   CURL* e = t->easy_;
-  curl_easy_setopt(e, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error_);
+  curl().easy_setopt(e, CURLOPT_URL, url.c_str());
+  curl().easy_setopt(e, CURLOPT_ERRORBUFFER, t->error_);
   // Threads may run beside us; timeouts must not rely on signals.
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, redirect_protocols_for(url));
-  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(e, CURLOPT_MAXREDIRS, 10L);
+  curl().easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl().easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl().easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, redirect_protocols_for(url));
+  curl().easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+  curl().easy_setopt(e, CURLOPT_MAXREDIRS, 10L);
   // "": every encoding this libcurl decodes (Debian's: gzip, deflate, br, zstd); the body that
   // reaches on_body is decoded.
-  curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-  curl_easy_setopt(e, CURLOPT_USERAGENT, "extdeps/" EXTDEPS_VERSION);
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, settings.connect_timeout_ms);
-  curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, settings.low_speed_time_s);
-  curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, settings.low_speed_limit);
+  curl().easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+  curl().easy_setopt(e, CURLOPT_USERAGENT, "extdeps/" EXTDEPS_VERSION);
+  curl().easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, settings.connect_timeout_ms);
+  curl().easy_setopt(e, CURLOPT_LOW_SPEED_TIME, settings.low_speed_time_s);
+  curl().easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, settings.low_speed_limit);
   // A Content-Length over the limit fails before any byte is written; on_body stops the rest.
-  curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(settings.max_body_bytes));
-  if (!settings.ca_bundle.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, settings.ca_bundle.c_str());
-  if (!settings.ca_dir.empty()) curl_easy_setopt(e, CURLOPT_CAPATH, settings.ca_dir.c_str());
-  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
-  curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
-  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &Transfer::on_body);
-  curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
-  curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, &Transfer::on_progress);
-  curl_easy_setopt(e, CURLOPT_XFERINFODATA, t.get());
-  if (!accept.empty()) t->request_headers_ = curl_slist_append(t->request_headers_, ("Accept: " + accept).c_str());
+  curl().easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(settings.max_body_bytes));
+  if (!settings.ca_bundle.empty()) curl().easy_setopt(e, CURLOPT_CAINFO, settings.ca_bundle.c_str());
+  if (!settings.ca_dir.empty()) curl().easy_setopt(e, CURLOPT_CAPATH, settings.ca_dir.c_str());
+  curl().easy_setopt(e, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
+  curl().easy_setopt(e, CURLOPT_HEADERDATA, t.get());
+  curl().easy_setopt(e, CURLOPT_WRITEFUNCTION, &Transfer::on_body);
+  curl().easy_setopt(e, CURLOPT_WRITEDATA, t.get());
+  curl().easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+  curl().easy_setopt(e, CURLOPT_XFERINFOFUNCTION, &Transfer::on_progress);
+  curl().easy_setopt(e, CURLOPT_XFERINFODATA, t.get());
+  if (!accept.empty()) t->request_headers_ = curl().slist_append(t->request_headers_, ("Accept: " + accept).c_str());
   if (cached) {
     if (!cached->etag.empty())
-      t->request_headers_ = curl_slist_append(t->request_headers_, ("If-None-Match: " + cached->etag).c_str());
+      t->request_headers_ = curl().slist_append(t->request_headers_, ("If-None-Match: " + cached->etag).c_str());
     if (!cached->last_modified.empty())
-      t->request_headers_ = curl_slist_append(
+      t->request_headers_ = curl().slist_append(
           t->request_headers_, ("If-Modified-Since: " + cached->last_modified).c_str());
   }
-  if (t->request_headers_) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->request_headers_);
+  if (t->request_headers_) curl().easy_setopt(e, CURLOPT_HTTPHEADER, t->request_headers_);
   return t;
 }
 
 Transfer::~Transfer() {
   detach();
-  if (easy_) curl_easy_cleanup(easy_);
-  if (request_headers_) curl_slist_free_all(request_headers_);
+  if (easy_) curl().easy_cleanup(easy_);
+  if (request_headers_) curl().slist_free_all(request_headers_);
 }
 
 void Transfer::detach() {
-  if (multi_ && easy_) curl_multi_remove_handle(multi_, easy_);
+  if (multi_ && easy_) curl().multi_remove_handle(multi_, easy_);
   multi_ = nullptr;
 }
 
@@ -159,13 +154,13 @@ int Transfer::on_progress(void* self, curl_off_t dltotal, curl_off_t dlnow, curl
 
 long Transfer::status() const {
   long code = 0;
-  curl_easy_getinfo(easy_, CURLINFO_RESPONSE_CODE, &code);
+  curl().easy_getinfo(easy_, CURLINFO_RESPONSE_CODE, &code);
   return code;
 }
 
 std::uint64_t Transfer::wire_bytes() const {
   curl_off_t n = 0;
-  curl_easy_getinfo(easy_, CURLINFO_SIZE_DOWNLOAD_T, &n);
+  curl().easy_getinfo(easy_, CURLINFO_SIZE_DOWNLOAD_T, &n);
   return static_cast<std::uint64_t>(n);
 }
 
@@ -194,15 +189,15 @@ bool Transfer::retryable(CURLcode rc) {
 }
 
 std::string Transfer::failure_text(CURLcode rc) const {
-  std::string detail = error_[0] ? lower_first(error_) : lower_first(curl_easy_strerror(rc));
+  std::string detail = error_[0] ? lower_first(error_) : lower_first(curl().easy_strerror(rc));
   long os_errno = 0;
-  curl_easy_getinfo(easy_, CURLINFO_OS_ERRNO, &os_errno);
+  curl().easy_getinfo(easy_, CURLINFO_OS_ERRNO, &os_errno);
   std::uint64_t got = wire_bytes();
   bool answered = headers_.status != 0;
   switch (rc) {
     case CURLE_OPERATION_TIMEDOUT: {
       curl_off_t connected = 0;
-      curl_easy_getinfo(easy_, CURLINFO_CONNECT_TIME_T, &connected);
+      curl().easy_getinfo(easy_, CURLINFO_CONNECT_TIME_T, &connected);
       if (connected == 0) return "could not connect within " + seconds_text(settings_.connect_timeout_ms);
       std::string what = settings_.low_speed_limit <= 1
                              ? "timed out, no data for " + std::to_string(settings_.low_speed_time_s) + " s"
@@ -258,7 +253,7 @@ std::string Transfer::failure_text(CURLcode rc) const {
     case CURLE_UNSUPPORTED_PROTOCOL: {
       // With redirect_protocols_for: an https URL sent to plain http.
       char* to = nullptr;
-      curl_easy_getinfo(easy_, CURLINFO_REDIRECT_URL, &to);
+      curl().easy_getinfo(easy_, CURLINFO_REDIRECT_URL, &to);
       // The first URL is https (CURLOPT_PROTOCOLS_STR allows it): only a redirect lands here.
       if (std::string_view(redirect_protocols_for(url_)) == "https")
         return std::string("refused the redirect from https to plain http") + (to ? std::string(" (") + to + ")" : "") +

@@ -4,7 +4,7 @@
 // only header here that includes <curl/curl.h>.
 #pragma once
 
-#include <curl/curl.h>
+#include "core/fetch/curl_api.h"
 
 #include <memory>
 #include <optional>
@@ -18,8 +18,6 @@
 
 namespace extdeps::fetch {
 
-// libcurl wants this once per process before any handle exists.
-void init_curl_once();
 
 struct TransferSettings {
   long connect_timeout_ms = 10000;

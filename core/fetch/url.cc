@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include <curl/curl.h>
+#include "core/fetch/curl_api.h"
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,36 +18,38 @@ namespace extdeps::fetch {
 namespace {
 
 struct UrlDeleter {
-  void operator()(CURLU* u) const { curl_url_cleanup(u); }
+  void operator()(CURLU* u) const { curl().url_cleanup(u); }
 };
 
 std::string part(CURLU* u, CURLUPart which, unsigned flags = 0) {
   char* s = nullptr;
-  if (curl_url_get(u, which, &s, flags) != CURLUE_OK || !s) return {};
+  if (curl().url_get(u, which, &s, flags) != CURLUE_OK || !s) return {};
   std::string out(s);
-  curl_free(s);
+  curl().free(s);
   return out;
 }
 
 }  // namespace
 
 Result<ParsedUrl> parse_url(std::string_view url) {
-  std::unique_ptr<CURLU, UrlDeleter> u(curl_url());
+  if (auto loaded = load_curl(); !loaded.ok())
+    return Error{loaded.error().code, std::string(url) + ": " + loaded.error().message};
+  std::unique_ptr<CURLU, UrlDeleter> u(curl().url());
   if (!u) return environment_error(std::string(url) + ": out of memory");
   std::string text(url);
-  if (auto rc = curl_url_set(u.get(), CURLUPART_URL, text.c_str(), 0); rc != CURLUE_OK)
-    return bad_input(text + ": not a valid URL (" + curl_url_strerror(rc) + ")");
+  if (auto rc = curl().url_set(u.get(), CURLUPART_URL, text.c_str(), 0); rc != CURLUE_OK)
+    return bad_input(text + ": not a valid URL (" + curl().url_strerror(rc) + ")");
   ParsedUrl p;
   p.scheme = part(u.get(), CURLUPART_SCHEME);
   for (char& c : p.scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   p.host = part(u.get(), CURLUPART_HOST);
   if (p.scheme == "file") {
     char* s = nullptr;
-    auto rc = curl_url_get(u.get(), CURLUPART_PATH, &s, CURLU_URLDECODE);
+    auto rc = curl().url_get(u.get(), CURLUPART_PATH, &s, CURLU_URLDECODE);
     if (rc != CURLUE_OK || !s)
-      return bad_input(text + ": not a valid file URL (" + curl_url_strerror(rc) + ")");
+      return bad_input(text + ": not a valid file URL (" + curl().url_strerror(rc) + ")");
     p.path = s;
-    curl_free(s);
+    curl().free(s);
     if (p.path.empty() || p.path.front() != '/')
       return bad_input(text + ": a file URL needs an absolute path (file:///path/to/file)");
     return p;
@@ -59,15 +61,16 @@ Result<ParsedUrl> parse_url(std::string_view url) {
 }
 
 Result<std::string> resolve_url(const std::string& base, std::string_view reference) {
-  std::unique_ptr<CURLU, UrlDeleter> u(curl_url());
+  if (auto loaded = load_curl(); !loaded.ok()) return Error{loaded.error().code, base + ": " + loaded.error().message};
+  std::unique_ptr<CURLU, UrlDeleter> u(curl().url());
   if (!u) return environment_error(base + ": out of memory");
-  if (auto rc = curl_url_set(u.get(), CURLUPART_URL, base.c_str(), 0); rc != CURLUE_OK)
-    return bad_input(base + ": not a valid URL (" + curl_url_strerror(rc) + ")");
+  if (auto rc = curl().url_set(u.get(), CURLUPART_URL, base.c_str(), 0); rc != CURLUE_OK)
+    return bad_input(base + ": not a valid URL (" + curl().url_strerror(rc) + ")");
   std::string ref(reference);
   // On a handle that holds a URL, a relative one is resolved against it.
-  if (auto rc = curl_url_set(u.get(), CURLUPART_URL, ref.c_str(), 0); rc != CURLUE_OK)
-    return bad_input("'" + ref + "' on " + base + ": not a valid URL reference (" + curl_url_strerror(rc) + ")");
-  curl_url_set(u.get(), CURLUPART_FRAGMENT, nullptr, 0);
+  if (auto rc = curl().url_set(u.get(), CURLUPART_URL, ref.c_str(), 0); rc != CURLUE_OK)
+    return bad_input("'" + ref + "' on " + base + ": not a valid URL reference (" + curl().url_strerror(rc) + ")");
+  curl().url_set(u.get(), CURLUPART_FRAGMENT, nullptr, 0);
   std::string out = part(u.get(), CURLUPART_URL);
   if (out.empty()) return bad_input("'" + ref + "' on " + base + ": not a valid URL reference");
   return out;

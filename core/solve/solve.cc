@@ -19,6 +19,7 @@
 #include "core/solve/explain.h"
 #include "core/solve/guess.h"
 #include "core/solve/pool_builder.h"
+#include "core/solve/solvext.h"
 #include "core/version/version.h"
 
 
@@ -479,7 +480,13 @@ void Resolver::write_testcase(Solver* solv) {
     renamed.emplace_back(p, s->evr);
     s->evr = pool_str2id(pool, (std::string(pool_id2str(pool, s->evr)) + "." + std::to_string(n)).c_str(), 1);
   }
-  const int written = testcase_write(solv, testcase_dir_.c_str(), TESTCASE_RESULT_TRANSACTION | TESTCASE_RESULT_PROBLEMS,
+  auto ext = load_solvext();
+  if (!ext.ok()) {
+    for (auto [p, evr] : renamed) pool_id2solvable(pool, p)->evr = evr;
+    testcase_error_ = ext.error();
+    return;
+  }
+  const int written = (*ext)->write(solv, testcase_dir_.c_str(), TESTCASE_RESULT_TRANSACTION | TESTCASE_RESULT_PROBLEMS,
                                      "testcase.t", "result");
   for (auto [p, evr] : renamed) pool_id2solvable(pool, p)->evr = evr;
   if (!written) {
@@ -820,6 +827,8 @@ Result<Replay> replay_testcase(const std::string& dir) {
         return bad_input(testcase + ": the solve used conda match expressions (its namespace lines), which libsolv's "
                          "testcase reader cannot replay here; a plan of apt, pkg-config, pypi or nix packages can be");
   }
+  auto ext = load_solvext();
+  if (!ext.ok()) return ext.error();
   PoolPtr pool(pool_create());
   // What libsolv says is wrong while reading (an unknown package in a job, a repo file that is
   // not there) is an error of the testcase, not a line on stderr.
@@ -835,7 +844,7 @@ Result<Replay> replay_testcase(const std::string& dir) {
   SolvQueue job;
   char* result = nullptr;
   int resultflags = 0;
-  Solver* read = testcase_read(pool.get(), nullptr, testcase.c_str(), job.get(), &result, &resultflags);
+  Solver* read = (*ext)->read(pool.get(), nullptr, testcase.c_str(), job.get(), &result, &resultflags);
   if (!read || !errors.empty() || !result) {
     std::free(result);
     if (read) solver_free(read);
@@ -850,7 +859,7 @@ Result<Replay> replay_testcase(const std::string& dir) {
   std::free(result);
   out.jobs = static_cast<std::size_t>(job.size() / 2);
   out.problems = solver_solve(solv.get(), job.get());
-  char* now = testcase_solverresult(solv.get(), resultflags);
+  char* now = (*ext)->solverresult(solv.get(), resultflags);
   out.now = now ? now : "";
   std::free(now);
   return out;

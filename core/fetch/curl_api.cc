@@ -1,0 +1,69 @@
+#include "core/fetch/curl_api.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+namespace extdeps::fetch {
+
+namespace {
+
+CurlApi g_api{};
+std::string g_error;  // why loading failed; empty when it did not
+
+template <typename F>
+bool bind(void* lib, const char* name, F& out) {
+  out = reinterpret_cast<F>(::dlsym(lib, name));
+  if (!out) g_error = std::string("libcurl has no ") + name + " (extdeps needs libcurl 7.80 or newer)";
+  return out != nullptr;
+}
+
+void load_once() {
+  const char* env = std::getenv("EXTDEPS_LIBCURL");
+  const std::string file = env && *env ? env : "libcurl.so.4";
+  // RTLD_LOCAL: its symbols stay its own. Never closed: handles may live until exit.
+  void* lib = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char* why = ::dlerror();
+    g_error = "cannot load " + file + " (" + (why ? why : "unknown reason") +
+              "); downloads need libcurl (Debian: apt-get install libcurl4)";
+    return;
+  }
+  CurlApi a{};
+  bool ok = bind(lib, "curl_global_init", a.global_init) && bind(lib, "curl_easy_init", a.easy_init) &&
+            bind(lib, "curl_easy_setopt", a.easy_setopt) && bind(lib, "curl_easy_getinfo", a.easy_getinfo) &&
+            bind(lib, "curl_easy_cleanup", a.easy_cleanup) && bind(lib, "curl_easy_strerror", a.easy_strerror) &&
+            bind(lib, "curl_multi_init", a.multi_init) && bind(lib, "curl_multi_add_handle", a.multi_add_handle) &&
+            bind(lib, "curl_multi_remove_handle", a.multi_remove_handle) &&
+            bind(lib, "curl_multi_perform", a.multi_perform) && bind(lib, "curl_multi_poll", a.multi_poll) &&
+            bind(lib, "curl_multi_info_read", a.multi_info_read) && bind(lib, "curl_multi_cleanup", a.multi_cleanup) &&
+            bind(lib, "curl_multi_strerror", a.multi_strerror) && bind(lib, "curl_slist_append", a.slist_append) &&
+            bind(lib, "curl_slist_free_all", a.slist_free_all) && bind(lib, "curl_free", a.free) &&
+            bind(lib, "curl_getdate", a.getdate) && bind(lib, "curl_url", a.url) &&
+            bind(lib, "curl_url_cleanup", a.url_cleanup) && bind(lib, "curl_url_get", a.url_get) &&
+            bind(lib, "curl_url_set", a.url_set) && bind(lib, "curl_url_strerror", a.url_strerror);
+  if (!ok) {
+    g_error = file + ": " + g_error;
+    return;
+  }
+  if (CURLcode rc = a.global_init(CURL_GLOBAL_DEFAULT); rc != CURLE_OK) {
+    g_error = file + ": curl_global_init failed (" + a.easy_strerror(rc) + ")";
+    return;
+  }
+  g_api = a;
+}
+
+}  // namespace
+
+Result<const CurlApi*> load_curl() {
+  static std::once_flag once;
+  std::call_once(once, load_once);
+  if (!g_error.empty()) return environment_error(g_error);
+  return &g_api;
+}
+
+const CurlApi& curl() { return g_api; }
+
+}  // namespace extdeps::fetch
