@@ -1,5 +1,6 @@
 #include "core/context/context.h"
 #include "core/util/printable.h"
+#include "core/util/subprocess.h"
 #include "core/util/text.h"
 
 #include <sys/wait.h>
@@ -41,6 +42,10 @@ int run_real_command(const std::vector<std::string>& argv) {
 
 }  // namespace
 
+const ProcessRunner& Context::processes() const {
+  return processes_ ? *processes_ : *system_process_runner();
+}
+
 Context Context::from_process() {
   Context c;
   c.env_ = [](std::string_view name) -> std::optional<std::string> {
@@ -52,6 +57,7 @@ Context Context::from_process() {
   c.sink_ = [](std::string_view m) { std::cerr << m << '\n'; };
   c.cache_dir_ = default_cache_dir(c.env_);
   c.runner_ = run_real_command;
+  c.processes_ = system_process_runner();
   // Questions are asked only on a terminal: piped or closed stdin is "no one to ask".
   c.input_ = isatty(STDIN_FILENO) ? &std::cin : nullptr;
   c.is_root_ = geteuid() == 0;
@@ -69,6 +75,7 @@ Context Context::for_test(std::string root, std::map<std::string, std::string> e
   c.clock_ = [] { return std::chrono::system_clock::now(); };
   c.sink_ = nullptr;
   c.runner_ = [](const std::vector<std::string>&) { return 127; };
+  c.processes_ = system_process_runner();
   return c;
 }
 

@@ -16,6 +16,8 @@
 
 namespace extdeps {
 
+class ProcessRunner;  // core/util/subprocess.h
+
 class Context {
  public:
   using EnvLookup = std::function<std::optional<std::string>(std::string_view)>;
@@ -50,6 +52,11 @@ class Context {
   using CommandRunner = std::function<int(const std::vector<std::string>& argv)>;
   int run_command(const std::vector<std::string>& argv) const { return runner_(argv); }
   void set_command_runner(CommandRunner runner) { runner_ = std::move(runner); }
+  // Every child process extdeps starts to learn something (a compiler's --version, the driver
+  // probe, python, nix-env, a plugin) is started by this runner: the real one by default; tests
+  // install a fake that answers and records (tests/support/fake_processes.h).
+  const ProcessRunner& processes() const;
+  void set_process_runner(std::shared_ptr<const ProcessRunner> runner) { processes_ = std::move(runner); }
   // Where questions are answered ("run these commands? [y/N]"); nullptr: not interactive.
   std::istream* input() const { return input_; }
   void set_input(std::istream* in) { input_ = in; }
@@ -73,6 +80,7 @@ class Context {
   std::string cache_dir_;
   Sink sink_;
   CommandRunner runner_;
+  std::shared_ptr<const ProcessRunner> processes_;
   std::istream* input_ = nullptr;
   bool is_root_ = false;
   bool stderr_is_terminal_ = false;

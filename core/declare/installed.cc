@@ -55,7 +55,7 @@ Result<std::vector<Requirement>> installed_external_needs(const Context& ctx, co
   std::string program = python;
   if (program.find('/') == std::string::npos) program = detect::find_on_path(ctx, python);
   if (program.empty()) return environment_error("python interpreter '" + python + "' is not on PATH");
-  auto ran = detect::run_capture({program, "-I", "-c", kScript}, 30000);
+  auto ran = detect::run_capture(ctx, {program, "-I", "-c", kScript}, 30000, std::size_t{64} << 20);
   if (!ran.ok()) return environment_error("cannot ask " + python + " for its distributions: " + ran.error().message);
   if (ran->exit_status != 0)
     return environment_error(python + " could not list its distributions (exit status " +

@@ -6,13 +6,8 @@
 // from the interpreter's name (python3 -> python3.11 is how Debian, Fedora, Homebrew and venvs lay
 // it out) and python_full_version stays unset.
 // EXTDEPS_PYTHON_VERSION ("3.11" or "3.11.4") overrides both.
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,8 +19,8 @@
 #include <string>
 
 #include "core/declare/declare.h"
+#include "core/util/subprocess.h"
 
-extern char** environ;
 
 namespace extdeps::declare {
 
@@ -56,54 +51,14 @@ std::optional<std::string> version_from_links(const Context& ctx, std::string pa
 }
 
 // Runs `python -I -S -c ...` with a 5 second limit and returns what it printed, trimmed.
-std::optional<std::string> run_python(const std::string& python) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return std::nullopt;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::string code = "import platform;print(platform.python_version())";
-  char* argv[] = {const_cast<char*>(python.c_str()), const_cast<char*>("-I"),
-                  const_cast<char*>("-S"), const_cast<char*>("-c"), code.data(), nullptr};
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, python.c_str(), &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(fds[1]);
-  if (rc != 0) {
-    ::close(fds[0]);
-    return std::nullopt;
-  }
-  std::string out;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  bool timed_out = false;
-  while (true) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) {
-      timed_out = ready == 0;
-      break;
-    }
-    char buf[256];
-    ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-    if (out.size() > 4096) break;
-  }
-  ::close(fds[0]);
-  if (timed_out) ::kill(pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+std::optional<std::string> run_python(const Context& ctx, const std::string& python) {
+  ProcessRequest request;
+  request.argv = {python, "-I", "-S", "-c", "import platform;print(platform.python_version())"};
+  request.timeout_ms = 5000;
+  request.max_output = 4096;
+  auto ran = ctx.processes().run(request);
+  if (!ran || !ran->ok()) return std::nullopt;
+  std::string out = std::move(ran->out);
   while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
   static const std::regex re(R"(\d+\.\d+(\.\d+)?\S*)");
   if (!std::regex_match(out, re)) return std::nullopt;
@@ -158,7 +113,7 @@ MarkerEnv host_marker_env(const Context& ctx) {
     short_version = major_minor(*forced);
     if (std::count(forced->begin(), forced->end(), '.') >= 2) full = *forced;
   } else if (auto python = find_python(ctx)) {
-    if (ctx.root() == "/") full = run_python(*python);
+    if (ctx.root() == "/") full = run_python(ctx, *python);
     short_version = full ? major_minor(*full) : version_from_links(ctx, *python);
   }
   if (short_version) env["python_version"] = *short_version;

@@ -136,7 +136,7 @@ std::vector<Compiler> detect_compilers(const Context& ctx, int timeout_ms) {
       }
     }
     if (found.empty()) continue;
-    auto ran = run_capture({ctx.host_path(found), "--version"}, timeout_ms);
+    auto ran = run_capture(ctx, {ctx.host_path(found), "--version"}, timeout_ms);
     if (!ran.ok() || ran->exit_status != 0) continue;
     Compiler c;
     c.name = std::string(name);

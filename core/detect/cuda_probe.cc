@@ -5,9 +5,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
-#include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +29,7 @@
 
 #include "core/detect/cuda_api.h"
 #include "core/util/file_stamp.h"
+#include "core/util/subprocess.h"
 
 namespace extdeps::detect {
 
@@ -287,88 +286,16 @@ json probe_nvml(bool& complete) {
 
 // ---- parent side ----
 
-struct ChildRun {
-  bool timed_out = false;
-  int status = 0;  // waitpid status when it ended
-  std::string out;
-};
-
-void kill_group(pid_t pid) {
-  kill(-pid, SIGKILL);
-  kill(pid, SIGKILL);
-}
-
-// Waits for `pid` until `deadline`; true when it was reaped.
-bool reap_until(pid_t pid, int& status, Clock::time_point deadline) {
-  for (;;) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return true;
-    if (r < 0 && errno != EINTR) return true;  // not ours any more: nothing to wait for
-    if (Clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
-  }
-}
-
-// Runs argv in its own process group with stdout to a pipe and stdin/stderr on /dev/null. On
-// timeout the whole group is killed; a process the kernel will not let go of (stuck in the
-// driver) is left behind rather than waited for.
-Result<ChildRun> run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                           int timeout_ms) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0)
-    return environment_error(std::string("cannot create a pipe: ") + std::strerror(errno));
-  std::vector<char*> args, envp;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t none, all;
-  sigemptyset(&none);
-  sigfillset(&all);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  close(fds[1]);
-  if (rc != 0) {
-    close(fds[0]);
-    return environment_error("cannot start " + argv[0] + ": " + std::strerror(rc));
-  }
-
-  ChildRun run;
-  const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-  bool eof = false;
-  while (!eof) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) break;
-    pollfd p{fds[0], POLLIN, 0};
-    int n = poll(&p, 1, static_cast<int>(left));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    char buf[4096];
-    ssize_t got = read(fds[0], buf, sizeof buf);
-    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (got <= 0) eof = true;
-    else if (run.out.size() < (1u << 20)) run.out.append(buf, static_cast<size_t>(got));
-  }
-  close(fds[0]);
-  if (eof && reap_until(pid, run.status, deadline)) return run;
-  run.timed_out = true;
-  kill_group(pid);
-  reap_until(pid, run.status, Clock::now() + std::chrono::seconds(1));
-  return run;
+// Runs argv through the Context's runner: its own process group, stdin from nowhere, the
+// environment exactly `env`. A run past the limit is killed with its group; a process the kernel
+// will not let go of (stuck in the driver) is left behind rather than waited for.
+Result<ProcessResult> run_child(const Context& ctx, std::vector<std::string> argv, std::vector<std::string> env,
+                                int timeout_ms) {
+  ProcessRequest request;
+  request.argv = std::move(argv);
+  request.env = std::move(env);
+  request.timeout_ms = timeout_ms;
+  return ctx.processes().run(request);
 }
 
 std::string signal_name(int sig) {
@@ -629,7 +556,7 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
     return f;
   }
   const auto start = Clock::now();
-  auto run = run_child({program, "__probe-cuda"}, child_env(ctx), timeout_ms);
+  auto run = run_child(ctx, {program, "__probe-cuda"}, child_env(ctx), timeout_ms);
   if (!run.ok()) return Error{run.error().code, "cannot start the driver probe: " + run.error().message};
 
   CudaFacts f;
@@ -637,13 +564,16 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
   if (run->timed_out) {
     f.state = CudaState::timeout;
     f.detail = "the driver probe did not answer within " + std::to_string(timeout_ms) + " ms and was killed";
-  } else if (WIFSIGNALED(run->status)) {
-    int sig = WTERMSIG(run->status);
+  } else if (run->too_big) {
+    f.state = CudaState::driver_error;
+    f.detail = "the driver probe printed more than 1 MiB and was killed";
+  } else if (run->signal != 0) {
+    int sig = run->signal;
     f.state = CudaState::crashed;
     f.detail = "the driver probe was killed by " + signal_name(sig) + " (signal " + std::to_string(sig) + ")";
-  } else if (!WIFEXITED(run->status) || WEXITSTATUS(run->status) != 0) {
+  } else if (run->exit_status != 0) {
     f.state = CudaState::driver_error;
-    f.detail = "the driver probe exited with status " + std::to_string(WEXITSTATUS(run->status));
+    f.detail = "the driver probe exited with status " + std::to_string(run->exit_status);
   } else {
     f = parse_cuda_probe_output(run->out);
   }
@@ -663,10 +593,10 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
   if (f.state == CudaState::no_library) {
     auto left = timeout_ms - std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
     if (auto smi = find_on_path(ctx, "nvidia-smi"); smi && left > 0) {
-      auto q = run_child({*smi, "--query-gpu=index,name,compute_cap,memory.total,uuid,driver_version",
+      auto q = run_child(ctx, {*smi, "--query-gpu=index,name,compute_cap,memory.total,uuid,driver_version",
                           "--format=csv,noheader,nounits"},
                          child_env(ctx), static_cast<int>(left));
-      if (q.ok() && !q->timed_out && WIFEXITED(q->status) && WEXITSTATUS(q->status) == 0) {
+      if (q.ok() && q->ok()) {
         CudaFacts s;
         s.kernel_driver = f.kernel_driver;
         from_nvidia_smi(q->out, s);

@@ -62,11 +62,12 @@ void select_for_host(Tables& tables, const HostRelease& host) {
     auto own = std::find_if(tables.tables.begin(), tables.tables.end(),
                             [&](const Table& t) { return t.ecosystem == host.id; });
     if (own != tables.tables.end()) {
-      const Table derived = *own;  // merge_table consumes its overlay
       for (const auto& like : host.id_like) {
         if (like == host.id) continue;
         for (auto& t : tables.tables) {
-          if (t.ecosystem == like) merge_table(t, derived);
+          // merge_table consumes its overlay: a copy, made only where there is a table to
+          // overlay (on Debian itself, whose os-release has no ID_LIKE, none is).
+          if (t.ecosystem == like) merge_table(t, Table(*own));
         }
       }
     }

@@ -73,7 +73,12 @@ Result<void> call(const Context& ctx, const std::string& path, std::string_view 
   std::optional<Error> failed;
   std::size_t number = 0;
   const int limit = timeout_ms(ctx);
-  auto ran = run_lines({path}, line, limit, kMaxAnswer, [&](std::string_view text) {
+  ProcessRequest run;
+  run.argv = {path};
+  run.input = line;
+  run.timeout_ms = limit;
+  run.max_output = kMaxAnswer;
+  run.on_line = [&](std::string_view text) {
     ++number;
     if (text.find_first_not_of(" \t\r") == std::string_view::npos) return true;
     Json message;
@@ -103,7 +108,8 @@ Result<void> call(const Context& ctx, const std::string& path, std::string_view 
       return false;
     }
     return true;
-  });
+  };
+  auto ran = ctx.processes().run(run);
   if (!ran) return environment_error(who(path) + ": " + ran.error().message);
   if (failed) return *failed;
   if (ran->timed_out)

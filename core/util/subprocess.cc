@@ -7,9 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 extern char** environ;
 
@@ -38,9 +40,39 @@ int wait_status(pid_t pid) {
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-Result<LineRun> run_lines(const std::vector<std::string>& argv, std::string_view input, int timeout_ms,
-                          std::size_t max_bytes, const std::function<bool(std::string_view line)>& on_line) {
-  if (argv.empty()) return environment_error("no command to run");
+namespace {
+
+// Waits for `pid` until `deadline`; true (with its wait status) when it was reaped.
+bool reap_until(pid_t pid, int& status, std::chrono::steady_clock::time_point deadline) {
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) return true;
+    if (r < 0 && errno != EINTR) return true;  // not ours any more: nothing to wait for
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    usleep(500);
+  }
+}
+
+class SystemRunner : public ProcessRunner {
+ public:
+  Result<ProcessResult> run(const ProcessRequest& request) const override { return run_process(request); }
+};
+
+}  // namespace
+
+std::shared_ptr<const ProcessRunner> system_process_runner() {
+  static const auto runner = std::make_shared<const SystemRunner>();
+  return runner;
+}
+
+Result<ProcessResult> run_process(const ProcessRequest& request) {
+  const auto& argv = request.argv;
+  if (argv.empty() || argv[0].empty()) return environment_error("no command to run");
+  Fd file;
+  if (!request.on_line && !request.stdout_file.empty()) {
+    file.fd = ::open(request.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (file.fd < 0) return environment_error(request.stdout_file + ": cannot create: " + std::strerror(errno));
+  }
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) != 0) return environment_error("cannot create a pipe: " + std::string(std::strerror(errno)));
   Fd in_r{in[0]}, in_w{in[1]};
@@ -56,19 +88,26 @@ Result<LineRun> run_lines(const std::vector<std::string>& argv, std::string_view
   posix_spawn_file_actions_adddup2(&actions, err_w.fd, STDERR_FILENO);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  // A process group of its own, so a timeout also ends what a wrapper script started; SIGPIPE
-  // back to its default in the child whatever the parent does with it.
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  // A process group of its own, so a timeout also ends what a wrapper script started; every
+  // signal at its default and none blocked, whatever this process does with them (SIGPIPE is
+  // ignored here while writing the input; a library user may block others).
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   posix_spawnattr_setpgroup(&attr, 0);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  std::vector<char*> envp;
+  if (request.env) {
+    for (const auto& e : *request.env) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+  }
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), request.env ? envp.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) return environment_error("cannot start " + argv[0] + ": " + std::strerror(rc));
@@ -81,11 +120,13 @@ Result<LineRun> run_lines(const std::vector<std::string>& argv, std::string_view
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, &old);
 
-  LineRun run;
+  ProcessResult run;
+  const std::string_view input = request.input;
   std::string pending;  // stdout not yet handed over as a line
   std::size_t written = 0, read_total = 0;
+  std::optional<Error> file_error;
   if (input.empty()) in_w.close();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(request.timeout_ms);
   auto kill_group = [&] { ::kill(-pid, SIGKILL); };
   bool done = false;
   while (!done && (out_r.fd >= 0 || err_r.fd >= 0)) {
@@ -132,15 +173,35 @@ Result<LineRun> run_lines(const std::vector<std::string>& argv, std::string_view
         continue;
       }
       read_total += static_cast<std::size_t>(r);
-      if (read_total > max_bytes) {
+      if (read_total > request.max_output) {
         run.too_big = true;
         kill_group();
         break;
       }
+      if (file.fd >= 0) {
+        for (ssize_t off = 0; off < r;) {
+          ssize_t w = ::write(file.fd, buf + off, static_cast<std::size_t>(r - off));
+          if (w < 0 && errno == EINTR) continue;
+          if (w <= 0) {
+            file_error = environment_error(request.stdout_file + ": cannot write: " + std::strerror(errno));
+            break;
+          }
+          off += w;
+        }
+        if (file_error) {
+          kill_group();
+          break;
+        }
+        continue;
+      }
+      if (!request.on_line) {
+        run.out.append(buf, static_cast<std::size_t>(r));
+        continue;
+      }
       pending.append(buf, static_cast<std::size_t>(r));
       std::size_t start = 0;
       for (std::size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
-        if (!on_line(std::string_view(pending).substr(start, nl - start))) {
+        if (!request.on_line(std::string_view(pending).substr(start, nl - start))) {
           run.stopped = true;
           kill_group();
           done = true;
@@ -150,13 +211,27 @@ Result<LineRun> run_lines(const std::vector<std::string>& argv, std::string_view
       pending.erase(0, start);
     }
   }
-  if (!done && !run.timed_out && !run.too_big && !pending.empty())
-    if (!on_line(pending)) run.stopped = true;
+  if (request.on_line && !done && !run.timed_out && !run.too_big && !file_error && !pending.empty())
+    if (!request.on_line(pending)) run.stopped = true;
   in_w.close();
   out_r.close();
   err_r.close();
-  run.exit_status = wait_status(pid);
   sigaction(SIGPIPE, &old, nullptr);
+  // stdout is closed; a child that lingers past the deadline is killed too, and one the kernel
+  // does not let go of within a second of that is left behind rather than waited for.
+  int status = 0;
+  if (!reap_until(pid, status, std::max(deadline, std::chrono::steady_clock::now()))) {
+    run.timed_out = true;
+    kill_group();
+    if (!reap_until(pid, status, std::chrono::steady_clock::now() + std::chrono::seconds(1))) status = SIGKILL;
+  }
+  if (WIFEXITED(status)) {
+    run.exit_status = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    run.signal = WTERMSIG(status);
+    run.exit_status = 128 + run.signal;
+  }
+  if (file_error) return *file_error;
   return run;
 }
 

@@ -67,11 +67,11 @@ Result<void> run_nix(const Context& ctx, std::vector<std::string> argv, const st
   std::string tool = argv[0];
   argv[0] = detect::find_on_path(ctx, tool);
   if (argv[0].empty()) return environment_error(tool + " is not on PATH");
-  auto ran = detect::run_to_file(argv, nix_environment(ctx), out, timeout_ms(ctx));
+  auto ran = detect::run_to_file(ctx, argv, nix_environment(ctx), out, timeout_ms(ctx));
   argv[0] = tool;
   if (!ran) return ran.error();
   if (ran->exit_status != 0) {
-    std::string why = last_line(ran->err);
+    std::string why = last_line(ran->err_tail);
     return environment_error(shell_words(argv) + " failed with exit code " + std::to_string(ran->exit_status) +
                              (why.empty() ? "" : ": " + why));
   }

@@ -225,7 +225,7 @@ class NixProvider final : public Provider {
       return {};
     }
     std::string out = (fs::temp_directory_path() / ("extdeps-nix-env-q-" + std::to_string(::getpid()) + ".json")).string();
-    auto ran = detect::run_to_file({detect::find_on_path(ctx, "nix-env"), "-q", "--json", "-p", profile_}, nix_environment(ctx), out,
+    auto ran = detect::run_to_file(ctx, {detect::find_on_path(ctx, "nix-env"), "-q", "--json", "-p", profile_}, nix_environment(ctx), out,
                                    120 * 1000);
     struct Remove {
       std::string path;
@@ -234,7 +234,7 @@ class NixProvider final : public Provider {
     if (!ran) return ran.error();
     if (ran->exit_status != 0)
       return environment_error("nix-env -q --json -p " + profile_ + " failed with exit code " +
-                               std::to_string(ran->exit_status) + ": " + ran->err);
+                               std::to_string(ran->exit_status) + ": " + ran->err_tail);
     auto source = json::open_file(out, "nix-env -q --json -p " + profile_);
     if (!source) return source.error();
     auto r = read_nix_env_installed(**source, profile_, installed);

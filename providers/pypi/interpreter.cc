@@ -140,7 +140,7 @@ Result<Interpreter> find_interpreter(const Context& ctx, const std::string& pyth
       }
     }
   }
-  auto answer = detect::run_capture({path, "-c", kProgram}, 20000);
+  auto answer = detect::run_capture(ctx, {path, "-c", kProgram}, 20000);
   if (!answer) return environment_error(path + ": cannot ask it what it is: " + answer.error().message);
   if (answer->exit_status != 0)
     return environment_error(path + ": exited with " + std::to_string(answer->exit_status) +

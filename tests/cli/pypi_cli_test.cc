@@ -39,7 +39,7 @@ class PypiCliTest : public test::CliFixture {
   // "installed": its dist-info written as pip writes it. Returns the site-packages folder, empty
   // when venv does not work here.
   std::string venv_with_cuda_runtime(const std::string& venv) {
-    auto made = detect::run_capture({kPython, "-m", "venv", "--without-pip", venv}, 60000);
+    auto made = detect::run_capture(Context::from_process(), {kPython, "-m", "venv", "--without-pip", venv}, 60000);
     if (!made || made->exit_status != 0) return {};
     std::string site;
     for (const auto& e : fs::directory_iterator(venv + "/lib")) site = e.path().string() + "/site-packages";
@@ -155,7 +155,7 @@ TEST_F(PypiCliTest, AVenvHasWhatIsInstalledAndTheSystemPythonIsExternallyManaged
   // Debian's own python3 is externally managed (PEP 668): said, with the choices.
   python_ = kPython;
   if (!fs::exists("/usr/lib/python3/dist-packages") ||
-      detect::run_capture({kPython, "-c", "import sysconfig,os,sys;sys.exit(0 if os.path.isfile(os.path.join(sysconfig.get_path('stdlib'),'EXTERNALLY-MANAGED')) else 1)"}, 20000)->exit_status != 0)
+      detect::run_capture(Context::from_process(), {kPython, "-c", "import sysconfig,os,sys;sys.exit(0 if os.path.isfile(os.path.join(sysconfig.get_path('stdlib'),'EXTERNALLY-MANAGED')) else 1)"}, 20000)->exit_status != 0)
     GTEST_SKIP() << kPython << " is not externally managed here";
   auto sys = resolve({{"EXTDEPS_OVERRIDE_CUDA", "12.4"}});
   ASSERT_EQ(sys.rc, 0) << sys.err;

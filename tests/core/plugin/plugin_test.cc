@@ -33,10 +33,8 @@ Ran extdeps_run(const std::vector<std::string>& args, const std::vector<std::str
   argv.push_back(EXTDEPS_BINARY);
   argv.insert(argv.end(), args.begin(), args.end());
   Ran ran;
-  auto r = run_lines(argv, "", 60000, 1 << 24, [&](std::string_view line) {
-    ran.out += std::string(line) + "\n";
-    return true;
-  });
+  auto r = run_process({.argv = argv, .timeout_ms = 60000, .max_output = 1 << 24});
+  if (r) ran.out = r->out;
   EXPECT_TRUE(r.ok()) << r.error().message;
   if (r) {
     ran.rc = r->exit_status;
@@ -151,10 +149,8 @@ TEST_F(ExamplePlugin, ItsMessagesFollowTheProtocolSchema) {
   std::vector<std::string> argv{"/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "/usr/bin/python3",
                                 source + "/tests/core/plugin/check_protocol.py", source + "/schema/provider-protocol.schema.json",
                                 kExample + "/extdeps-provider-sitepkgs", test::data_path("apt/bookworm"), options};
-  auto r = run_lines(argv, "", 60000, 1 << 20, [&](std::string_view line) {
-    checked.out += std::string(line) + "\n";
-    return true;
-  });
+  auto r = run_process({.argv = argv, .timeout_ms = 60000});
+  if (r) checked.out = r->out;
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->exit_status, 0) << checked.out << r->err_tail;
   EXPECT_EQ(checked.out, "ok: 4 records, every message valid\n");

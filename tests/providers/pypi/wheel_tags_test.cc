@@ -107,12 +107,12 @@ TEST(PypiWheelTags, MuslAndFreeThreadedTargets) {
 // glibc (packaging leaves those out; we keep them for the solve to refuse with a reason).
 TEST(PypiWheelTags, AgreeWithPythonPackagingOnThisMachine) {
   const std::string python = "/usr/bin/python3";
-  auto probe = detect::run_capture({python, "-c", "import packaging.tags"}, 20000);
+  auto probe = detect::run_capture(Context::from_process(), {python, "-c", "import packaging.tags"}, 20000);
   if (!probe || probe->exit_status != 0)
     GTEST_SKIP() << python << " with python3-packaging is needed (scripts/install-deps.sh installs both)";
-  auto theirs = detect::run_capture({python, "-c", "from packaging import tags\nfor t in tags.sys_tags(): print(t)"}, 20000);
+  auto theirs = detect::run_capture(Context::from_process(), {python, "-c", "from packaging import tags\nfor t in tags.sys_tags(): print(t)"}, 20000);
   ASSERT_TRUE(theirs.ok());
-  auto libc = detect::run_capture({python, "-c", "import platform; print(platform.libc_ver()[1])"}, 20000);
+  auto libc = detect::run_capture(Context::from_process(), {python, "-c", "import platform; print(platform.libc_ver()[1])"}, 20000);
   ASSERT_TRUE(libc.ok());
   int gmajor = 0, gminor = 0;
   ASSERT_EQ(std::sscanf(libc->out.c_str(), "%d.%d", &gmajor, &gminor), 2) << libc->out;
