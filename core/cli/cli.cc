@@ -5,6 +5,7 @@
 #include <istream>
 #include <ostream>
 
+#include "core/cli/config_command.h"
 #include "core/cli/debug_command.h"
 #include "core/cli/detect_command.h"
 #include "core/cli/mappings_command.h"
@@ -12,6 +13,7 @@
 #include "core/cli/providers_command.h"
 #include "core/cli/run_options.h"
 #include "core/cli/show_command.h"
+#include "core/config/config.h"
 #include "core/detect/cuda_probe.h"
 #include "core/fetch/cache_commands.h"
 #include "core/fetch/options.h"
@@ -278,6 +280,12 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   auto* providers_cmd = app.add_subcommand("providers", "the package managers extdeps plans with: options, variables");
   bool providers_json = false;
   providers_cmd->add_flag("--json", providers_json, "print JSON");
+  auto* config_cmd = app.add_subcommand("config", "the settings for a project, each with where its value came from");
+  std::string config_path;
+  bool config_json = false, config_variables = false;
+  config_cmd->add_option("path", config_path, "a project folder or declaration file (default: none)");
+  config_cmd->add_flag("--json", config_json, "print JSON");
+  config_cmd->add_flag("--variables", config_variables, "list every environment variable extdeps reads");
   auto* debug_cmd = app.add_subcommand("debug", "tools for bug reports");
   debug_cmd->require_subcommand(1);
   auto* replay_cmd = debug_cmd->add_subcommand("replay", "solve a `resolve --dump-testcase` folder again, without the indexes");
@@ -312,7 +320,14 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     if (*env_cmd) return cmd_env(ctx, ro, ro.json ? "json" : env_format, out, err);
     if (*show) return cmd_show(ctx, so, out, err);
     if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
-    if (*detect_cmd) return cmd_detect(ctx, detect_options, out, err);
+    if (*config_cmd) return cmd_config(ctx, config_path, config_variables, config_json, out, err);
+    if (*detect_cmd) {
+      // The user's configuration counts for detect too (detect-ttl, probe-timeout).
+      auto settings = config::load(ctx, "", {});
+      if (!settings.ok()) return fail(err, settings.error());
+      config::apply_to(ctx, *settings);
+      return cmd_detect(ctx, detect_options, out, err);
+    }
     if (*cuda_probe_cmd) return detect::run_cuda_probe(out);
     if (mappings.selected()) return mappings.run(ctx, out, err);
     if (*providers_cmd) return cmd_providers(providers_json, out);

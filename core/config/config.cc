@@ -1,4 +1,5 @@
 #include "core/config/config.h"
+#include "core/config/variables.h"
 #include "core/util/text.h"
 #include "core/util/toml_depth.h"
 #include "core/fetch/options.h"
@@ -45,6 +46,43 @@ const ProviderOption* option_for_key(std::string_view key) {
     for (const auto& o : d->options)
       if (!o.config_key.empty() && o.config_key == key) return &o;
   return nullptr;
+}
+
+// A one-value setting as text: a string, or a number or boolean written as one (timeout = 30,
+// offline = true).
+std::optional<std::string> scalar_text(const toml::node& node) {
+  if (auto s = node.value<std::string>()) return s;
+  if (node.is_integer()) return std::to_string(*node.value<std::int64_t>());
+  if (node.is_floating_point()) {
+    std::string t = std::to_string(*node.value<double>());
+    while (t.size() > 1 && t.back() == '0') t.pop_back();
+    if (t.back() == '.') t.pop_back();
+    return t;
+  }
+  if (auto b = node.value<bool>()) return std::string(*b ? "1" : "0");
+  return std::nullopt;
+}
+
+// Core's option a configuration file sets with `key` (plugin-timeout); null when none.
+const ProviderOption* core_option_for_key(std::string_view key) {
+  for (const auto& o : core_options())
+    if (o.config_key == key) return &o;
+  return nullptr;
+}
+
+// The first of the option's variables that is set, as an OptionValue; nullopt when none is (or
+// a list splits into nothing).
+std::optional<OptionValue> from_environment(const Context& ctx, const ProviderOption& o) {
+  for (std::string_view var : o.env) {
+    auto v = ctx.env(var);
+    if (!v) continue;
+    std::vector<std::string> values;
+    if (o.list) values = split_any(*v, o.env_separators);
+    else if (!v->empty()) values.push_back(*v);
+    if (values.empty()) continue;  // set to nothing: as if unset
+    return OptionValue{std::move(values), std::string(var)};
+  }
+  return std::nullopt;
 }
 
 std::string where(const std::string& path, const toml::node& n) {
@@ -104,6 +142,12 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         if (!d.empty() && d.front() != '/' && !base.empty()) d = base + "/" + d;
       s.mapping_dirs = *v;
       s.mapping_dirs_from = where(path, node);
+    } else if (const ProviderOption* core = core_option_for_key(key.str())) {
+      std::optional<std::string> v = scalar_text(node);
+      if (!v || v->empty())
+        return bad_input(where(path, node) + ": '" + std::string(key.str()) + "' must be " +
+                         std::string(core->value_name));
+      s.core_options[std::string(core->name)] = OptionValue{{std::move(*v)}, where(path, node)};
     } else if (const ProviderOption* option = option_for_key(key.str())) {
       std::vector<std::string> values;
       if (option->list) {
@@ -111,7 +155,7 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         if (!v.ok()) return v.error();
         values = std::move(*v);
       } else {
-        auto v = node.value<std::string>();
+        auto v = scalar_text(node);
         if (!v) return bad_input(where(path, node) + ": '" + std::string(key.str()) + "' must be a string");
         values.push_back(std::move(*v));
       }
@@ -125,10 +169,12 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         return bad_input(where(path, node) + ": '" + std::string(key.str()) +
                          "' must be a size in bytes, or a string such as \"2G\" or \"512M\"");
       (key == "max-download-size" ? s.max_download_size : s.max_download_total) = size;
+      (key == "max-download-size" ? s.max_download_size_from : s.max_download_total_from) = where(path, node);
     } else if (key == "allow-insecure-http") {
       auto b = node.value<bool>();
       if (!b) return bad_input(where(path, node) + ": 'allow-insecure-http' must be true or false");
       s.allow_insecure_http = *b;
+      s.allow_insecure_http_from = where(path, node);
     } else if (key == "root") {
       auto r = node.value<std::string>();
       if (!r || r->empty()) return bad_input(where(path, node) + ": 'root' must be a folder");
@@ -139,6 +185,7 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
       // read by the Python build hook, not by the resolver
     } else {
       std::string known = "managers, mapping-dirs";
+      for (const auto& o : core_options()) known += ", " + std::string(o.config_key);
       for (const ProviderDescriptor* d : provider_descriptors())
         for (const auto& o : d->options)
           if (!o.config_key.empty()) known += ", " + std::string(o.config_key);
@@ -167,9 +214,19 @@ Result<Settings> load(const Context& ctx, const std::string& declaration_path, c
       out.mapping_dirs_from = s.mapping_dirs_from;
     }
     for (const auto& [name, value] : s.provider_options) out.provider_options[name] = value;
-    if (s.max_download_size) out.max_download_size = s.max_download_size;
-    if (s.max_download_total) out.max_download_total = s.max_download_total;
-    if (s.allow_insecure_http) out.allow_insecure_http = s.allow_insecure_http;
+    for (const auto& [name, value] : s.core_options) out.core_options[name] = value;
+    if (s.max_download_size) {
+      out.max_download_size = s.max_download_size;
+      out.max_download_size_from = s.max_download_size_from;
+    }
+    if (s.max_download_total) {
+      out.max_download_total = s.max_download_total;
+      out.max_download_total_from = s.max_download_total_from;
+    }
+    if (s.allow_insecure_http) {
+      out.allow_insecure_http = s.allow_insecure_http;
+      out.allow_insecure_http_from = s.allow_insecure_http_from;
+    }
     if (s.root) {
       out.root = s.root;
       out.root_from = s.root_from;
@@ -194,23 +251,27 @@ Result<Settings> load(const Context& ctx, const std::string& declaration_path, c
     env.mapping_dirs = split(*d, ':');
     env.mapping_dirs_from = "EXTDEPS_MAPPING_DIRS";
   }
-  for (const ProviderDescriptor* d : provider_descriptors()) {
-    for (const auto& o : d->options) {
-      for (std::string_view var : o.env) {
-        auto v = ctx.env(var);
-        if (!v) continue;
-        std::vector<std::string> values;
-        if (o.list) values = split_any(*v, o.env_separators);
-        else if (!v->empty()) values.push_back(*v);
-        if (values.empty()) continue;  // set to nothing: as if unset
-        env.provider_options[std::string(o.name)] = OptionValue{std::move(values), std::string(var)};
-        break;
-      }
-    }
-  }
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& o : d->options)
+      if (auto v = from_environment(ctx, o)) env.provider_options[std::string(o.name)] = std::move(*v);
+  for (const auto& o : core_options())
+    if (auto v = from_environment(ctx, o)) env.core_options[std::string(o.name)] = std::move(*v);
   apply(env);
   apply(cli);
   return out;
+}
+
+void apply_to(Context& ctx, const Settings& settings) {
+  std::map<std::string, Context::Resolved, std::less<>> overlay;
+  auto add = [&](const ProviderOption& o, const std::map<std::string, OptionValue, std::less<>>& values) {
+    auto it = values.find(o.name);
+    if (it == values.end() || o.list || o.env.empty() || it->second.values.empty()) return;
+    overlay[std::string(o.env.front())] = {it->second.values.front(), it->second.from};
+  };
+  for (const auto& o : core_options()) add(o, settings.core_options);
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& o : d->options) add(o, settings.provider_options);
+  ctx.set_env_overlay(std::move(overlay));
 }
 
 }  // namespace extdeps::config

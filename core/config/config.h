@@ -24,6 +24,8 @@ struct Settings {
   // with where it came from: "--channel", "EXTDEPS_CONDA_CHANNELS", a file's "path:line:col".
   // A file sets one with its config_key (conda-channels); a higher level replaces a lower one.
   std::map<std::string, OptionValue, std::less<>> provider_options;
+  // Core's own options (config::core_options: offline, plugin-timeout, ...), the same way.
+  std::map<std::string, OptionValue, std::less<>> core_options;
   // Where each value came from, for messages: "command line", "EXTDEPS_MANAGERS", or the
   // file:line:col of the key. Relative mapping-dirs in a file are made relative to its folder.
   std::string managers_from;
@@ -34,6 +36,7 @@ struct Settings {
   std::optional<std::uint64_t> max_download_size;
   std::optional<std::uint64_t> max_download_total;
   std::optional<bool> allow_insecure_http;
+  std::string max_download_size_from, max_download_total_from, allow_insecure_http_from;  // file:line:col
   // root: the folder the system providers read the machine's files under (dpkg status, apt
   // lists, os-release), for planning against a mounted image or chroot; `--root` and
   // EXTDEPS_ROOT are above it. Relative to the file that names it.
@@ -53,5 +56,10 @@ std::string user_config_path(const Context& ctx);
 // EXTDEPS_MANAGERS, EXTDEPS_MAPPING_DIRS and every provider option's variables (the first one
 // set; a list split on the option's separators; one that splits into nothing counts as unset).
 Result<Settings> load(const Context& ctx, const std::string& declaration_path, const Settings& cli);
+
+// Makes the resolved settings what `ctx` answers: each core and provider option that is set, and
+// is not a list, answers its first variable through Context::set_env_overlay (a value from a file
+// or the command line over the environment's, as load decided).
+void apply_to(Context& ctx, const Settings& settings);
 
 }  // namespace extdeps::config

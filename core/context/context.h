@@ -34,7 +34,25 @@ class Context {
   const std::string& root() const { return root_; }
   void set_root(std::string root) { root_ = root.empty() ? "/" : std::move(root); }
 
-  std::optional<std::string> env(std::string_view name) const { return env_(name); }
+  std::optional<std::string> env(std::string_view name) const {
+    if (!overlay_.empty())
+      if (auto it = overlay_.find(name); it != overlay_.end()) return it->second.value;
+    return env_(name);
+  }
+  // Where env(name)'s value came from, for messages: the file:line:col or "--flag" of a resolved
+  // setting, else the variable's own name.
+  std::string env_origin(std::string_view name) const {
+    if (auto it = overlay_.find(name); it != overlay_.end()) return it->second.from;
+    return std::string(name);
+  }
+  struct Resolved {
+    std::string value;
+    std::string from;
+  };
+  // The values the settings resolver (config::apply_to) decided for variables whose setting a
+  // configuration file or the command line gave: env() answers them before the environment, so
+  // every reader of EXTDEPS_PLUGIN_TIMEOUT sees the one resolved value.
+  void set_env_overlay(std::map<std::string, Resolved, std::less<>> values) { overlay_ = std::move(values); }
   std::chrono::system_clock::time_point now() const { return clock_(); }
 
   // Where extdeps keeps its caches ($XDG_CACHE_HOME/extdeps or ~/.cache/extdeps unless set).
@@ -76,6 +94,7 @@ class Context {
  private:
   std::string root_ = "/";
   EnvLookup env_;
+  std::map<std::string, Resolved, std::less<>> overlay_;
   Clock clock_;
   std::string cache_dir_;
   Sink sink_;

@@ -31,7 +31,12 @@ Result<long long> env_seconds(const Context& ctx, const char* name, long long fa
   long long n = 0;
   auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
   if (ec != std::errc() || end != v->data() + v->size() || n < 0)
-    return bad_input("invalid " + std::string(name) + "='" + *v + "': expected seconds");
+  {
+    // A value a configuration file gave is blamed on its key's place.
+    const std::string origin = ctx.env_origin(name);
+    return bad_input((origin == name ? "" : origin + ": ") + "invalid " + std::string(name) + "='" + *v +
+                     "': expected seconds");
+  }
   return n;
 }
 

@@ -219,6 +219,8 @@ Sources& Sources::operator=(Sources&&) noexcept = default;
 Sources::~Sources() = default;
 
 Result<Planned> plan(Context& ctx, const Request& o) {
+  // What an earlier request's settings decided does not carry over (a library session).
+  ctx.set_env_overlay({});
   plugin::discover(ctx);  // once per process; the CLI did it before parsing its flags
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   auto path = declare::find_declaration(o.path);
@@ -241,6 +243,8 @@ Result<Planned> plan(Context& ctx, const Request& o) {
 
   auto settings = settings_for(ctx, has_declaration ? *path : std::string(), o.managers, o.mapping_dirs, o.sources);
   if (!settings.ok()) return settings.error();
+  // From here every reader of a setting's variable sees the resolved value (config::apply_to).
+  config::apply_to(ctx, *settings);
   // `root` of a configuration file; --root and EXTDEPS_ROOT (set by cli::run) are above it.
   if (settings->root && !o.root_given) {
     auto root = check_root(*settings->root);
@@ -325,6 +329,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
 }
 
 Result<Shown> show(Context& ctx, const ShowRequest& o) {
+  ctx.set_env_overlay({});
   plugin::discover(ctx);
   auto url = declare::parse_depurl(o.depurl);
   if (!url.ok()) return bad_input(o.depurl + ": " + url.error().message);
@@ -332,6 +337,7 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   // No declaration file here; the environment and the user's configuration still count.
   auto settings = settings_for(ctx, "", o.managers, o.mapping_dirs, o.sources);
   if (!settings.ok()) return settings.error();
+  config::apply_to(ctx, *settings);
   auto tables = tables_for(ctx, *settings);
   if (!tables.ok()) return tables.error();
   // The range after '@' counts as it does in a declaration: show answers as resolve would.

@@ -42,7 +42,7 @@ Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
     if (*v == "1" || *v == "true" || *v == "yes")
       o.offline = true;
     else if (*v != "0" && *v != "false" && *v != "no")
-      return bad_input("EXTDEPS_OFFLINE: expected 1 or 0, got '" + *v + "'");
+      return bad_input(ctx.env_origin("EXTDEPS_OFFLINE") + ": expected 1 or 0, got '" + *v + "'");
   }
   o.progress = flags.stderr_is_terminal || ctx.stderr_is_terminal();
   if (flags.max_download_bytes) o.max_download_bytes = *flags.max_download_bytes;

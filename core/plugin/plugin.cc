@@ -530,7 +530,9 @@ int timeout_ms(const Context& ctx) {
     char* end = nullptr;
     double s = std::strtod(v->c_str(), &end);
     if (end && *end == '\0' && s > 0 && s < 86400) return static_cast<int>(s * 1000);
-    ctx.warn("EXTDEPS_PLUGIN_TIMEOUT='" + printable_text(*v) + "' is not a number of seconds; 120 s it is");
+    const std::string origin = ctx.env_origin("EXTDEPS_PLUGIN_TIMEOUT");
+    ctx.warn((origin == "EXTDEPS_PLUGIN_TIMEOUT" ? "" : origin + ": ") + "EXTDEPS_PLUGIN_TIMEOUT='" +
+             printable_text(*v) + "' is not a number of seconds; 120 s it is");
   }
   return 120000;
 }

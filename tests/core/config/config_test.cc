@@ -65,7 +65,9 @@ TEST(ConfigTest, BadValuesNameTheFileLineAndColumn) {
   s = config::read_file(dir + "/pyproject.toml", true);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().message,
-            dir + "/pyproject.toml:2:11: unknown configuration key 'manager' (known: managers, mapping-dirs, conda-channels, "
+            dir + "/pyproject.toml:2:11: unknown configuration key 'manager' (known: managers, mapping-dirs, offline, "
+                  "plugin-timeout, detect-ttl, probe-timeout, python-version, conda-channels, conda-frontend, "
+                  "nix-frontend, nix-timeout, pypi-frontend, "
                   "max-download-size, max-download-total, allow-insecure-http, root)");
 }
 

@@ -1,0 +1,99 @@
+#include "core/config/variables.h"
+
+#include <set>
+
+namespace extdeps::config {
+
+namespace {
+
+// Core's variables that are not options: read as they are, from the environment only.
+struct Plain {
+  std::string_view name;
+  std::string_view help;
+};
+
+constexpr Plain kCorePlain[] = {
+    {"EXTDEPS_MANAGERS", "package managers in order of preference (managers in a config file; --manager)"},
+    {"EXTDEPS_MAPPING_DIRS", "extra mapping-table folders, ':'-separated (mapping-dirs; --mappings)"},
+    {"EXTDEPS_MAPPINGS_DIR", "the shipped mapping tables' folder, instead of the installed one"},
+    {"EXTDEPS_ROOT", "the folder the machine's files are read under (root; --root)"},
+    {"EXTDEPS_MAX_DOWNLOAD_SIZE", "largest download, bytes or 512M (max-download-size)"},
+    {"EXTDEPS_MAX_DOWNLOAD_TOTAL", "most bytes one run downloads (max-download-total)"},
+    {"EXTDEPS_ALLOW_INSECURE_HTTP", "1: plain http URLs are fetched (allow-insecure-http)"},
+    {"EXTDEPS_PLUGIN_PATH", "folders searched for extdeps-provider-* programs before PATH"},
+    {"EXTDEPS_OVERRIDE_*", "host facts to use instead of the detected ones (CUDA, CUDA_ARCH, GLIBC, LINUX, ARCH, OS, ...)"},
+    {"CONDA_OVERRIDE_*", "conda's overrides of the virtual packages (__cuda, __glibc), honoured as EXTDEPS_OVERRIDE_*"},
+    {"EXTDEPS_CUDA_LIBRARY", "the libcuda.so.1 the driver probe loads, instead of the system's"},
+    {"EXTDEPS_NVML_LIBRARY", "the libnvidia-ml.so.1 the driver probe loads, instead of the system's"},
+    {"EXTDEPS_LIBCURL", "the libcurl the downloads load, instead of libcurl.so.4"},
+    {"EXTDEPS_BIN", "the extdeps program the library runs the driver probe in"},
+    {"EXTDEPS_FAKE_*", "passed to the driver probe's child for the tests' fake libcuda and libnvidia-ml only"},
+    {"PATH", "where compilers, python3, nix-env, nvidia-smi and plugins are looked for"},
+    {"HOME", "the default cache and configuration folders, ~/.condarc, nix profiles"},
+    {"XDG_CACHE_HOME", "the cache folder is $XDG_CACHE_HOME/extdeps"},
+    {"XDG_CONFIG_HOME", "the user's configuration is $XDG_CONFIG_HOME/extdeps/config.toml"},
+    {"CURL_CA_BUNDLE", "CA certificates for downloads (before SSL_CERT_FILE)"},
+    {"SSL_CERT_FILE", "CA certificates for downloads"},
+    {"SSL_CERT_DIR", "a folder of CA certificates for downloads"},
+};
+
+}  // namespace
+
+const std::vector<ProviderOption>& core_options() {
+  static const std::vector<ProviderOption> options = {
+      {.name = "offline",
+       .value_name = "1|0",
+       .help = "use only cached downloads; fail where there is none (--offline)",
+       .config_key = "offline",
+       .env = {"EXTDEPS_OFFLINE"}},
+      {.name = "plugin-timeout",
+       .value_name = "SECONDS",
+       .help = "how long a provider plugin may take to answer (default 120)",
+       .config_key = "plugin-timeout",
+       .env = {"EXTDEPS_PLUGIN_TIMEOUT"}},
+      {.name = "detect-ttl",
+       .value_name = "SECONDS",
+       .help = "how long detected host facts are reused (default 86400)",
+       .config_key = "detect-ttl",
+       .env = {"EXTDEPS_DETECT_TTL"}},
+      {.name = "probe-timeout",
+       .value_name = "SECONDS",
+       .help = "how long the CUDA driver probe may take (default 10)",
+       .config_key = "probe-timeout",
+       .env = {"EXTDEPS_PROBE_TIMEOUT"}},
+      {.name = "python-version",
+       .value_name = "X.Y[.Z]",
+       .help = "the Python version markers are evaluated for, instead of python3's on PATH",
+       .config_key = "python-version",
+       .env = {"EXTDEPS_PYTHON_VERSION"}},
+  };
+  return options;
+}
+
+std::vector<Variable> variables() {
+  std::vector<Variable> out;
+  std::set<std::string, std::less<>> seen;
+  auto add = [&](std::string_view name, std::string_view owner, std::string_view setting, std::string_view help) {
+    if (seen.insert(std::string(name)).second)
+      out.push_back({std::string(name), std::string(owner), std::string(setting), std::string(help)});
+  };
+  for (const auto& o : core_options())
+    for (auto var : o.env) add(var, "core", o.name, o.help);
+  for (const auto& p : kCorePlain) add(p.name, "core", "", p.help);
+  for (const ProviderDescriptor* d : provider_descriptors()) {
+    for (const auto& o : d->options)
+      for (auto var : o.env) add(var, d->name, o.name, o.help);
+    for (auto var : d->reads_env) add(var, d->name, "", "");
+  }
+  return out;
+}
+
+bool is_registered(std::string_view name) {
+  for (const auto& v : variables()) {
+    if (v.name == name) return true;
+    if (v.name.ends_with('*') && name.starts_with(std::string_view(v.name).substr(0, v.name.size() - 1))) return true;
+  }
+  return false;
+}
+
+}  // namespace extdeps::config
