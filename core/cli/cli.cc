@@ -29,8 +29,20 @@ namespace extdeps::cli {
 
 namespace {
 
-int fail(std::ostream& err, const Error& e) {
+// The one place an error is rendered: its line on stderr and, for a command asked for JSON, the
+// error as data on stdout (schema/error.schema.json).
+int fail(std::ostream& err, const Error& e, std::ostream* json_out = nullptr) {
   err << "error: " << printable_text(e.message) << '\n';
+  if (json_out) {
+    auto text = [](const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
+    const char* kind = e.code == ExitCode::unsatisfied ? "unsatisfied"
+                       : e.code == ExitCode::environment ? "environment"
+                                                         : "bad-input";
+    nlohmann::json j{{"code", static_cast<int>(e.code)}, {"kind", kind},           {"message", e.message},
+                     {"place", text(e.place)},           {"what", text(e.what)},   {"expected", text(e.expected)},
+                     {"hint", text(e.hint)},             {"from", text(e.from)}};
+    *json_out << extdeps::json::dump(nlohmann::json{{"error", j}}, 2) << '\n';
+  }
   return static_cast<int>(e.code);
 }
 
@@ -98,7 +110,7 @@ int cmd_resolve(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& er
   auto request = request_of(o);
   request.environment_format = o.format;
   auto p = engine::plan(ctx, request);
-  if (!p.ok()) return fail(err, p.error());
+  if (!p.ok()) return fail(err, p.error(), o.json ? &out : nullptr);
   return print_outcome(ctx, *p, o, out);
 }
 
@@ -106,7 +118,7 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
   auto request = request_of(o);
   request.audit_python = !request.sources.python.empty();
   auto p = engine::plan(ctx, request);
-  if (!p.ok()) return fail(err, p.error());
+  if (!p.ok()) return fail(err, p.error(), o.json ? &out : nullptr);
   bool all = std::all_of(p->outcome.requirements.begin(), p->outcome.requirements.end(),
                          [](const auto& r) { return r.status == plan::Status::satisfied; });
   if (o.json) {
@@ -137,7 +149,7 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
 int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostream& out,
                 std::ostream& err) {
   auto p = engine::plan(ctx, request_of(o));
-  if (!p.ok()) return fail(err, p.error());
+  if (!p.ok()) return fail(err, p.error(), o.json ? &out : nullptr);
   const auto& steps = p->outcome.steps;
   if (!p->outcome.ok()) {
     print_outcome(ctx, *p, o, out);

@@ -90,14 +90,19 @@ std::string where(const std::string& path, const toml::node& n) {
   return path + ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column);
 }
 
+// A bad value in a configuration file, at its place.
+Error at(const std::string& path, const toml::node& n, const std::string& what) {
+  return error_at(ExitCode::bad_input, where(path, n), what);
+}
+
 Result<std::vector<std::string>> string_list(const std::string& path, const toml::node& n,
                                              std::string_view key) {
   const toml::array* arr = n.as_array();
-  if (!arr) return bad_input(where(path, n) + ": '" + std::string(key) + "' must be an array of strings");
+  if (!arr) return at(path, n, "'" + std::string(key) + "' must be an array of strings");
   std::vector<std::string> out;
   for (const auto& item : *arr) {
     auto s = item.value<std::string>();
-    if (!s) return bad_input(where(path, item) + ": '" + std::string(key) + "' must be an array of strings");
+    if (!s) return at(path, item, "'" + std::string(key) + "' must be an array of strings");
     out.push_back(*s);
   }
   return out;
@@ -119,8 +124,8 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
     doc = toml::parse(text.view(), path);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
-    return bad_input(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +
-                     lower_first(e.description()));
+    return error_at(ExitCode::bad_input, path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column),
+                    lower_first(e.description()));
   }
   const toml::table* t = &doc;
   if (under_tool_table) {
@@ -145,7 +150,7 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
     } else if (const ProviderOption* core = core_option_for_key(key.str())) {
       std::optional<std::string> v = scalar_text(node);
       if (!v || v->empty())
-        return bad_input(where(path, node) + ": '" + std::string(key.str()) + "' must be " +
+        return at(path, node, "'" + std::string(key.str()) + "' must be " +
                          std::string(core->value_name));
       s.core_options[std::string(core->name)] = OptionValue{{std::move(*v)}, where(path, node)};
     } else if (const ProviderOption* option = option_for_key(key.str())) {
@@ -156,7 +161,7 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         values = std::move(*v);
       } else {
         auto v = scalar_text(node);
-        if (!v) return bad_input(where(path, node) + ": '" + std::string(key.str()) + "' must be a string");
+        if (!v) return at(path, node, "'" + std::string(key.str()) + "' must be a string");
         values.push_back(std::move(*v));
       }
       s.provider_options[std::string(option->name)] = OptionValue{std::move(values), where(path, node)};
@@ -166,18 +171,18 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
       if (auto i = node.value<std::int64_t>(); i && *i > 0) size = static_cast<std::uint64_t>(*i);
       else if (auto t = node.value<std::string>()) size = fetch::parse_size(*t);
       if (!size)
-        return bad_input(where(path, node) + ": '" + std::string(key.str()) +
+        return at(path, node, "'" + std::string(key.str()) +
                          "' must be a size in bytes, or a string such as \"2G\" or \"512M\"");
       (key == "max-download-size" ? s.max_download_size : s.max_download_total) = size;
       (key == "max-download-size" ? s.max_download_size_from : s.max_download_total_from) = where(path, node);
     } else if (key == "allow-insecure-http") {
       auto b = node.value<bool>();
-      if (!b) return bad_input(where(path, node) + ": 'allow-insecure-http' must be true or false");
+      if (!b) return at(path, node, "'allow-insecure-http' must be true or false");
       s.allow_insecure_http = *b;
       s.allow_insecure_http_from = where(path, node);
     } else if (key == "root") {
       auto r = node.value<std::string>();
-      if (!r || r->empty()) return bad_input(where(path, node) + ": 'root' must be a folder");
+      if (!r || r->empty()) return at(path, node, "'root' must be a folder");
       std::string base = std::filesystem::path(path).parent_path().string();
       s.root = r->front() != '/' && !base.empty() ? base + "/" + *r : *r;
       s.root_from = where(path, node);
@@ -189,7 +194,7 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
       for (const ProviderDescriptor* d : provider_descriptors())
         for (const auto& o : d->options)
           if (!o.config_key.empty()) known += ", " + std::string(o.config_key);
-      return bad_input(where(path, node) + ": unknown configuration key '" + std::string(key.str()) + "' (known: " +
+      return at(path, node, "unknown configuration key '" + std::string(key.str()) + "' (known: " +
                        known + ", max-download-size, max-download-total, allow-insecure-http, root)");
     }
   }

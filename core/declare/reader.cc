@@ -120,7 +120,7 @@ class Reader {
 
  private:
   Error at(const toml::source_region& where, const std::string& message) const {
-    return bad_input(place(where) + ": " + message);
+    return error_at(ExitCode::bad_input, place(where), message);
   }
   std::string place(const toml::source_region& where) const {
     return SourceSpan{decl_.path, static_cast<int>(where.begin.line),
@@ -446,8 +446,13 @@ Result<toml::table> parse_toml(const std::string& path) {
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
     if (where.line == 0) return environment_error("cannot read " + path + ": " + std::string(e.description()));
-    return bad_input(SourceSpan{path, static_cast<int>(where.line), static_cast<int>(where.column)}.str() +
-                     ": " + lower_first(e.description()) + " (" + toml_hint(path, where.line, e.description()) + ")");
+    const std::string hint = toml_hint(path, where.line, e.description());
+    Error error = error_at(ExitCode::bad_input,
+                           SourceSpan{path, static_cast<int>(where.line), static_cast<int>(where.column)}.str(),
+                           lower_first(e.description()) + " (" + hint + ")");
+    error.what = lower_first(e.description());
+    error.hint = hint;
+    return error;
   } catch (const std::exception& e) {
     return environment_error("cannot read " + path + ": " + e.what());
   }

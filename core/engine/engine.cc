@@ -83,7 +83,9 @@ Result<config::Settings> settings_for(const Context& ctx, const std::string& dec
 
 // A bad value is blamed on the place that set it: a configuration file's key, a variable.
 Error blamed(const std::string& from, Error e) {
+  if (e.what.empty()) e.what = e.message;
   if (!from.empty() && from != "command line") e.message = from + ": " + e.message;
+  e.from = from;
   return e;
 }
 
@@ -110,8 +112,10 @@ Result<void> check_managers(const std::vector<std::unique_ptr<Provider>>& provid
     if (known.count(m)) continue;
     std::string list;
     for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-    return blamed(settings.managers_from,
-                  bad_input("unknown package manager '" + m + "' (known here: " + list + ")"));
+    Error e = bad_input("unknown package manager '" + m + "' (known here: " + list + ")");
+    e.what = "unknown package manager '" + m + "'";
+    e.expected = "one of " + list;
+    return blamed(settings.managers_from, std::move(e));
   }
   return {};
 }

@@ -144,6 +144,8 @@ struct Fetcher::Impl {
 
   // A cache error ("cannot rename ...") says which download it stopped.
   static Error named(const Job& job, Error e) {
+    if (e.what.empty()) e.what = e.message;
+    if (e.place.empty()) e.place = job.request->url;
     if (!e.message.starts_with(job.request->url)) e.message = job.request->url + ": " + e.message;
     return e;
   }
@@ -158,7 +160,11 @@ struct Fetcher::Impl {
   Error failure(const Job& job, const std::string& what) const {
     std::string text = job.request->url + ": " + what;
     if (job.tries > 1) text += " (gave up after " + std::to_string(job.tries) + " tries)";
-    return environment_error(text + cached_hint(job));
+    Error e = environment_error(text + cached_hint(job));
+    e.place = job.request->url;
+    e.what = what;
+    if (auto hint = cached_hint(job); !hint.empty()) e.hint = hint.substr(2);  // without "; "
+    return e;
   }
 
   // Another try after the backoff, when tries are left.

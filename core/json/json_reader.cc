@@ -81,14 +81,21 @@ std::string JsonReader::at(std::uint64_t offset) const {
   return " at byte offset " + std::to_string(offset) + (source_.compressed() ? " of the decompressed data" : "");
 }
 
-bool JsonReader::fail(std::string_view message) {
-  if (!error_) error_ = environment_error(source_.name() + ": " + std::string(message));
+bool JsonReader::fail(std::string_view message, std::optional<std::uint64_t> at_offset, std::string_view expected) {
+  if (error_) return false;
+  error_ = environment_error(source_.name() + ": " + std::string(message));
+  error_->place = source_.name();
+  if (at_offset)
+    error_->place += ": byte " + std::to_string(*at_offset) + (source_.compressed() ? " of the decompressed data" : "");
+  error_->what = std::string(message);
+  error_->expected = std::string(expected);
   return false;
 }
 
 bool JsonReader::wrong_kind(std::string_view what, JsonKind found, std::string_view expected) {
   return fail(std::string(what) + " is " + std::string(json_kind_name(found)) + at(offset()) + " (expected " +
-              std::string(expected) + ")");
+                  std::string(expected) + ")",
+              offset(), expected);
 }
 
 bool JsonReader::read_count(std::optional<std::uint64_t>& value, std::string& text, std::uint64_t& start) {
@@ -107,7 +114,8 @@ bool JsonReader::unexpected(std::string_view expected) {
   if (error_) return false;
   if (c < 0)
     return fail("data ends early" + at(offset()) + " (expected " + std::string(expected) +
-                "; the file may be truncated)");
+                    "; the file may be truncated)",
+                offset(), expected);
   std::string what;
   if (c > 0x20 && c < 0x7f) {
     what = std::string("'") + static_cast<char>(c) + "'";
@@ -116,7 +124,7 @@ bool JsonReader::unexpected(std::string_view expected) {
     std::snprintf(hex, sizeof hex, "byte 0x%02x", c);
     what = hex;
   }
-  return fail("unexpected " + what + at(offset()) + " (expected " + std::string(expected) + ")");
+  return fail("unexpected " + what + at(offset()) + " (expected " + std::string(expected) + ")", offset(), expected);
 }
 
 bool JsonReader::expect(char c, std::string_view expected) {

@@ -58,7 +58,10 @@ class JsonReader {
 
   // Records an error of the caller's ("... is a string at byte offset N (expected ...)"): the
   // message is prefixed with the input's name. Returns false.
-  bool fail(std::string_view message);
+  // The error, as data too: the source (file or URL) and byte offset as its place, what was
+  // expected there when the caller knows.
+  bool fail(std::string_view message, std::optional<std::uint64_t> at_offset = std::nullopt,
+            std::string_view expected = {});
   // fail() for a value of the wrong kind at the current offset: "WHAT is a string at byte
   // offset N (expected EXPECTED)".
   bool wrong_kind(std::string_view what, JsonKind found, std::string_view expected);

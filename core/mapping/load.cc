@@ -78,8 +78,10 @@ const char* type_name(const toml::node& n) {
 }
 
 // The first problem found; every check returns one or nothing, and the first one ends the load.
+// A table's error, at its place (an Error of bad input once load_table hands it over).
 struct Failure {
-  std::string message;
+  std::string place;  // file:line:col
+  std::string what;
 };
 
 // One set of build/host/run lists as written, before the fallback.
@@ -102,7 +104,7 @@ class Loader {
     return path_ + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column);
   }
   Failure fail(const toml::source_region& r, const std::string& message) const {
-    return Failure{at(r) + ": " + message};
+    return Failure{at(r), message};
   }
 
   std::optional<Failure> check_keys(const toml::table& t, const std::vector<std::string>& allowed,
@@ -549,7 +551,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
     return f;
   }
   const toml::node* schema = root.get("schema");
-  if (!schema) return Failure{path_ + ":1:1: missing 'schema = 1'"};
+  if (!schema) return Failure{path_ + ":1:1", "missing 'schema = 1'"};
   if (!schema->is_integer()) {
     return fail(schema->source(), std::string("'schema' must be an integer, got ") +
                                       type_name(*schema));
@@ -559,7 +561,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
                                       std::to_string(schema->as_integer()->get()) +
                                       " (this extdeps reads schema 1)");
   }
-  if (!root.get("ecosystem")) return Failure{path_ + ":1:1: missing 'ecosystem'"};
+  if (!root.get("ecosystem")) return Failure{path_ + ":1:1", "missing 'ecosystem'"};
   if (auto f = read_string(root, "ecosystem", out.ecosystem)) return f;
   static const std::regex kEcosystem(R"([a-z0-9\-_.]+(\+[a-z0-9\-_.]+)?)");
   if (!std::regex_match(out.ecosystem, kEcosystem)) {
@@ -647,13 +649,13 @@ Result<Table> load_table(const std::string& path) {
     const auto& b = e.source().begin;
     std::string what(e.description());  // "Error while parsing ...": our messages start lower-case
     if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
-    return bad_input(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
-                     ": invalid TOML: " + what);
+    return error_at(ExitCode::bad_input, path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column),
+                    "invalid TOML: " + what);
   }
   Table table;
   table.path = path;
   Loader loader(path);
-  if (auto f = loader.run(root, table)) return bad_input(f->message);
+  if (auto f = loader.run(root, table)) return error_at(ExitCode::bad_input, f->place, f->what);
   return table;
 }
 

@@ -18,13 +18,38 @@ enum class ExitCode : int {
 
 struct Error {
   ExitCode code = ExitCode::bad_input;
-  // One line for people: "pyproject.toml:14:5: unknown DepURL type 'gneric' (did you mean 'generic'?)".
+  // One line for people, as the edge prints it after "error: ": the place, what went wrong, what
+  // was expected and what to do, "pyproject.toml:14:5: unknown DepURL type 'gneric' (did you mean
+  // 'generic'?)". Callers that add context in front (a plugin's name) add it here.
   std::string message;
+  // The same error as data (the CLI's --json prints them; schema/error.schema.json); empty
+  // where the code that failed did not know it.
+  std::string place;     // "pyproject.toml:14:5", "https://host/repodata.json: byte 1234"
+  std::string what;      // what went wrong, without the place
+  std::string expected;  // what the reader expected there ("a string", "1 or 0")
+  std::string hint;      // what to do about it
+  std::string from;      // where a bad setting came from: "EXTDEPS_MANAGERS", "config.toml:3:12"
 };
 
 inline Error bad_input(std::string message) { return {ExitCode::bad_input, std::move(message)}; }
 inline Error environment_error(std::string message) {
   return {ExitCode::environment, std::move(message)};
+}
+
+// An error at a place, as data; its message is rendered from the parts, the one way every
+// such error reads: "PLACE: WHAT (expected EXPECTED); HINT".
+inline Error error_at(ExitCode code, std::string place, std::string what, std::string expected = {},
+                      std::string hint = {}) {
+  Error e;
+  e.code = code;
+  e.message = place.empty() ? what : place + ": " + what;
+  if (!expected.empty()) e.message += " (expected " + expected + ")";
+  if (!hint.empty()) e.message += "; " + hint;
+  e.place = std::move(place);
+  e.what = std::move(what);
+  e.expected = std::move(expected);
+  e.hint = std::move(hint);
+  return e;
 }
 
 template <class T>

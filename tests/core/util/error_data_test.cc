@@ -1,0 +1,81 @@
+// Errors as data (issue 15 part 5): the readers that know where an error is fill its place,
+// what went wrong, what they expected and a hint, and the message is rendered from them.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/config/config.h"
+#include "core/declare/declare.h"
+#include "core/json/byte_source.h"
+#include "core/json/json_reader.h"
+#include "core/mapping/mapping.h"
+#include "tests/test_support.h"
+
+namespace extdeps {
+namespace {
+
+TEST(ErrorData, ErrorAtRendersTheOneLineFromItsParts) {
+  Error e = error_at(ExitCode::bad_input, "f.toml:3:7", "offline is 'maybe'", "1 or 0", "write offline = 1");
+  EXPECT_EQ(e.message, "f.toml:3:7: offline is 'maybe' (expected 1 or 0); write offline = 1");
+  EXPECT_EQ(e.place, "f.toml:3:7");
+  EXPECT_EQ(e.what, "offline is 'maybe'");
+  EXPECT_EQ(e.expected, "1 or 0");
+  EXPECT_EQ(e.hint, "write offline = 1");
+  EXPECT_EQ(error_at(ExitCode::environment, "", "no place").message, "no place");
+}
+
+TEST(ErrorData, TheDeclarationReaderGivesThePlace) {
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/pyproject.toml") << "[external]\nhost-requires = [3]\n";
+  auto d = declare::read_declaration(Context::for_test("/"), dir + "/pyproject.toml");
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().place, dir + "/pyproject.toml:2:18");
+  EXPECT_EQ(d.error().message, d.error().place + ": " + d.error().what);
+  EXPECT_NE(d.error().what.find("expected a string"), std::string::npos) << d.error().what;
+
+  // A TOML syntax error: the hint apart.
+  std::ofstream(dir + "/pyproject.toml", std::ios::trunc) << "[external]\nhost-requires = [\"dep:generic/zlib\"\n";
+  d = declare::read_declaration(Context::for_test("/"), dir + "/pyproject.toml");
+  ASSERT_FALSE(d.ok());
+  EXPECT_TRUE(d.error().place.starts_with(dir + "/pyproject.toml:")) << d.error().place;
+  EXPECT_FALSE(d.error().hint.empty());
+  EXPECT_NE(d.error().message.find(d.error().hint), std::string::npos);
+}
+
+TEST(ErrorData, ConfigurationAndMappingTablesGiveThePlace) {
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/pyproject.toml") << "[tool.extdeps]\nallow-insecure-http = \"yes\"\n";
+  auto s = config::read_file(dir + "/pyproject.toml", true);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().place, dir + "/pyproject.toml:2:23");
+  EXPECT_EQ(s.error().what, "'allow-insecure-http' must be true or false");
+
+  std::ofstream(dir + "/debian.toml") << "schema = 1\necosystem = \"debian\"\n[[id]]\nid = 3\n";
+  auto t = mapping::load_table(dir + "/debian.toml");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().place, dir + "/debian.toml:4:6");
+  EXPECT_EQ(t.error().what, "'id' must be a string, got integer");
+  EXPECT_EQ(t.error().message, t.error().place + ": " + t.error().what);
+}
+
+TEST(ErrorData, TheJsonReaderGivesTheByteOffsetAndWhatItExpected) {
+  const std::string file = test::temp_dir() + "/repodata.json";
+  std::ofstream(file) << "{\"packages\": [1, }";
+  auto source = json::open_file(file);
+  ASSERT_TRUE(source.ok());
+  json::JsonReader r(**source);
+  std::string key;
+  ASSERT_TRUE(r.begin_object());
+  ASSERT_TRUE(r.next_key(key));
+  ASSERT_TRUE(r.begin_array());
+  ASSERT_TRUE(r.next_element());
+  ASSERT_TRUE(r.skip_value());
+  EXPECT_FALSE(r.next_element() && r.skip_value());
+  ASSERT_TRUE(r.failed());
+  EXPECT_EQ(r.error().place, file + ": byte 17");
+  EXPECT_FALSE(r.error().expected.empty());
+  EXPECT_NE(r.error().message.find("at byte offset 17"), std::string::npos) << r.error().message;
+}
+
+}  // namespace
+}  // namespace extdeps
