@@ -209,33 +209,21 @@ std::string user_config_path(const Context& ctx) {
 
 Result<Settings> load(const Context& ctx, const std::string& declaration_path, const Settings& cli) {
   Settings out;
-  auto apply = [&out](const Settings& s) {
-    if (s.managers) {
-      out.managers = s.managers;
-      out.managers_from = s.managers_from;
-    }
-    if (s.mapping_dirs) {
-      out.mapping_dirs = s.mapping_dirs;
-      out.mapping_dirs_from = s.mapping_dirs_from;
-    }
+  // A value set at a level replaces the lower level's, with where it came from.
+  auto take = [](const auto& value, const std::string& from, auto& into, std::string& into_from) {
+    if (!value) return;
+    into = value;
+    into_from = from;
+  };
+  auto apply = [&](const Settings& s) {
+    take(s.managers, s.managers_from, out.managers, out.managers_from);
+    take(s.mapping_dirs, s.mapping_dirs_from, out.mapping_dirs, out.mapping_dirs_from);
     for (const auto& [name, value] : s.provider_options) out.provider_options[name] = value;
     for (const auto& [name, value] : s.core_options) out.core_options[name] = value;
-    if (s.max_download_size) {
-      out.max_download_size = s.max_download_size;
-      out.max_download_size_from = s.max_download_size_from;
-    }
-    if (s.max_download_total) {
-      out.max_download_total = s.max_download_total;
-      out.max_download_total_from = s.max_download_total_from;
-    }
-    if (s.allow_insecure_http) {
-      out.allow_insecure_http = s.allow_insecure_http;
-      out.allow_insecure_http_from = s.allow_insecure_http_from;
-    }
-    if (s.root) {
-      out.root = s.root;
-      out.root_from = s.root_from;
-    }
+    take(s.max_download_size, s.max_download_size_from, out.max_download_size, out.max_download_size_from);
+    take(s.max_download_total, s.max_download_total_from, out.max_download_total, out.max_download_total_from);
+    take(s.allow_insecure_http, s.allow_insecure_http_from, out.allow_insecure_http, out.allow_insecure_http_from);
+    take(s.root, s.root_from, out.root, out.root_from);
   };
   if (auto user = user_config_path(ctx); !user.empty()) {
     auto u = read_file(user, false);

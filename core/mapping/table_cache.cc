@@ -1,58 +1,77 @@
-// The flat binary form of Tables (table_cache.h). Every field in declaration order; a string is
-// its length (u32, little-endian) and bytes, a list its count and items. The reader checks each
-// length and count against the bytes left, so a damaged body ends in nullopt, never a crash or a
-// huge allocation. Compiled regexes are not kept: upstream_version compiles a pattern on first
-// use and keeps it.
+// The flat binary form of Tables (table_cache.h). The layout is written once, as `fields`
+// functions that name each struct's fields in order; the Writer and the Reader walk the same
+// functions, so the two cannot drift apart. A string is its length (u32, little-endian) and
+// bytes, a list its count and items, a flag or number a u32. The Reader checks each length and
+// count against the bytes left, so a damaged body ends in nullopt, never a crash or a huge
+// allocation. Compiled regexes are not kept: upstream_version compiles a pattern on first use
+// and keeps it.
 #include "core/mapping/table_cache.h"
 
 #include <sys/stat.h>
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace extdeps::mapping::table_cache {
 
 namespace {
 
+// Written first and checked first: a body of another layout is refused before it is read.
+constexpr std::uint32_t kFormat = 2;
+
+// The layout. `A` is the Writer (over const objects) or the Reader (over ones it fills).
+template <class A, class T>
+void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, SourceSpan> {
+  a(x.file), a(x.line), a(x.column);
+}
+template <class A, class T>
+void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, Alternative> {
+  a(x.packages), a(x.version.kind), a(x.version.pattern), a(x.version.from), a(x.component), a(x.note), a(x.where);
+}
+template <class A, class T>
+void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, ReleaseOverride> {
+  a(x.release), a(x.by_category), a(x.note), a(x.where);
+}
+template <class A, class T>
+void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, Entry> {
+  a(x.id), a(x.aliases), a(x.description), a(x.note), a(x.by_category), a(x.pkgconfig), a(x.releases),
+      a(x.unverified), a(x.where);
+}
+template <class A, class T>
+void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, Table> {
+  a(x.ecosystem), a(x.manager), a(x.description), a(x.release), a(x.path), a(x.overlays), a(x.entries);
+}
+
 class Writer {
  public:
   explicit Writer(std::string& out) : out_(out) {}
-  void u32(std::uint32_t v) {
+  void operator()(std::uint32_t v) {
     char b[4] = {static_cast<char>(v), static_cast<char>(v >> 8), static_cast<char>(v >> 16),
                  static_cast<char>(v >> 24)};
     out_.append(b, 4);
   }
-  void str(std::string_view s) {
-    u32(static_cast<std::uint32_t>(s.size()));
+  void operator()(int v) { (*this)(static_cast<std::uint32_t>(v)); }
+  void operator()(bool v) { (*this)(std::uint32_t{v ? 1u : 0u}); }
+  void operator()(std::string_view s) {
+    (*this)(static_cast<std::uint32_t>(s.size()));
     out_.append(s);
   }
-  void strs(const std::vector<std::string>& v) {
-    u32(static_cast<std::uint32_t>(v.size()));
-    for (const auto& s : v) str(s);
+  void operator()(const std::string& s) { (*this)(std::string_view(s)); }
+  void operator()(Category c) { (*this)(static_cast<std::uint32_t>(c)); }
+  template <class T>
+  void operator()(const std::vector<T>& v) {
+    (*this)(static_cast<std::uint32_t>(v.size()));
+    for (const auto& x : v) (*this)(x);
   }
-  void span(const SourceSpan& s) {
-    str(s.file);
-    u32(static_cast<std::uint32_t>(s.line));
-    u32(static_cast<std::uint32_t>(s.column));
+  template <class K, class V>
+  void operator()(const std::map<K, V>& m) {
+    (*this)(static_cast<std::uint32_t>(m.size()));
+    for (const auto& [k, v] : m) (*this)(k), (*this)(v);
   }
-  void alternatives(const std::vector<Alternative>& alts) {
-    u32(static_cast<std::uint32_t>(alts.size()));
-    for (const auto& a : alts) {
-      strs(a.packages);
-      str(a.version.kind);
-      str(a.version.pattern);
-      str(a.version.from);
-      str(a.component);
-      str(a.note);
-      span(a.where);
-    }
-  }
-  void categories(const std::map<Category, std::vector<Alternative>>& by) {
-    u32(static_cast<std::uint32_t>(by.size()));
-    for (const auto& [category, alts] : by) {
-      u32(static_cast<std::uint32_t>(category));
-      alternatives(alts);
-    }
+  template <class T>
+  void operator()(const T& x) requires requires(Writer& w) { fields(w, x); } {
+    fields(*this, x);
   }
 
  private:
@@ -65,21 +84,35 @@ class Reader {
   bool failed() const { return failed_; }
   bool at_end() const { return pos_ == in_.size(); }
 
-  std::uint32_t u32() {
-    if (in_.size() - pos_ < 4) return fail();
+  void operator()(std::uint32_t& v) {
+    if (in_.size() - pos_ < 4) {
+      fail();
+      return;
+    }
     const auto* p = reinterpret_cast<const unsigned char*>(in_.data() + pos_);
     pos_ += 4;
-    return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
-           std::uint32_t{p[3]} << 24;
+    v = std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 | std::uint32_t{p[3]} << 24;
   }
-  // A count of items that take at least `min_size` bytes each: never more than the bytes left.
-  std::uint32_t count(std::size_t min_size) {
-    std::uint32_t n = u32();
-    if (failed_ || n > (in_.size() - pos_) / min_size) return fail();
-    return n;
+  void operator()(int& v) {
+    std::uint32_t u = 0;
+    (*this)(u);
+    v = static_cast<int>(u);
+  }
+  void operator()(bool& v) {
+    std::uint32_t u = 0;
+    (*this)(u);
+    if (u > 1) fail();
+    v = u == 1;
+  }
+  void operator()(Category& c) {
+    std::uint32_t u = 0;
+    (*this)(u);
+    if (u > static_cast<std::uint32_t>(Category::run)) fail();
+    c = static_cast<Category>(u);
   }
   std::string_view view() {
-    std::uint32_t n = u32();
+    std::uint32_t n = 0;
+    (*this)(n);
     if (failed_ || n > in_.size() - pos_) {
       fail();
       return {};
@@ -88,63 +121,50 @@ class Reader {
     pos_ += n;
     return s;
   }
-  void str(std::string& out) { out.assign(view()); }
-  void strs(std::vector<std::string>& out) {
-    std::uint32_t n = count(4);
-    out.reserve(n);
-    for (std::uint32_t i = 0; i < n && !failed_; ++i) str(out.emplace_back());
+  void operator()(std::string& s) { s.assign(view()); }
+  // Every item takes at least 4 bytes: a count above a quarter of what is left is a lie.
+  template <class T>
+  void operator()(std::vector<T>& v) {
+    std::uint32_t n = count();
+    v.reserve(n);
+    for (std::uint32_t i = 0; i < n && !failed_; ++i) (*this)(v.emplace_back());
   }
-  void span(SourceSpan& s) {
-    str(s.file);
-    s.line = static_cast<int>(u32());
-    s.column = static_cast<int>(u32());
-  }
-  void alternatives(std::vector<Alternative>& out) {
-    std::uint32_t n = count(8 * 4);
-    out.reserve(n);
+  template <class K, class V>
+  void operator()(std::map<K, V>& m) {
+    std::uint32_t n = count();
     for (std::uint32_t i = 0; i < n && !failed_; ++i) {
-      Alternative& a = out.emplace_back();
-      strs(a.packages);
-      str(a.version.kind);
-      str(a.version.pattern);
-      str(a.version.from);
-      str(a.component);
-      str(a.note);
-      span(a.where);
+      K k{};
+      (*this)(k);
+      if (!failed_) (*this)(m[k]);
     }
   }
-  void categories(std::map<Category, std::vector<Alternative>>& out) {
-    std::uint32_t n = count(8);
-    for (std::uint32_t i = 0; i < n && !failed_; ++i) {
-      std::uint32_t c = u32();
-      if (c > static_cast<std::uint32_t>(Category::run)) {
-        fail();
-        return;
-      }
-      alternatives(out[static_cast<Category>(c)]);
-    }
+  template <class T>
+  void operator()(T& x) requires requires(Reader& r) { fields(r, x); } {
+    fields(*this, x);
   }
 
  private:
-  std::uint32_t fail() {
+  std::uint32_t count() {
+    std::uint32_t n = 0;
+    (*this)(n);
+    if (!failed_ && n > (in_.size() - pos_) / 4) fail();
+    return failed_ ? 0 : n;
+  }
+  void fail() {
     failed_ = true;
     pos_ = in_.size();
-    return 0;
   }
   std::string_view in_;
   std::size_t pos_ = 0;
   bool failed_ = false;
 };
 
-// Written first and checked first: a body of another layout is refused before it is read.
-constexpr std::uint32_t kFormat = 1;
-
 }  // namespace
 
 std::optional<std::string> stamp(const std::vector<std::string>& files) {
   std::string out;
   Writer w(out);
-  w.u32(static_cast<std::uint32_t>(files.size()));
+  w(static_cast<std::uint32_t>(files.size()));
   for (const auto& f : files) {
     struct stat st {};
     if (::stat(f.c_str(), &st) != 0) return std::nullopt;
@@ -153,8 +173,8 @@ std::optional<std::string> stamp(const std::vector<std::string>& files) {
                           static_cast<long long>(st.st_mtim.tv_sec), st.st_mtim.tv_nsec,
                           static_cast<long long>(st.st_size), static_cast<unsigned long long>(st.st_ino),
                           static_cast<unsigned long long>(st.st_dev));
-    w.str(f);
-    w.str(std::string_view(buf, static_cast<std::size_t>(n)));
+    w(f);
+    w(std::string_view(buf, static_cast<std::size_t>(n)));
   }
   return out;
 }
@@ -162,77 +182,19 @@ std::optional<std::string> stamp(const std::vector<std::string>& files) {
 std::string encode(std::string_view stamp, const Tables& tables) {
   std::string out;
   Writer w(out);
-  w.u32(kFormat);
-  w.str(stamp);
-  w.u32(static_cast<std::uint32_t>(tables.tables.size()));
-  for (const Table& t : tables.tables) {
-    w.str(t.ecosystem);
-    w.str(t.manager);
-    w.str(t.description);
-    w.str(t.release);
-    w.str(t.path);
-    w.strs(t.overlays);
-    w.u32(static_cast<std::uint32_t>(t.entries.size()));
-    for (const Entry& e : t.entries) {
-      w.str(e.id);
-      w.strs(e.aliases);
-      w.str(e.description);
-      w.str(e.note);
-      w.categories(e.by_category);
-      w.strs(e.pkgconfig);
-      w.u32(static_cast<std::uint32_t>(e.releases.size()));
-      for (const ReleaseOverride& r : e.releases) {
-        w.str(r.release);
-        w.categories(r.by_category);
-        w.str(r.note);
-        w.span(r.where);
-      }
-      w.u32(e.unverified ? 1 : 0);
-      w.span(e.where);
-    }
-  }
+  w(kFormat);
+  w(stamp);
+  w(tables.tables);
   return out;
 }
 
 std::optional<Tables> decode(std::string_view body, std::string_view stamp) {
   Reader r(body);
-  if (r.u32() != kFormat || r.failed() || r.view() != stamp || r.failed()) return std::nullopt;
+  std::uint32_t format = 0;
+  r(format);
+  if (r.failed() || format != kFormat || r.view() != stamp || r.failed()) return std::nullopt;
   Tables out;
-  std::uint32_t tables = r.count(7 * 4);
-  out.tables.reserve(tables);
-  for (std::uint32_t i = 0; i < tables && !r.failed(); ++i) {
-    Table& t = out.tables.emplace_back();
-    r.str(t.ecosystem);
-    r.str(t.manager);
-    r.str(t.description);
-    r.str(t.release);
-    r.str(t.path);
-    r.strs(t.overlays);
-    std::uint32_t entries = r.count(11 * 4);
-    t.entries.reserve(entries);
-    for (std::uint32_t j = 0; j < entries && !r.failed(); ++j) {
-      Entry& e = t.entries.emplace_back();
-      r.str(e.id);
-      r.strs(e.aliases);
-      r.str(e.description);
-      r.str(e.note);
-      r.categories(e.by_category);
-      r.strs(e.pkgconfig);
-      std::uint32_t releases = r.count(6 * 4);
-      e.releases.reserve(releases);
-      for (std::uint32_t k = 0; k < releases && !r.failed(); ++k) {
-        ReleaseOverride& o = e.releases.emplace_back();
-        r.str(o.release);
-        r.categories(o.by_category);
-        r.str(o.note);
-        r.span(o.where);
-      }
-      std::uint32_t unverified = r.u32();
-      if (unverified > 1) return std::nullopt;
-      e.unverified = unverified == 1;
-      r.span(e.where);
-    }
-  }
+  r(out.tables);
   if (r.failed() || !r.at_end()) return std::nullopt;
   // load_tables keeps entries sorted by id (Table::find searches them in halves); a body that is
   // not is not ours.
