@@ -2,6 +2,7 @@
 // at a time into a 1 MiB buffer, so an error lands at the start of the damaged block, and brotli
 // into a 1 MiB buffer as its decoder allows.
 #include "core/json/byte_source.h"
+#include "core/util/data_errors.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -175,14 +176,8 @@ class ZstdSource final : public DecodedSource {
     return std::string_view(buf_.data(), produced);
   }
 
-  Error corrupt(std::string_view why) const {
-    return environment_error(name() + ": corrupt zstd data at byte offset " + std::to_string(consumed_) +
-                             " (expected a valid zstd stream; " + std::string(why) + ")");
-  }
-  Error truncated() const {
-    return environment_error(name() + ": zstd data ends early at byte offset " + std::to_string(consumed_) +
-                             " (expected the rest of the stream; the file may be truncated)");
-  }
+  Error corrupt(std::string_view why) const { return corrupt_data(name(), "zstd", consumed_, why); }
+  Error truncated() const { return truncated_data(name(), "zstd", consumed_); }
 
   static constexpr size_t kHeader = 5;  // ZSTD_FRAMEHEADERSIZE_PREFIX
   ZSTD_DCtx* ctx_;
@@ -230,17 +225,13 @@ class BrotliSource final : public DecodedSource {
         if (auto more = refill(); !more) return more.error();
         if (!input_.empty()) return corrupt("data follows the end of the stream");
       } else if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT && input_ended_) {
-        return environment_error(name() + ": brotli data ends early at byte offset " + std::to_string(consumed_) +
-                                 " (expected the rest of the stream; the file may be truncated)");
+        return truncated_data(name(), "brotli", consumed_);
       }
     }
     return std::string_view(buf_.data(), produced);
   }
 
-  Error corrupt(std::string_view why) const {
-    return environment_error(name() + ": corrupt brotli data at byte offset " + std::to_string(consumed_) +
-                             " (expected a valid brotli stream; " + std::string(why) + ")");
-  }
+  Error corrupt(std::string_view why) const { return corrupt_data(name(), "brotli", consumed_, why); }
 
   BrotliDecoderState* state_;
   bool stream_ended_ = false;

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/util/data_errors.h"
 #include "providers/apt/apt_provider.h"
 
 namespace extdeps::apt {
@@ -64,15 +65,9 @@ class Input {
   }
 
   Error corrupt(std::string_view codec, size_t at, std::string_view why) const {
-    return environment_error(path_ + ": corrupt " + std::string(codec) + " data at byte offset " +
-                             std::to_string(at) + " (expected a valid " + std::string(codec) + " stream; " +
-                             std::string(why) + ")");
+    return corrupt_data(path_, codec, at, why);
   }
-  Error truncated(std::string_view codec) const {
-    return environment_error(path_ + ": " + std::string(codec) + " data ends early at byte offset " +
-                             std::to_string(offset_) +
-                             " (expected the rest of the stream; the file may be truncated)");
-  }
+  Error truncated(std::string_view codec) const { return truncated_data(path_, codec, offset_); }
 
  private:
   std::string path_;

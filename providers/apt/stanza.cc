@@ -175,8 +175,8 @@ class StanzaParser {
 
  private:
   Error make_error(size_t line, std::string what, std::string_view expected) const {
-    return environment_error(origin_ + ":" + std::to_string(line) + ": " + what + " (expected " +
-                             std::string(expected) + ")");
+    return extdeps::error_at(ExitCode::environment, origin_ + ":" + std::to_string(line), std::move(what),
+                             std::string(expected));
   }
   Result<void> fail(size_t line, std::string what, std::string_view expected) const {
     return make_error(line, std::move(what), expected);
@@ -211,7 +211,10 @@ class StanzaParser {
 
   Error relation_error(size_t line, const RelationError& err) const {
     // err.message already reads "<what> (expected <what>)".
-    return environment_error(origin_ + ":" + std::to_string(line) + ": " + err.message);
+    Error e = environment_error(origin_ + ":" + std::to_string(line) + ": " + err.message);
+    e.place = origin_ + ":" + std::to_string(line);
+    e.what = err.message;
+    return e;
   }
 
   Result<void> finish() {

@@ -76,6 +76,19 @@ TEST(AptCodecErrors, CorruptStreamsNameTheFileAndTheByteOffset) {
                 "checksum)");
 }
 
+// The same errors as data (core/util/data_errors.h): the place is the file and byte offset.
+TEST(AptCodecErrors, CorruptAndTruncatedStreamsAreDataToo) {
+  auto r = read_index_file(codec("corrupt_Packages.gz"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().place, codec("corrupt_Packages.gz") + ": byte 226");
+  EXPECT_EQ(r.error().what, "corrupt gzip data (invalid distance too far back)");
+  EXPECT_EQ(r.error().expected, "a valid gzip stream");
+  r = read_index_file(codec("truncated_Packages.zst"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().place, codec("truncated_Packages.zst") + ": byte 600");
+  EXPECT_EQ(r.error().hint, "the file may be truncated");
+}
+
 TEST(AptCodecErrors, PlainTextUnderACompressedNameIsCorruptAtByteZero) {
   std::string dir = extdeps::test::temp_dir();
   std::string plain = extdeps::test::read_file(codec("sample_Packages"));

@@ -253,6 +253,10 @@ void expect_corrupt(const std::string& name, const std::string& message_after_pa
   ASSERT_FALSE(r.ok()) << name;
   EXPECT_EQ(r.error().code, ExitCode::environment);
   EXPECT_EQ(r.error().message, path + message_after_path);
+  // As data too: the place is file:line, and the message is rendered from the parts.
+  EXPECT_TRUE(r.error().place.starts_with(path + ":")) << r.error().place;
+  EXPECT_FALSE(r.error().what.empty());
+  EXPECT_TRUE(r.error().message.starts_with(r.error().place + ": " + r.error().what)) << r.error().message;
 }
 
 TEST(AptStanza, ReportsCorruptFilesWithFileAndLine) {
