@@ -8,6 +8,7 @@
 #include "core/cli/config_command.h"
 #include "core/cli/debug_command.h"
 #include "core/cli/detect_command.h"
+#include "core/cli/fail.h"
 #include "core/cli/mappings_command.h"
 #include "core/cli/env_command.h"
 #include "core/cli/providers_command.h"
@@ -29,22 +30,6 @@ namespace extdeps::cli {
 
 namespace {
 
-// The one place an error is rendered: its line on stderr and, for a command asked for JSON, the
-// error as data on stdout (schema/error.schema.json).
-int fail(std::ostream& err, const Error& e, std::ostream* json_out = nullptr) {
-  err << "error: " << printable_text(e.message) << '\n';
-  if (json_out) {
-    auto text = [](const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
-    const char* kind = e.code == ExitCode::unsatisfied ? "unsatisfied"
-                       : e.code == ExitCode::environment ? "environment"
-                                                         : "bad-input";
-    nlohmann::json j{{"code", static_cast<int>(e.code)}, {"kind", kind},           {"message", e.message},
-                     {"place", text(e.place)},           {"what", text(e.what)},   {"expected", text(e.expected)},
-                     {"hint", text(e.hint)},             {"from", text(e.from)}};
-    *json_out << extdeps::json::dump(nlohmann::json{{"error", j}}, 2) << '\n';
-  }
-  return static_cast<int>(e.code);
-}
 
 // --offline, --python, then every provider's options, from the descriptors.
 void add_sources(CLI::App* cmd, engine::SourceOptions& o) {
@@ -208,7 +193,7 @@ int cmd_version_compare(const std::string& scheme_name, const std::string& a, co
   for (const auto* v : {&a, &b}) {
     auto n = version::normalize(*scheme, *v);
     if (!n.ok()) {
-      err << "error: " << n.error().message << '\n';
+      fail(err, n.error());
       return 2;
     }
   }
@@ -313,8 +298,10 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e, out, err);  // --help
     // One line in extdeps's own style, not CLI11's banner (docs/exit-codes.md: 2 is usage).
-    err << "error: " << lower_first(e.what()) << " (see extdeps --help)\n";
-    return 2;
+    Error usage = bad_input(lower_first(e.what()) + " (see extdeps --help)");
+    usage.what = lower_first(e.what());
+    usage.hint = "see extdeps --help";
+    return fail(err, usage);
   }
   // --root over EXTDEPS_ROOT over the configuration's `root` (applied by engine::plan).
   if (root_dir.empty())

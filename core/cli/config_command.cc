@@ -1,3 +1,4 @@
+#include "core/cli/fail.h"
 #include "core/cli/config_command.h"
 
 #include <ostream>
@@ -74,17 +75,11 @@ int cmd_config(Context& ctx, const std::string& path, bool variables, bool json,
   std::string declaration;
   if (!path.empty()) {
     auto found = declare::find_declaration(path);
-    if (!found.ok()) {
-      err << "error: " << printable_text(found.error().message) << '\n';
-      return static_cast<int>(found.error().code);
-    }
+    if (!found.ok()) return fail(err, found.error(), json ? &out : nullptr);
     declaration = *found;
   }
   auto settings = config::load(ctx, declaration, {});
-  if (!settings.ok()) {
-    err << "error: " << printable_text(settings.error().message) << '\n';
-    return static_cast<int>(settings.error().code);
-  }
+  if (!settings.ok()) return fail(err, settings.error(), json ? &out : nullptr);
   const auto lines = settings_lines(*settings);
   if (json) {
     nlohmann::json all = nlohmann::json::array();

@@ -1,3 +1,4 @@
+#include "core/cli/fail.h"
 #include "core/cli/debug_command.h"
 
 #include <fstream>
@@ -24,10 +25,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 int cmd_debug_replay(const std::string& dir, bool json, std::ostream& out, std::ostream& err) {
   auto replay = solve::replay_testcase(dir);
-  if (!replay) {
-    err << "error: " << printable_text(replay.error().message) << '\n';
-    return static_cast<int>(replay.error().code);
-  }
+  if (!replay) return fail(err, replay.error(), json ? &out : nullptr);
   // What the run was (request.json), when it is there.
   nlohmann::json request;
   {

@@ -1,3 +1,4 @@
+#include "core/cli/fail.h"
 #include "core/cli/detect_command.h"
 
 #include <unistd.h>
@@ -145,15 +146,9 @@ int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& 
   options.use_cache = !o.no_cache;
   options.host_file = o.host_file;
   auto facts = detect::detect_host(ctx, options);
-  if (!facts.ok()) {
-    err << "error: " << facts.error().message << '\n';
-    return static_cast<int>(facts.error().code);
-  }
+  if (!facts.ok()) return fail(err, facts.error(), format == "json" ? &out : nullptr);
   if (!o.save.empty()) {
-    if (auto saved = save_facts(*facts, o.save); !saved.ok()) {
-      err << "error: " << saved.error().message << '\n';
-      return static_cast<int>(saved.error().code);
-    }
+    if (auto saved = save_facts(*facts, o.save); !saved.ok()) return fail(err, saved.error(), format == "json" ? &out : nullptr);
   }
   if (format == "json") {
     auto j = detect::to_json(*facts);

@@ -1,3 +1,4 @@
+#include "core/cli/fail.h"
 #include "core/cli/env_command.h"
 
 #include <ostream>
@@ -20,10 +21,7 @@ int cmd_env(Context& ctx, const RunOptions& o, const std::string& format, std::o
     return 2;
   }
   auto p = engine::plan(ctx, request_of(o));
-  if (!p.ok()) {
-    err << "error: " << p.error().message << '\n';
-    return static_cast<int>(p.error().code);
-  }
+  if (!p.ok()) return fail(err, p.error(), format == "json" ? &out : nullptr);
   BuildEnv env = env::collect(ctx, p->outcome, p->sources->providers, &p->host);
   bool satisfied = env::all_satisfied(p->outcome);
   if (format == "json") {

@@ -17,16 +17,12 @@
 #include "core/mapping/rosdep.h"
 #include "core/mapping/verify.h"
 #include "core/mapping/names.h"
+#include "core/cli/fail.h"
 #include "core/provider/descriptor.h"
 
 namespace extdeps::cli {
 
 namespace {
-
-int fail(std::ostream& err, const Error& e) {
-  err << "error: " << e.message << '\n';
-  return static_cast<int>(e.code);
-}
 
 // The extra folders: --mapping-dir, else EXTDEPS_MAPPING_DIRS, else the user's configuration.
 Result<std::vector<std::string>> extra_dirs(const Context& ctx, const std::vector<std::string>& cli) {

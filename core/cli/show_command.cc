@@ -1,3 +1,4 @@
+#include "core/cli/fail.h"
 #include "core/cli/show_command.h"
 
 #include <ostream>
@@ -21,10 +22,7 @@ int cmd_show(Context& ctx, const ShowOptions& o, std::ostream& out, std::ostream
   engine::ShowRequest request = o.request;
   request.use_cache = !o.no_cache;
   auto shown = engine::show(ctx, request);
-  if (!shown.ok()) {
-    err << "error: " << shown.error().message << '\n';
-    return static_cast<int>(shown.error().code);
-  }
+  if (!shown.ok()) return fail(err, shown.error(), o.json ? &out : nullptr);
   const engine::Shown& s = *shown;
   if (!o.json) out << s.id << (s.canonical_id != s.id ? " (" + s.canonical_id + ")" : "") << '\n';
   if (s.mappings.empty()) {

@@ -336,7 +336,7 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   ctx.set_env_overlay({});
   plugin::discover(ctx);
   auto url = declare::parse_depurl(o.depurl);
-  if (!url.ok()) return bad_input(o.depurl + ": " + url.error().message);
+  if (!url.ok()) return error_at(ExitCode::bad_input, o.depurl, url.error().message);
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   // No declaration file here; the environment and the user's configuration still count.
   auto settings = settings_for(ctx, "", o.managers, o.mapping_dirs, o.sources);
@@ -346,7 +346,7 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   if (!tables.ok()) return tables.error();
   // The range after '@' counts as it does in a declaration: show answers as resolve would.
   auto range = declare::parse_range(url->version);
-  if (!range.ok()) return bad_input(o.depurl + ": " + range.error().message);
+  if (!range.ok()) return error_at(ExitCode::bad_input, o.depurl, range.error().message);
   // The machine as resolve sees it: its release, its driver, the nvcc it has.
   detect::DetectOptions dopt;
   dopt.use_cache = o.use_cache;
