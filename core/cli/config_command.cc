@@ -26,11 +26,6 @@ std::vector<Line> settings_lines(const config::Settings& s) {
   if (s.managers) out.push_back({"managers", *s.managers, true, s.managers_from});
   if (s.mapping_dirs) out.push_back({"mapping-dirs", *s.mapping_dirs, true, s.mapping_dirs_from});
   if (s.root) out.push_back({"root", {*s.root}, false, s.root_from});
-  if (s.max_download_size) out.push_back({"max-download-size", {std::to_string(*s.max_download_size)}, false, s.max_download_size_from});
-  if (s.max_download_total)
-    out.push_back({"max-download-total", {std::to_string(*s.max_download_total)}, false, s.max_download_total_from});
-  if (s.allow_insecure_http)
-    out.push_back({"allow-insecure-http", {*s.allow_insecure_http ? "true" : "false"}, false, s.allow_insecure_http_from});
   for (const auto& o : config::core_options())
     if (auto it = s.core_options.find(o.name); it != s.core_options.end())
       out.push_back({std::string(o.name), it->second.values, false, it->second.from});

@@ -147,6 +147,21 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         if (!d.empty() && d.front() != '/' && !base.empty()) d = base + "/" + d;
       s.mapping_dirs = *v;
       s.mapping_dirs_from = where(path, node);
+    } else if (key == "max-download-size" || key == "max-download-total") {
+      // A size: 2147483648 or "2G".
+      std::optional<std::uint64_t> size;
+      if (auto i = node.value<std::int64_t>(); i && *i > 0) size = static_cast<std::uint64_t>(*i);
+      else if (auto t = node.value<std::string>()) size = fetch::parse_size(*t);
+      if (!size)
+        return at(path, node, "'" + std::string(key.str()) +
+                         "' must be a size in bytes, or a string such as \"2G\" or \"512M\"");
+      (key == "max-download-size" ? s.max_download_size : s.max_download_total) = size;
+      s.core_options[std::string(key.str())] = OptionValue{{std::to_string(*size)}, where(path, node)};
+    } else if (key == "allow-insecure-http") {
+      auto b = node.value<bool>();
+      if (!b) return at(path, node, "'allow-insecure-http' must be true or false");
+      s.allow_insecure_http = *b;
+      s.core_options["allow-insecure-http"] = OptionValue{{*b ? "1" : "0"}, where(path, node)};
     } else if (const ProviderOption* core = core_option_for_key(key.str())) {
       std::optional<std::string> v = scalar_text(node);
       if (!v || v->empty())
@@ -165,21 +180,6 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         values.push_back(std::move(*v));
       }
       s.provider_options[std::string(option->name)] = OptionValue{std::move(values), where(path, node)};
-    } else if (key == "max-download-size" || key == "max-download-total") {
-      // A size: 2147483648 or "2G".
-      std::optional<std::uint64_t> size;
-      if (auto i = node.value<std::int64_t>(); i && *i > 0) size = static_cast<std::uint64_t>(*i);
-      else if (auto t = node.value<std::string>()) size = fetch::parse_size(*t);
-      if (!size)
-        return at(path, node, "'" + std::string(key.str()) +
-                         "' must be a size in bytes, or a string such as \"2G\" or \"512M\"");
-      (key == "max-download-size" ? s.max_download_size : s.max_download_total) = size;
-      (key == "max-download-size" ? s.max_download_size_from : s.max_download_total_from) = where(path, node);
-    } else if (key == "allow-insecure-http") {
-      auto b = node.value<bool>();
-      if (!b) return at(path, node, "'allow-insecure-http' must be true or false");
-      s.allow_insecure_http = *b;
-      s.allow_insecure_http_from = where(path, node);
     } else if (key == "root") {
       auto r = node.value<std::string>();
       if (!r || r->empty()) return at(path, node, "'root' must be a folder");
@@ -195,7 +195,7 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         for (const auto& o : d->options)
           if (!o.config_key.empty()) known += ", " + std::string(o.config_key);
       return at(path, node, "unknown configuration key '" + std::string(key.str()) + "' (known: " +
-                       known + ", max-download-size, max-download-total, allow-insecure-http, root)");
+                       known + ", root)");
     }
   }
   return s;
@@ -220,9 +220,11 @@ Result<Settings> load(const Context& ctx, const std::string& declaration_path, c
     take(s.mapping_dirs, s.mapping_dirs_from, out.mapping_dirs, out.mapping_dirs_from);
     for (const auto& [name, value] : s.provider_options) out.provider_options[name] = value;
     for (const auto& [name, value] : s.core_options) out.core_options[name] = value;
-    take(s.max_download_size, s.max_download_size_from, out.max_download_size, out.max_download_size_from);
-    take(s.max_download_total, s.max_download_total_from, out.max_download_total, out.max_download_total_from);
-    take(s.allow_insecure_http, s.allow_insecure_http_from, out.allow_insecure_http, out.allow_insecure_http_from);
+    // The typed download settings of the files (the engine hands them to the fetcher); their
+    // text with its origin is in core_options, as resolved over the environment.
+    if (s.max_download_size) out.max_download_size = s.max_download_size;
+    if (s.max_download_total) out.max_download_total = s.max_download_total;
+    if (s.allow_insecure_http) out.allow_insecure_http = s.allow_insecure_http;
     take(s.root, s.root_from, out.root, out.root_from);
   };
   if (auto user = user_config_path(ctx); !user.empty()) {

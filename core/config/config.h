@@ -36,7 +36,6 @@ struct Settings {
   std::optional<std::uint64_t> max_download_size;
   std::optional<std::uint64_t> max_download_total;
   std::optional<bool> allow_insecure_http;
-  std::string max_download_size_from, max_download_total_from, allow_insecure_http_from;  // file:line:col
   // root: the folder the system providers read the machine's files under (dpkg status, apt
   // lists, os-release), for planning against a mounted image or chroot; `--root` and
   // EXTDEPS_ROOT are above it. Relative to the file that names it.

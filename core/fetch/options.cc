@@ -53,13 +53,14 @@ Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
     auto v = ctx.env(name);
     if (!v || v->empty()) continue;
     auto size = parse_size(*v);
-    if (!size) return bad_input(std::string(name) + ": expected a size such as 2G, 512M or 1048576, got '" + *v + "'");
+    if (!size)
+      return bad_input(ctx.env_origin(name) + ": expected a size such as 2G, 512M or 1048576, got '" + *v + "'");
     *field = *size;
   }
   if (auto v = ctx.env("EXTDEPS_ALLOW_INSECURE_HTTP"); v && !v->empty()) {
     if (*v == "1" || *v == "true" || *v == "yes") o.allow_insecure_http = true;
     else if (*v == "0" || *v == "false" || *v == "no") o.allow_insecure_http = false;
-    else return bad_input("EXTDEPS_ALLOW_INSECURE_HTTP: expected 1 or 0, got '" + *v + "'");
+    else return bad_input(ctx.env_origin("EXTDEPS_ALLOW_INSECURE_HTTP") + ": expected 1 or 0, got '" + *v + "'");
   }
   return o;
 }

@@ -66,9 +66,9 @@ TEST(ConfigTest, BadValuesNameTheFileLineAndColumn) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().message,
             dir + "/pyproject.toml:2:11: unknown configuration key 'manager' (known: managers, mapping-dirs, offline, "
-                  "plugin-timeout, detect-ttl, probe-timeout, python-version, conda-channels, conda-frontend, "
-                  "nix-frontend, nix-timeout, pypi-frontend, "
-                  "max-download-size, max-download-total, allow-insecure-http, root)");
+                  "plugin-timeout, detect-ttl, probe-timeout, max-download-size, max-download-total, "
+                  "allow-insecure-http, python-version, conda-channels, conda-frontend, nix-frontend, "
+                  "nix-timeout, pypi-frontend, root)");
 }
 
 // The providers' options (their descriptors' config keys and variables) by the same precedence:
