@@ -1,0 +1,151 @@
+// Writing the final solve as a libsolv testcase (resolve --dump-testcase) and solving one again
+// (extdeps debug replay), through libsolvext loaded on first use (solvext.h).
+#include "core/solve/testcase.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "core/solve/solve.h"
+#include "core/solve/solvext.h"
+
+namespace extdeps::solve {
+
+namespace {
+
+// Each "name-0:evr.arch@repo" word of a testcase line as libsolv's testtags reader will name the
+// solvable: without a zero epoch (the first "-0:" of a word that names a solvable; no name
+// extdeps makes holds one) and without the '-' of an empty release.
+std::string without_zero_epochs(const std::string& line) {
+  std::string out;
+  std::size_t i = 0;
+  while (i <= line.size()) {
+    std::size_t end = line.find(' ', i);
+    if (end == std::string::npos) end = line.size();
+    std::string word = line.substr(i, end - i);
+    if (auto repo = word.rfind('@'); repo != std::string::npos) {
+      if (auto at = word.find("-0:"); at != std::string::npos) word.erase(at + 1, 2);
+      // An evr with an empty release ("n13^n2^-", conda's without a local part) is written
+      // without its '-' by the testtags writer, so it is named without it too.
+      repo = word.rfind('@');
+      if (auto dot = word.rfind('.', repo); dot != std::string::npos && dot > 0 && word[dot - 1] == '-')
+        word.erase(dot - 1, 1);
+    }
+    out += word;
+    if (end < line.size()) out += ' ';
+    i = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+// The final solve as a libsolv testcase: the pool's repos (installed, each provider's, the
+// bundles), the jobs, and the result, so that it can be solved again without the indexes.
+Result<void> write_testcase(Pool* pool, Solver* solv, const BundleSet& bundles, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return environment_error("cannot make the testcase folder " + dir + ": " + ec.message());
+  }
+  // A testcase names a solvable by name, version, arch and repo. Bundles of one alternative
+  // whose packages have the same upstream version (libxml2-dev 2.9.14+dfsg-1.3~deb12u4 and
+  // ~deb12u6) share all four, and libsolv would read both as the first. Only while the files are
+  // written, each but the first of them gets its own version (".1", ".2" after it, in the order
+  // of the pool); the replayed solve then has every candidate the real one had.
+  std::map<std::tuple<Repo*, Id, Id, Id>, int> seen;
+  std::vector<std::pair<Id, Id>> renamed;  // solvable, its real evr
+  for (Id p = 2; p < pool->nsolvables; ++p) {
+    Solvable* s = pool_id2solvable(pool, p);
+    if (!s->repo || !bundles.find(p)) continue;
+    int n = seen[{s->repo, s->name, s->evr, s->arch}]++;
+    if (n == 0) continue;
+    renamed.emplace_back(p, s->evr);
+    s->evr = pool_str2id(pool, (std::string(pool_id2str(pool, s->evr)) + "." + std::to_string(n)).c_str(), 1);
+  }
+  auto ext = load_solvext();
+  if (!ext.ok()) {
+    for (auto [p, evr] : renamed) pool_id2solvable(pool, p)->evr = evr;
+    return ext.error();
+  }
+  const int written = (*ext)->write(solv, dir.c_str(), TESTCASE_RESULT_TRANSACTION | TESTCASE_RESULT_PROBLEMS,
+                                     "testcase.t", "result");
+  for (auto [p, evr] : renamed) pool_id2solvable(pool, p)->evr = evr;
+  if (!written) {
+    return environment_error("cannot write the libsolv testcase into " + dir);
+  }
+  // libsolv names a solvable "name-evr.arch@repo" in jobs and results, with the evr as the pool
+  // has it ("0:12.2"); its testtags reader drops a zero epoch from the repos' versions ("12.2"),
+  // so it would not find them again. The same versions without it.
+  for (const char* name : {"testcase.t", "result"}) {
+    const std::string file = dir + "/" + name;
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    in.close();
+    std::string out, line;
+    while (std::getline(text, line)) {
+      bool refs = std::string_view(name) == "result" || line.starts_with("job ") || line.starts_with("namespace ");
+      out += (refs ? without_zero_epochs(line) : line) + "\n";
+    }
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << out;
+  }
+  return {};
+}
+
+Result<Replay> replay_testcase(const std::string& dir) {
+  const std::string testcase = dir + "/testcase.t";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(testcase, ec))
+    return bad_input("no libsolv testcase in " + dir + " (expected testcase.t, as resolve --dump-testcase writes)");
+  {
+    // libsolv 0.7's testcase reader crashes on a namespace line naming a solvable of an arch
+    // the pool does not know, and extdeps' pools set no arch: conda's match expressions
+    // (extdeps:matching namespaces) cannot be replayed yet.
+    std::ifstream in(testcase);
+    for (std::string line; std::getline(in, line);)
+      if (line.starts_with("namespace "))
+        return bad_input(testcase + ": the solve used conda match expressions (its namespace lines), which libsolv's "
+                         "testcase reader cannot replay here; a plan of apt, pkg-config, pypi or nix packages can be");
+  }
+  auto ext = load_solvext();
+  if (!ext.ok()) return ext.error();
+  PoolPtr pool(pool_create());
+  // What libsolv says is wrong while reading (an unknown package in a job, a repo file that is
+  // not there) is an error of the testcase, not a line on stderr.
+  std::string errors;
+  pool_setdebugmask(pool.get(), SOLV_ERROR | SOLV_FATAL);
+  pool_setdebugcallback(
+      pool.get(),
+      [](Pool*, void* data, int, const char* text) {
+        auto* e = static_cast<std::string*>(data);
+        if (e->size() < 4096) e->append(text);
+      },
+      &errors);
+  SolvQueue job;
+  char* result = nullptr;
+  int resultflags = 0;
+  Solver* read = (*ext)->read(pool.get(), nullptr, testcase.c_str(), job.get(), &result, &resultflags);
+  if (!read || !errors.empty() || !result) {
+    std::free(result);
+    if (read) solver_free(read);
+    while (!errors.empty() && errors.back() == '\n') errors.pop_back();
+    if (auto nl = errors.find('\n'); nl != std::string::npos) errors = errors.substr(0, nl) + " (and more)";
+    return bad_input(testcase + ": not a testcase extdeps can replay" +
+                     (errors.empty() ? std::string(result ? "" : ": it records no result") : ": " + errors));
+  }
+  SolverPtr solv(read);
+  Replay out;
+  out.recorded = result ? result : "";
+  std::free(result);
+  out.jobs = static_cast<std::size_t>(job.size() / 2);
+  out.problems = solver_solve(solv.get(), job.get());
+  char* now = (*ext)->solverresult(solv.get(), resultflags);
+  out.now = now ? now : "";
+  std::free(now);
+  return out;
+}
+
+}  // namespace extdeps::solve
