@@ -86,7 +86,8 @@ class StanzaParser {
   // Parses whole lines; a chunk that does not end with a newline is the end of a truncated
   // file. Chunks may end inside a stanza only when the next chunk continues the same buffer.
   Result<void> feed(std::string_view text) {
-    if (const void* nul = std::memchr(text.data(), '\0', text.size())) {
+    // memchr must not get the null data() of an empty view (UBSan; an empty file).
+    if (const void* nul = text.empty() ? nullptr : std::memchr(text.data(), '\0', text.size())) {
       size_t off = static_cast<const char*>(nul) - text.data();
       size_t line = line_ + 1, line_start = 0;
       for (size_t i = 0; i < off; ++i)
