@@ -166,7 +166,7 @@ const char* extdeps_session_error(const extdeps_session* session) {
 
 int extdeps_load(extdeps_session* session, const char* path, extdeps_result** out) {
   return run(out, [&](extdeps_result& r) {
-    if (!session) return fail(r, extdeps::bad_input("no session"));
+    if (!session) return fail(r, extdeps::error_at(extdeps::ExitCode::bad_input, "", "no session"));
     auto d = session->get().load(path ? path : ".");
     if (!d.ok()) return fail(r, d.error());
     r.json = d->json;
@@ -175,7 +175,7 @@ int extdeps_load(extdeps_session* session, const char* path, extdeps_result** ou
 
 int extdeps_resolve(extdeps_session* session, const char* path, extdeps_result** out) {
   return run(out, [&](extdeps_result& r) {
-    if (!session) return fail(r, extdeps::bad_input("no session"));
+    if (!session) return fail(r, extdeps::error_at(extdeps::ExitCode::bad_input, "", "no session"));
     auto rep = session->get().resolve(path ? path : ".", session->options);
     if (!rep.ok()) return fail(r, rep.error());
     r.code = rep->plan_found ? 0 : 1;
@@ -186,7 +186,7 @@ int extdeps_resolve(extdeps_session* session, const char* path, extdeps_result**
 
 int extdeps_check(extdeps_session* session, const char* path, extdeps_result** out) {
   return run(out, [&](extdeps_result& r) {
-    if (!session) return fail(r, extdeps::bad_input("no session"));
+    if (!session) return fail(r, extdeps::error_at(extdeps::ExitCode::bad_input, "", "no session"));
     auto rep = session->get().check(path ? path : ".", session->options);
     if (!rep.ok()) return fail(r, rep.error());
     r.code = rep->all_satisfied ? 0 : 1;
@@ -197,7 +197,7 @@ int extdeps_check(extdeps_session* session, const char* path, extdeps_result** o
 
 int extdeps_env(extdeps_session* session, const char* path, extdeps_result** out) {
   return run(out, [&](extdeps_result& r) {
-    if (!session) return fail(r, extdeps::bad_input("no session"));
+    if (!session) return fail(r, extdeps::error_at(extdeps::ExitCode::bad_input, "", "no session"));
     auto e = session->get().env(path ? path : ".", session->options);
     if (!e.ok()) return fail(r, e.error());
     r.code = e->satisfied ? 0 : 1;
@@ -210,7 +210,7 @@ int extdeps_env(extdeps_session* session, const char* path, extdeps_result** out
 
 int extdeps_detect(extdeps_session* session, extdeps_result** out) {
   return run(out, [&](extdeps_result& r) {
-    if (!session) return fail(r, extdeps::bad_input("no session"));
+    if (!session) return fail(r, extdeps::error_at(extdeps::ExitCode::bad_input, "", "no session"));
     auto h = session->get().detect(false);
     if (!h.ok()) return fail(r, h.error());
     r.json = h->json;

@@ -169,9 +169,9 @@ auto guarded(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const std::exception& e) {
-    return environment_error(std::string("internal error: ") + e.what());
+    return error_at(ExitCode::environment, "", std::string("internal error: ") + e.what());
   } catch (...) {
-    return environment_error("internal error");
+    return error_at(ExitCode::environment, "", "internal error");
   }
 }
 

@@ -104,6 +104,14 @@ void print_text(const Context& ctx, const HostFacts& f, bool cached_allowed, con
   else line(out, "cached", f.from_cache ? "yes, " + detect::host_cache_file(ctx) : "no, detected now");
 }
 
+// "cannot write PATH: WHY", with the file as its place.
+Error cannot_write(const std::string& path, const char* why) {
+  Error e = environment_error("cannot write " + path + ": " + why);
+  e.place = path;
+  e.what = std::string("cannot write: ") + why;
+  return e;
+}
+
 // The facts as `detect --json` prints them, for `--host FILE` on another machine; written whole
 // (temp file and rename) so a reader never sees half.
 Result<void> save_facts(const HostFacts& facts, const std::string& path) {
@@ -116,13 +124,13 @@ Result<void> save_facts(const HostFacts& facts, const std::string& path) {
     f.close();
     if (!f) {
       std::remove(tmp.c_str());
-      return environment_error("cannot write " + path + ": " + std::strerror(errno));
+      return cannot_write(path, std::strerror(errno));
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     int e = errno;
     std::remove(tmp.c_str());
-    return environment_error("cannot write " + path + ": " + std::strerror(e));
+    return cannot_write(path, std::strerror(e));
   }
   return {};
 }

@@ -49,7 +49,7 @@ Result<void> emit(const std::string& text, const std::string& path, std::ostream
     return {};
   }
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f || !(f << text) || !f.flush()) return environment_error(path + ": cannot write the output");
+  if (!f || !(f << text) || !f.flush()) return error_at(ExitCode::environment, path, "cannot write the output");
   return {};
 }
 
@@ -150,7 +150,7 @@ int MappingsCommand::Impl::run_lint(const Context& ctx, std::ostream& out, std::
   std::vector<std::string> targets = paths;
   for (const auto& p : targets) {
     std::error_code ec;
-    if (!std::filesystem::exists(p, ec)) return fail(err, bad_input(p + ": no such file or folder"));
+    if (!std::filesystem::exists(p, ec)) return fail(err, error_at(ExitCode::bad_input, p, "no such file or folder"));
   }
   if (targets.empty()) {
     auto dirs = extra_dirs(ctx, mapping_dirs);
@@ -187,7 +187,10 @@ int MappingsCommand::Impl::run_verify(Context& ctx, std::ostream& out, std::ostr
   if (!t) {
     std::string known;
     for (const auto& x : tables->tables) known += (known.empty() ? "" : ", ") + x.ecosystem;
-    return fail(err, bad_input("no mapping table for ecosystem '" + ecosystem + "' (known: " + known + ")"));
+    Error e = bad_input("no mapping table for ecosystem '" + ecosystem + "' (known: " + known + ")");
+    e.what = "no mapping table for ecosystem '" + ecosystem + "'";
+    e.expected = "one of " + known;
+    return fail(err, e);
   }
   // The names as the release to check sees them: this machine's, or --release.
   mapping::HostRelease host = mapping::host_release(ctx);
@@ -204,8 +207,9 @@ int MappingsCommand::Impl::run_verify(Context& ctx, std::ostream& out, std::ostr
       if (x->verify_index) readers.emplace_back(x->verify_reads);
     for (std::size_t i = 0; i < readers.size(); ++i)
       reads += (i == 0 ? "" : i + 1 == readers.size() ? " and " : ", ") + readers[i];
-    return fail(err, bad_input("no index to verify the " + ecosystem + " table against: verify reads " +
-                               (reads.empty() ? "no index in this build" : reads)));
+    return fail(err, error_at(ExitCode::bad_input, "",
+                              "no index to verify the " + ecosystem + " table against: verify reads " +
+                                  (reads.empty() ? "no index in this build" : reads)));
   }
   VerifyInput input;
   input.sources = index_files;
@@ -244,7 +248,7 @@ int MappingsCommand::Impl::run_export(const Context& ctx, std::ostream& out, std
   if (!tables) return fail(err, tables.error());
   const std::string eco = ecosystem.empty() ? "debian" : ecosystem;
   const mapping::Table* t = tables->find_ecosystem(eco);
-  if (!t) return fail(err, bad_input("no mapping table for ecosystem '" + eco + "'"));
+  if (!t) return fail(err, error_at(ExitCode::bad_input, "", "no mapping table for ecosystem '" + eco + "'"));
   auto j = mapping::export_pep804(*t);
   if (!j) return fail(err, j.error());
   auto written = emit(j->dump(2) + "\n", output, out);

@@ -115,7 +115,7 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return s;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return bad_input(path + ": cannot read the configuration file");
+  if (!in) return error_at(ExitCode::bad_input, path, "cannot read the configuration file");
   std::stringstream text;
   text << in.rdbuf();
   if (auto deep = toml_too_deep(text.view(), path)) return *deep;
@@ -194,8 +194,10 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
       for (const ProviderDescriptor* d : provider_descriptors())
         for (const auto& o : d->options)
           if (!o.config_key.empty()) known += ", " + std::string(o.config_key);
-      return at(path, node, "unknown configuration key '" + std::string(key.str()) + "' (known: " +
-                       known + ", root)");
+      Error e = at(path, node, "unknown configuration key '" + std::string(key.str()) + "' (known: " + known + ", root)");
+      e.what = "unknown configuration key '" + std::string(key.str()) + "'";
+      e.expected = "one of " + known + ", root";
+      return e;
     }
   }
   return s;

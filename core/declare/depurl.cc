@@ -33,7 +33,22 @@ constexpr std::array<std::string_view, 41> kKnownTypes = {
 
 constexpr std::array<std::string_view, 2> kVirtualNamespaces = {"compiler", "interface"};
 
+// What a specifier that is not a DepURL was expected to be.
+constexpr std::string_view kLike = "a DepURL like 'dep:generic/zlib'";
+
 bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// The errors here have no place of their own: the caller puts them at the specifier's place
+// (at_place). Most render from their parts (error_at with no place); `worded` keeps a line whose
+// wording does not read "WHAT (expected EXPECTED); HINT" (tests and docs quote it), with the same
+// parts as data.
+Error worded(std::string message, std::string what, std::string expected = {}, std::string hint = {}) {
+  Error e = bad_input(std::move(message));
+  e.what = std::move(what);
+  e.expected = std::move(expected);
+  e.hint = std::move(hint);
+  return e;
+}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -54,8 +69,9 @@ Result<std::string> percent_decode(std::string_view s, std::string_view whole) {
     int hi = i + 1 < s.size() ? hex_value(s[i + 1]) : -1;
     int lo = i + 2 < s.size() ? hex_value(s[i + 2]) : -1;
     if (hi < 0 || lo < 0) {
-      return bad_input("bad percent-escape '" + std::string(s.substr(i, 3)) + "' in '" +
-                       shorten(whole) + "' (expected '%' and two hex digits)");
+      return error_at(ExitCode::bad_input, "",
+                      "bad percent-escape '" + std::string(s.substr(i, 3)) + "' in '" + shorten(whole) + "'",
+                      "'%' and two hex digits");
     }
     out += static_cast<char>(hi * 16 + lo);
     i += 2;
@@ -144,20 +160,22 @@ Result<std::string> decode_segment(std::string_view raw, std::string_view what,
     std::string msg = "unexpected character '" + shown_byte(static_cast<unsigned char>(c)) + "' in the " +
                       std::string(what) + " of '" + shorten(whole) + "'";
     if (std::string_view("<>=!~").find(c) != std::string_view::npos) {
-      msg += " (a version range goes after '@', like dep:generic/gdal@>=3.4)";
+      const std::string hint = "a version range goes after '@', like dep:generic/gdal@>=3.4";
+      return worded(msg + " (" + hint + ")", msg, "", hint);
     }
-    return bad_input(msg);
+    return error_at(ExitCode::bad_input, "", msg);
   }
   auto decoded = percent_decode(raw, whole);
   if (!decoded) return decoded;
   if (auto problem = decoded_problem(*decoded))
-    return bad_input("the " + std::string(what) + " '" + std::string(raw) + "' of '" + shorten(whole) + "' " +
-                     *problem);
+    return error_at(ExitCode::bad_input, "",
+                    "the " + std::string(what) + " '" + std::string(raw) + "' of '" + shorten(whole) + "' " + *problem);
   // PURL: a '/' inside a segment is never percent-decoded into one; dep:github/apache%2Farrow
   // would otherwise be the same id as dep:github/apache/arrow.
   if (decoded->find('/') != std::string::npos)
-    return bad_input((what == "namespace" ? std::string("namespace segment") : std::string(what)) + " '" +
-                     std::string(raw) + "' of '" + shorten(whole) + "' decodes to a '/'");
+    return error_at(ExitCode::bad_input, "",
+                    (what == "namespace" ? std::string("namespace segment") : std::string(what)) + " '" +
+                        std::string(raw) + "' of '" + shorten(whole) + "' decodes to a '/'");
   return decoded;
 }
 
@@ -168,8 +186,8 @@ Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view tex
     if (pair.empty()) continue;
     std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos || eq == 0) {
-      return bad_input("qualifier '" + std::string(pair) + "' in '" + shorten(whole) +
-                       "' is not key=value");
+      const std::string msg = "qualifier '" + std::string(pair) + "' in '" + shorten(whole) + "' is not key=value";
+      return worded(msg, msg, "key=value");
     }
     std::string key = to_lower(pair.substr(0, eq));
     bool key_ok = std::isalpha(static_cast<unsigned char>(key[0])) != 0 &&
@@ -177,16 +195,16 @@ Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view tex
                     return is_alnum(c) || c == '.' || c == '-' || c == '_';
                   });
     if (!key_ok) {
-      return bad_input("bad qualifier key '" + key + "' in '" + shorten(whole) +
-                       "' (expected letters, digits, '.', '-' or '_', starting with a letter)");
+      return error_at(ExitCode::bad_input, "", "bad qualifier key '" + key + "' in '" + shorten(whole) + "'",
+                      "letters, digits, '.', '-' or '_', starting with a letter");
     }
     auto value = percent_decode(pair.substr(eq + 1), whole);
     if (!value) return value.error();
     if (auto problem = decoded_problem(*value))
-      return bad_input("qualifier '" + key + "' of '" + shorten(whole) + "' " + *problem);
+      return error_at(ExitCode::bad_input, "", "qualifier '" + key + "' of '" + shorten(whole) + "' " + *problem);
     if (value->empty()) continue;  // PURL: a key with an empty value is dropped
     if (out.count(key)) {
-      return bad_input("qualifier '" + key + "' appears twice in '" + shorten(whole) + "'");
+      return error_at(ExitCode::bad_input, "", "qualifier '" + key + "' appears twice in '" + shorten(whole) + "'");
     }
     out.emplace(std::move(key), std::move(*value));
   }
@@ -200,10 +218,11 @@ Result<std::string> parse_subpath(std::string_view text, std::string_view whole)
     auto decoded = percent_decode(seg, whole);
     if (!decoded) return decoded.error();
     if (auto problem = decoded_problem(*decoded))
-      return bad_input("the subpath of '" + shorten(whole) + "' " + *problem);
+      return error_at(ExitCode::bad_input, "", "the subpath of '" + shorten(whole) + "' " + *problem);
     // As in a name: a segment never decodes to a '/' (it would be two segments once printed).
     if (decoded->find('/') != std::string::npos)
-      return bad_input("the subpath segment '" + std::string(seg) + "' of '" + shorten(whole) + "' decodes to a '/'");
+      return error_at(ExitCode::bad_input, "",
+                      "the subpath segment '" + std::string(seg) + "' of '" + shorten(whole) + "' decodes to a '/'");
     if (!out.empty()) out += '/';
     out += *decoded;
   }
@@ -255,7 +274,10 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   std::string_view whole = text;
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  if (text.empty()) return bad_input("expected a DepURL like 'dep:generic/zlib', got an empty string");
+  if (text.empty()) {
+    const std::string msg = "expected " + std::string(kLike) + ", got an empty string";
+    return worded(msg, msg, std::string(kLike));
+  }
 
   DepUrl url;
   // Subpath and qualifiers come off the right end first, as the PURL specification does it.
@@ -276,7 +298,8 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   std::size_t colon = rest.find(':');
   std::size_t slash = rest.find('/');
   if (colon == std::string_view::npos || (slash != std::string_view::npos && slash < colon)) {
-    return bad_input("expected a DepURL like 'dep:generic/zlib', got '" + shorten(text) + "'");
+    const std::string msg = "expected " + std::string(kLike) + ", got '" + shorten(text) + "'";
+    return worded(msg, msg, std::string(kLike));
   }
   std::string scheme = to_lower(rest.substr(0, colon));
   rest = rest.substr(colon + 1);
@@ -287,8 +310,8 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     if (legacy_spelling) *legacy_spelling = true;
     legacy_type = "virtual";
   } else if (scheme != "dep") {
-    return bad_input("unknown DepURL scheme '" + scheme + ":' in '" + shorten(text) +
-                     "' (expected 'dep:')");
+    return error_at(ExitCode::bad_input, "", "unknown DepURL scheme '" + scheme + ":' in '" + shorten(text) + "'",
+                    "'dep:'");
   }
   while (!rest.empty() && rest.front() == '/') rest.remove_prefix(1);
   while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
@@ -298,10 +321,9 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     if (slash == std::string_view::npos) {
       std::string only = to_lower(rest);
       if (std::find(kKnownTypes.begin(), kKnownTypes.end(), only) != kKnownTypes.end()) {
-        return bad_input("DepURL '" + shorten(text) + "' has no name (expected dep:" + only +
-                         "/name)");
+        return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no name", "dep:" + only + "/name");
       }
-      return bad_input("DepURL '" + shorten(text) + "' has no type (expected dep:type/name)");
+      return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no type", "dep:type/name");
     }
     url.type = to_lower(rest.substr(0, slash));
     rest = rest.substr(slash + 1);
@@ -309,33 +331,34 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     url.type = legacy_type;
   }
   if (url.type.empty()) {
-    return bad_input("DepURL '" + shorten(text) + "' has no type (expected dep:type/name)");
+    return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no type", "dep:type/name");
   }
   if (std::find(kKnownTypes.begin(), kKnownTypes.end(), url.type) == kKnownTypes.end()) {
-    std::string msg = "unknown DepURL type '" + shorten(url.type) + "'";
+    const std::string what = "unknown DepURL type '" + shorten(url.type) + "'";
     if (auto near = did_you_mean(url.type, kKnownTypes)) {
-      msg += " (did you mean '" + *near + "'?)";
-    } else {
-      msg += " (expected 'virtual', 'generic' or a PURL type such as 'github', 'pypi' or 'conda')";
+      const std::string hint = "did you mean '" + *near + "'?";
+      return worded(what + " (" + hint + ")", what, "", hint);
     }
-    return bad_input(msg);
+    return error_at(ExitCode::bad_input, "", what,
+                    "'virtual', 'generic' or a PURL type such as 'github', 'pypi' or 'conda'");
   }
 
   if (std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
     std::string_view raw = rest.substr(at + 1);
     if (raw.empty()) {
-      return bad_input("DepURL '" + shorten(text) + "' has an empty version after '@'");
+      return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has an empty version after '@'");
     }
     for (char c : raw) {
       if (std::isspace(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) < 0x20) {
-        return bad_input("unexpected whitespace in the version of '" + shorten(text) +
-                         "' (write the range without spaces, or after the DepURL)");
+        const std::string what = "unexpected whitespace in the version of '" + shorten(text) + "'";
+        const std::string hint = "write the range without spaces, or after the DepURL";
+        return worded(what + " (" + hint + ")", what, "", hint);
       }
     }
     auto version = percent_decode(raw, whole);
     if (!version) return version.error();
     if (auto problem = decoded_problem(*version))
-      return bad_input("the version of '" + std::string(text) + "' " + *problem);
+      return error_at(ExitCode::bad_input, "", "the version of '" + std::string(text) + "' " + *problem);
     url.version = std::move(*version);
     rest = rest.substr(0, at);
   }
@@ -345,8 +368,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     if (!seg.empty()) segments.push_back(seg);
   }
   if (segments.empty()) {
-    return bad_input("DepURL '" + shorten(text) + "' has no name (expected dep:" + url.type +
-                     "/name)");
+    return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no name", "dep:" + url.type + "/name");
   }
   auto name = decode_segment(segments.back(), "name", text);
   if (!name) return name.error();
@@ -362,8 +384,9 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
       std::find(kVirtualNamespaces.begin(), kVirtualNamespaces.end(), url.ns) ==
           kVirtualNamespaces.end()) {
     std::string got = url.ns.empty() ? "none" : "'" + url.ns + "'";
-    return bad_input("virtual DepURL '" + shorten(text) +
-                     "' must have the namespace 'compiler' or 'interface', got " + got);
+    const std::string msg =
+        "virtual DepURL '" + shorten(text) + "' must have the namespace 'compiler' or 'interface', got " + got;
+    return worded(msg, msg, "the namespace 'compiler' or 'interface'");
   }
   return url;
 }

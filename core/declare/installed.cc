@@ -29,7 +29,7 @@ bool names_an_extra(const std::string& marker) { return marker.find("extra") != 
 Result<std::vector<Requirement>> external_needs_from_json(std::string_view text) {
   auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_array())
-    return environment_error("the interpreter did not list its distributions as expected");
+    return error_at(ExitCode::environment, "", "the interpreter did not list its distributions as expected");
   std::vector<Requirement> out;
   try {
     for (const auto& d : j) {
@@ -37,7 +37,11 @@ Result<std::vector<Requirement>> external_needs_from_json(std::string_view text)
       for (const auto& spec : d.at("requires")) {
         const std::string s = spec.get<std::string>();
         auto r = parse_requirement(s);
-        if (!r.ok()) return bad_input(where + ": Requires-External-Dep: " + s + ": " + r.error().message);
+        if (!r.ok()) {
+          Error e = at_place(r.error(), where + ": Requires-External-Dep: " + s);
+          e.code = ExitCode::bad_input;
+          return e;
+        }
         if (names_an_extra(r->marker)) continue;
         r->category = Category::run;
         r->spec = s;
@@ -46,7 +50,8 @@ Result<std::vector<Requirement>> external_needs_from_json(std::string_view text)
       }
     }
   } catch (const nlohmann::json::exception& e) {
-    return environment_error(std::string("the interpreter's list of distributions is malformed: ") + e.what());
+    return error_at(ExitCode::environment, "",
+                    std::string("the interpreter's list of distributions is malformed: ") + e.what());
   }
   return out;
 }
@@ -54,12 +59,18 @@ Result<std::vector<Requirement>> external_needs_from_json(std::string_view text)
 Result<std::vector<Requirement>> installed_external_needs(const Context& ctx, const std::string& python) {
   std::string program = python;
   if (program.find('/') == std::string::npos) program = detect::find_on_path(ctx, python);
-  if (program.empty()) return environment_error("python interpreter '" + python + "' is not on PATH");
+  if (program.empty()) return error_at(ExitCode::environment, "", "python interpreter '" + python + "' is not on PATH");
   auto ran = detect::run_capture(ctx, {program, "-I", "-c", kScript}, 30000, std::size_t{64} << 20);
-  if (!ran.ok()) return environment_error("cannot ask " + python + " for its distributions: " + ran.error().message);
-  if (ran->exit_status != 0)
-    return environment_error(python + " could not list its distributions (exit status " +
-                             std::to_string(ran->exit_status) + ")");
+  if (!ran.ok())
+    return error_at(ExitCode::environment, "", "cannot ask " + python + " for its distributions: " + ran.error().message);
+  if (ran->exit_status != 0) {
+    // "python3 could not list ...": the interpreter is the place, as a plugin's name is.
+    Error e = environment_error(python + " could not list its distributions (exit status " +
+                                std::to_string(ran->exit_status) + ")");
+    e.place = python;
+    e.what = "could not list its distributions (exit status " + std::to_string(ran->exit_status) + ")";
+    return e;
+  }
   return external_needs_from_json(ran->out);
 }
 

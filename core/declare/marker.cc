@@ -56,9 +56,16 @@ struct Node {
   std::string op;                               // "==", "in", "not in", ...
 };
 
-Error marker_error(std::string_view marker, std::size_t pos, const std::string& what) {
+// "invalid marker 'M': WHAT at position N". No place of its own: the caller puts it at the
+// specifier's place (at_place). `what` is the sentence with its position; `expected` is what a
+// sentence "expected X, got Y" expected, apart.
+Error marker_error(std::string_view marker, std::size_t pos, const std::string& what,
+                   std::string expected = {}) {
   std::string where = pos > marker.size() ? " at the end" : " at position " + std::to_string(pos);
-  return bad_input("invalid marker '" + shorten(marker) + "': " + what + where);
+  Error e = bad_input("invalid marker '" + shorten(marker) + "': " + what + where);
+  e.what = e.message;
+  e.expected = std::move(expected);
+  return e;
 }
 
 Result<std::vector<Token>> tokenize(std::string_view m) {
@@ -79,7 +86,8 @@ Result<std::vector<Token>> tokenize(std::string_view m) {
     } else if (c == '\'' || c == '"') {
       std::size_t close = m.find(c, i + 1);
       if (close == std::string_view::npos) {
-        return marker_error(m, i + 1, std::string("unterminated string, expected a closing ") + c);
+        return marker_error(m, i + 1, std::string("unterminated string, expected a closing ") + c,
+                            std::string("a closing ") + c);
       }
       t.kind = Tok::string;
       t.text = std::string(m.substr(i + 1, close - i - 1));
@@ -121,7 +129,8 @@ class Parser {
     auto node = parse_or();
     if (!node) return node;
     if (peek().kind != Tok::end) {
-      return error("expected 'and', 'or' or the end of the marker, got '" + shorten(peek().text) + "'");
+      return error("expected 'and', 'or' or the end of the marker, got '" + shorten(peek().text) + "'",
+                   "'and', 'or' or the end of the marker");
     }
     return node;
   }
@@ -131,7 +140,9 @@ class Parser {
   bool keyword(std::string_view word) const {
     return peek().kind == Tok::ident && peek().text == word;
   }
-  Error error(const std::string& what) const { return marker_error(marker_, peek().pos, what); }
+  Error error(const std::string& what, std::string expected = {}) const {
+    return marker_error(marker_, peek().pos, what, std::move(expected));
+  }
 
   Result<std::unique_ptr<Node>> parse_or() { return parse_chain("or", Node::any_of); }
   Result<std::unique_ptr<Node>> parse_and() { return parse_chain("and", Node::all_of); }
@@ -164,7 +175,7 @@ class Parser {
       ++at_;
       auto inner = parse_or();
       if (!inner) return inner;
-      if (peek().kind != Tok::rparen) return error("expected ')'");
+      if (peek().kind != Tok::rparen) return error("expected ')'", "')'");
       ++at_;
       --depth_;
       return inner;
@@ -181,13 +192,14 @@ class Parser {
       ++at_;
     } else if (keyword("not")) {
       ++at_;
-      if (!keyword("in")) return error("expected 'in' after 'not'");
+      if (!keyword("in")) return error("expected 'in' after 'not'", "'in' after 'not'");
       node->op = "not in";
       ++at_;
     } else {
       return error(peek().kind == Tok::end
                        ? "expected a comparison operator"
-                       : "expected a comparison operator, got '" + shorten(peek().text) + "'");
+                       : "expected a comparison operator, got '" + shorten(peek().text) + "'",
+                   "a comparison operator");
     }
     auto rhs = parse_value();
     if (!rhs) return rhs.error();
@@ -206,16 +218,21 @@ class Parser {
       bool known = false;
       for (auto v : kVariables) known = known || v == t.text;
       if (!known) {
-        std::string msg = "unknown marker variable '" + shorten(t.text) + "'";
-        if (auto near = did_you_mean(t.text, kVariables)) msg += " (did you mean '" + *near + "'?)";
-        return bad_input(msg);
+        const std::string what = "unknown marker variable '" + shorten(t.text) + "'";
+        Error e = error_at(ExitCode::bad_input, "", what);
+        if (auto near = did_you_mean(t.text, kVariables)) {
+          e.hint = "did you mean '" + *near + "'?";
+          e.message += " (" + e.hint + ")";
+        }
+        return e;
       }
       ++at_;
       return Value{true, t.text};
     }
     return error(t.kind == Tok::end ? "expected a marker variable or a quoted string"
                                     : "expected a marker variable or a quoted string, got '" +
-                                          shorten(t.text) + "'");
+                                          shorten(t.text) + "'",
+                 "a marker variable or a quoted string");
   }
 
   std::string_view marker_;
@@ -227,7 +244,7 @@ class Parser {
 Result<std::unique_ptr<Node>> parse_marker(std::string_view marker) {
   auto tokens = tokenize(marker);
   if (!tokens) return tokens.error();
-  if (tokens->size() == 1) return bad_input("empty marker");
+  if (tokens->size() == 1) return error_at(ExitCode::bad_input, "", "empty marker");
   return Parser(marker, std::move(*tokens)).parse();
 }
 
@@ -238,7 +255,7 @@ Result<bool> compare_strings(const std::string& op, const std::string& a, const 
   if (op == "<=") return a <= b;
   if (op == ">") return a > b;
   if (op == ">=") return a >= b;
-  return bad_input("cannot compare '" + a + "' " + op + " '" + b + "': they are not versions");
+  return error_at(ExitCode::bad_input, "", "cannot compare '" + a + "' " + op + " '" + b + "': they are not versions");
 }
 
 Result<bool> evaluate(const Node& node, const MarkerEnv& env) {
@@ -256,10 +273,13 @@ Result<bool> evaluate(const Node& node, const MarkerEnv& env) {
     auto it = env.find(v.text);
     if (it != env.end()) return it->second;
     if (v.text == "extra") return std::string();  // no group asked for
-    return bad_input("marker variable '" + v.text + "' has no value here" +
-                     (is_version_variable(v.text)
-                          ? " (no python3 on PATH; set EXTDEPS_PYTHON_VERSION)"
-                          : ""));
+    Error e = error_at(ExitCode::bad_input, "", "marker variable '" + v.text + "' has no value here");
+    if (is_version_variable(v.text)) {
+      e.message += " (no python3 on PATH; set EXTDEPS_PYTHON_VERSION)";
+      e.what += " (no python3 on PATH)";
+      e.hint = "set EXTDEPS_PYTHON_VERSION";
+    }
+    return e;
   };
   auto lhs = resolve(node.lhs);
   if (!lhs) return lhs.error();

@@ -21,6 +21,17 @@ namespace extdeps {
 
 namespace {
 
+// The errors here have no place of their own: the caller puts them at the specifier's place
+// (at_place). `worded` keeps a line whose wording does not read "WHAT (expected EXPECTED); HINT"
+// ("expected X, got Y"), with the same parts as data.
+Error worded(std::string message, std::string what, std::string expected = {}, std::string hint = {}) {
+  Error e = bad_input(std::move(message));
+  e.what = std::move(what);
+  e.expected = std::move(expected);
+  e.hint = std::move(hint);
+  return e;
+}
+
 // A valid PEP 440 version, with the spellings its normalisation rules accept ("v1.0",
 // "1.0-rc.1", "1.0.post-2", "1.0_dev3", upper case).
 bool is_pep440(std::string_view v) {
@@ -119,22 +130,25 @@ Result<void> parse_one(std::string_view piece, std::string_view whole,
     }
   }
   if (op_written == "===") {
-    return bad_input("'===' (arbitrary equality) is not supported in version ranges, in '" +
-                     shorten(whole) + "' (use '==')");
+    const std::string what =
+        "'===' (arbitrary equality) is not supported in version ranges, in '" + shorten(whole) + "'";
+    return worded(what + " (use '==')", what, "", "use '=='");
   }
   std::string_view version = trim(piece.substr(op_written.size()));
   std::string after = op_written.empty() ? "" : " after '" + std::string(op_written) + "'";
   if (version.empty()) {
-    return bad_input("expected a version" + after + " in '" + shorten(whole) + "'");
+    const std::string msg = "expected a version" + after + " in '" + shorten(whole) + "'";
+    return worded(msg, msg, "a version" + after);
   }
   if (version.size() >= 2 && version.substr(version.size() - 2) == ".*") {
     std::string_view prefix = version.substr(0, version.size() - 2);
     if ((c.op != DepOp::eq && c.op != DepOp::ne) || op_written.empty()) {
-      return bad_input("'.*' is only allowed after '==' or '!=', in '" + shorten(whole) + "'");
+      return error_at(ExitCode::bad_input, "", "'.*' is only allowed after '==' or '!=', in '" + shorten(whole) + "'");
     }
     if (!is_release_prefix(prefix)) {
-      return bad_input("expected release numbers before '.*' (like ==1.2.*), got '" +
-                       shorten(version) + "' in '" + shorten(whole) + "'");
+      const std::string expected = "release numbers before '.*' (like ==1.2.*)";
+      const std::string msg = "expected " + expected + ", got '" + shorten(version) + "' in '" + shorten(whole) + "'";
+      return worded(msg, msg, expected);
     }
     c.version = std::string(prefix);
     c.wildcard = true;
@@ -142,16 +156,18 @@ Result<void> parse_one(std::string_view piece, std::string_view whole,
     return {};
   }
   if (!is_pep440(version)) {
-    return bad_input("expected a PEP 440 version" + after + ", got '" + shorten(version) +
-                     "' in '" + shorten(whole) + "'");
+    const std::string msg =
+        "expected a PEP 440 version" + after + ", got '" + shorten(version) + "' in '" + shorten(whole) + "'";
+    return worded(msg, msg, "a PEP 440 version" + after);
   }
   c.version = std::string(version);
   if (op_written == "~=") {
     // ~=2.2.1 is >=2.2.1 together with ==2.2.*: the last release number may grow.
     auto release = leading_release(version);
     if (!release || release->numbers.size() < 2) {
-      return bad_input("'~=' needs at least two release numbers (like ~=2.2), got '~=" +
-                       shorten(version) + "' in '" + shorten(whole) + "'");
+      const std::string msg = "'~=' needs at least two release numbers (like ~=2.2), got '~=" + shorten(version) +
+                              "' in '" + shorten(whole) + "'";
+      return worded(msg, msg, "at least two release numbers (like ~=2.2)");
     }
     out.push_back(c);
     std::string prefix = release->epoch ? std::to_string(release->epoch) + "!" : "";
@@ -229,8 +245,8 @@ Result<VersionRange> parse_range(std::string_view text) {
   if (whole.empty()) return range;
   // The matchers are recursive (std::regex); no real range comes near this.
   if (whole.size() > limits::kMaxVersionLength)
-    return bad_input("version range is " + std::to_string(whole.size()) + " characters long (expected at most " +
-                     std::to_string(limits::kMaxVersionLength) + ")");
+    return error_at(ExitCode::bad_input, "", "version range is " + std::to_string(whole.size()) + " characters long",
+                    "at most " + std::to_string(limits::kMaxVersionLength));
   std::size_t start = 0;
   while (true) {
     std::size_t comma = whole.find(',', start);
@@ -238,16 +254,17 @@ Result<VersionRange> parse_range(std::string_view text) {
         trim(whole.substr(start, comma == std::string_view::npos ? std::string_view::npos
                                                                   : comma - start));
     if (piece.empty()) {
-      return bad_input("expected a version constraint " +
-                       std::string(comma == std::string_view::npos ? "after" : "before") +
-                       " ',' in '" + shorten(whole) + "'");
+      const std::string expected =
+          "a version constraint " + std::string(comma == std::string_view::npos ? "after" : "before") + " ','";
+      const std::string msg = "expected " + expected + " in '" + shorten(whole) + "'";
+      return worded(msg, msg, expected);
     }
     for (std::size_t i = 0; i < piece.size(); ++i) {
       if (std::isspace(static_cast<unsigned char>(piece[i])) &&
           !trim(piece.substr(0, i)).empty() &&
           trim(piece.substr(0, i)).find_first_not_of("<>=!~") != std::string_view::npos) {
-        return bad_input("expected ',' between version constraints in '" + shorten(whole) +
-                         "'");
+        const std::string msg = "expected ',' between version constraints in '" + shorten(whole) + "'";
+        return worded(msg, msg, "',' between version constraints");
       }
     }
     if (auto r = parse_one(piece, whole, range.constraints); !r) return r.error();
@@ -257,8 +274,9 @@ Result<VersionRange> parse_range(std::string_view text) {
   // '~=V' is kept as the two constraints it means, which render longer than written: the limit
   // holds for the rendering too, so every range accepted here reads back from its str().
   if (std::string rendered = range.str(); rendered.size() > 1024) {
-    return bad_input("version range is " + std::to_string(rendered.size()) +
-                     " characters long with '~=' expanded (expected at most 1024)");
+    return error_at(ExitCode::bad_input, "",
+                    "version range is " + std::to_string(rendered.size()) + " characters long with '~=' expanded",
+                    "at most 1024");
   }
   return range;
 }

@@ -68,6 +68,16 @@ bool valid_group_name(std::string_view s) {
                      [&](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
 }
 
+// An error worded as it always was (tests quote it; "no such file: P" does not read "PLACE: WHAT"),
+// with its place, what and hint as data.
+Error worded(ExitCode code, std::string message, std::string place, std::string what, std::string hint = {}) {
+  Error e{code, std::move(message)};
+  e.place = std::move(place);
+  e.what = std::move(what);
+  e.hint = std::move(hint);
+  return e;
+}
+
 bool before(const toml::source_region& a, const toml::source_region& b) {
   return std::tie(a.begin.line, a.begin.column) < std::tie(b.begin.line, b.begin.column);
 }
@@ -80,8 +90,10 @@ class Reader {
     const toml::node* external = doc.get("external");
     if (!external) {
       // An empty file and one with other tables only are the same mistake: nothing declared.
-      return bad_input("no [external] table in " + decl_.path + " (" + (doc.empty() ? "the file is empty; " : "") +
-                       "declare the needs as [external] host-requires = [\"dep:generic/zlib\"], PEP 725)");
+      const std::string hint = "declare the needs as [external] host-requires = [\"dep:generic/zlib\"], PEP 725";
+      return worded(ExitCode::bad_input,
+                    "no [external] table in " + decl_.path + " (" + (doc.empty() ? "the file is empty; " : "") + hint + ")",
+                    decl_.path, std::string("no [external] table") + (doc.empty() ? " (the file is empty)" : ""), hint);
     }
     if (!external->is_table()) {
       return at(external->source(), "expected [external] to be a table, got " +
@@ -107,13 +119,16 @@ class Reader {
     }
     if (bad_count_ > 0) {
       // One error, one line per specifier; the edge prints "error: " before the first, so the
-      // others carry it too.
+      // others carry it too. Its parts (place, what, expected) are the first specifier's.
       std::string msg;
-      for (const auto& b : bad_) msg += (msg.empty() ? "" : "\nerror: ") + b;
+      for (const auto& b : bad_) msg += (msg.empty() ? "" : "\nerror: ") + b.message;
       if (bad_count_ > bad_.size())
         msg += "\nerror: " + decl_.path + ": " + std::to_string(bad_count_ - bad_.size()) +
                " more bad specifiers not shown";
-      return bad_input(msg);
+      Error e = bad_.front();
+      e.code = ExitCode::bad_input;
+      e.message = std::move(msg);
+      return e;
     }
     return std::move(decl_);
   }
@@ -186,7 +201,7 @@ class Reader {
     if (!req) {
       // Every bad specifier of the file is reported, not only the first: a user fixes them in
       // one go. The read goes on; read() fails at the end.
-      if (bad_.size() < kMaxReported) bad_.push_back(place(item.source()) + ": " + req.error().message);
+      if (bad_.size() < kMaxReported) bad_.push_back(at_place(req.error(), place(item.source())));
       ++bad_count_;
       return {};
     }
@@ -407,7 +422,7 @@ class Reader {
 
   const Context& ctx_;
   Declaration decl_;
-  std::vector<std::string> bad_;  // "file:line:col: message" of the first kMaxReported
+  std::vector<Error> bad_;  // the first kMaxReported, each at its file:line:col
   std::size_t bad_count_ = 0;
 };
 
@@ -433,11 +448,11 @@ std::string toml_hint(const std::string& path, std::size_t line_number, std::str
 Result<toml::table> parse_toml(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    if (std::filesystem::exists(path, ec)) return bad_input(path + " is not a file");
-    return bad_input("no such file: " + path);
+    if (std::filesystem::exists(path, ec)) return worded(ExitCode::bad_input, path + " is not a file", path, "not a file");
+    return worded(ExitCode::bad_input, "no such file: " + path, path, "no such file");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return environment_error("cannot read " + path);
+  if (!in) return worded(ExitCode::environment, "cannot read " + path, path, "cannot read it");
   std::stringstream text;
   text << in.rdbuf();
   if (auto deep = toml_too_deep(text.view(), path)) return *deep;
@@ -445,7 +460,9 @@ Result<toml::table> parse_toml(const std::string& path) {
     return toml::parse(text.view(), path);
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
-    if (where.line == 0) return environment_error("cannot read " + path + ": " + std::string(e.description()));
+    if (where.line == 0)
+      return worded(ExitCode::environment, "cannot read " + path + ": " + std::string(e.description()), path,
+                    "cannot read it: " + std::string(e.description()));
     const std::string hint = toml_hint(path, where.line, e.description());
     Error error = error_at(ExitCode::bad_input,
                            SourceSpan{path, static_cast<int>(where.line), static_cast<int>(where.column)}.str(),
@@ -454,7 +471,8 @@ Result<toml::table> parse_toml(const std::string& path) {
     error.hint = hint;
     return error;
   } catch (const std::exception& e) {
-    return environment_error("cannot read " + path + ": " + e.what());
+    return worded(ExitCode::environment, "cannot read " + path + ": " + e.what(), path,
+                  std::string("cannot read it: ") + e.what());
   }
 }
 
@@ -469,7 +487,8 @@ Result<Declaration> read_declaration(const Context& ctx, const std::string& path
 Result<std::string> find_declaration(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::exists(path, ec)) return bad_input("no such file or directory: " + path);
+  if (!fs::exists(path, ec))
+    return worded(ExitCode::bad_input, "no such file or directory: " + path, path, "no such file or directory");
   if (!fs::is_directory(path, ec)) return path;
   std::string dir = path;
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
@@ -482,8 +501,12 @@ Result<std::string> find_declaration(const std::string& path) {
     if (doc->contains("external")) return pyproject;
   }
   if (fs::is_regular_file(extdeps, ec)) return extdeps;
-  if (has_pyproject) return bad_input("no [external] table in " + pyproject + " and no " + extdeps);
-  return bad_input("no pyproject.toml or extdeps.toml in " + dir);
+  if (has_pyproject) {
+    return worded(ExitCode::bad_input, "no [external] table in " + pyproject + " and no " + extdeps, dir,
+                  "no [external] table in pyproject.toml and no extdeps.toml");
+  }
+  return worded(ExitCode::bad_input, "no pyproject.toml or extdeps.toml in " + dir, dir,
+                "no pyproject.toml or extdeps.toml");
 }
 
 }  // namespace extdeps::declare

@@ -13,6 +13,23 @@ namespace extdeps::declare {
 
 namespace {
 
+// The errors here have no place of their own: the caller puts them at the specifier's place
+// (at_place). `worded` keeps a line whose wording does not read "WHAT (expected EXPECTED); HINT"
+// ("expected X in 'SPEC'"), with the same parts as data.
+Error worded(std::string message, std::string what, std::string expected = {}, std::string hint = {}) {
+  Error e = bad_input(std::move(message));
+  e.what = std::move(what);
+  e.expected = std::move(expected);
+  e.hint = std::move(hint);
+  return e;
+}
+
+// "expected EXPECTED in 'TEXT'", with EXPECTED apart.
+Error expected_in(const std::string& expected, std::string_view text) {
+  const std::string msg = "expected " + expected + " in '" + shorten(text) + "'";
+  return worded(msg, msg, expected);
+}
+
 // Where the DepURL ends: at whitespace, '(' or, before any '@', '?' or '#', at the start of a
 // comparison operator.
 std::size_t depurl_end(std::string_view s) {
@@ -36,14 +53,16 @@ Result<Requirement> parse_requirement(std::string_view text, bool* legacy_spelli
   std::string_view body = text;
   if (std::size_t semi = body.find(';'); semi != std::string_view::npos) {
     std::string_view marker = trim(body.substr(semi + 1));
-    if (marker.empty()) return bad_input("expected a marker after ';' in '" + shorten(text) + "'");
+    if (marker.empty()) return expected_in("a marker after ';'", text);
     if (auto ok = check_marker(marker); !ok) return ok.error();
     req.marker = std::string(marker);
     body = body.substr(0, semi);
   }
   body = trim(body);
   if (body.empty()) {
-    return bad_input("expected a DepURL like 'dep:generic/zlib', got '" + shorten(text) + "'");
+    const std::string like = "a DepURL like 'dep:generic/zlib'";
+    const std::string msg = "expected " + like + ", got '" + shorten(text) + "'";
+    return worded(msg, msg, like);
   }
 
   std::size_t end = depurl_end(body);
@@ -54,16 +73,17 @@ Result<Requirement> parse_requirement(std::string_view text, bool* legacy_spelli
   std::string_view after = trim(body.substr(end));
   if (!after.empty() && after.front() == '(') {
     if (after.back() != ')') {
-      return bad_input("expected ')' to close the version range in '" + shorten(text) + "'");
+      return expected_in("')' to close the version range", text);
     }
     after = trim(after.substr(1, after.size() - 2));
     if (after.empty()) {
-      return bad_input("expected a version range inside '()' in '" + shorten(text) + "'");
+      return expected_in("a version range inside '()'", text);
     }
   }
   if (!after.empty() && !req.url.version.empty()) {
-    return bad_input("two version ranges in '" + shorten(text) + "': '@" + req.url.version +
-                     "' and '" + std::string(after) + "' (keep one)");
+    const std::string what = "two version ranges in '" + shorten(text) + "': '@" + req.url.version + "' and '" +
+                             std::string(after) + "'";
+    return worded(what + " (keep one)", what, "", "keep one");
   }
   std::string_view range_text = after.empty() ? std::string_view(req.url.version) : after;
   if (!range_text.empty()) {

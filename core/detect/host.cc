@@ -34,8 +34,14 @@ Result<long long> env_seconds(const Context& ctx, const char* name, long long fa
   {
     // A value a configuration file gave is blamed on its key's place.
     const std::string origin = ctx.env_origin(name);
-    return bad_input((origin == name ? "" : origin + ": ") + "invalid " + std::string(name) + "='" + *v +
-                     "': expected seconds");
+    const std::string place = origin == name ? "" : origin;
+    const std::string what = "invalid " + std::string(name) + "='" + *v + "'";
+    Error e = bad_input((place.empty() ? "" : place + ": ") + what + ": expected seconds");
+    e.place = place;
+    e.what = what;
+    e.expected = "seconds";
+    e.from = origin;
+    return e;
   }
   return n;
 }
@@ -46,7 +52,7 @@ Result<HostFacts> detect_machine(const Context& ctx, int timeout_ms) {
   f.os = read_os_release(ctx);
   struct utsname u {};
   if (uname(&u) != 0)
-    return environment_error(std::string("uname failed: ") + std::strerror(errno));
+    return error_at(ExitCode::environment, "", std::string("uname failed: ") + std::strerror(errno));
   f.machine = u.machine;
   f.kernel = u.release;
   // The real architecture: dpkg_architecture would apply EXTDEPS_OVERRIDE_ARCH, which must not
@@ -94,12 +100,22 @@ CudaFacts cuda_facts(const Context& ctx, const DetectOptions& options) {
 
 Result<HostFacts> read_host_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return bad_input("cannot read host facts " + path + ": " + std::strerror(errno));
+  if (!in) {
+    const std::string why = std::strerror(errno);
+    Error e = bad_input("cannot read host facts " + path + ": " + why);
+    e.place = path;
+    e.what = "cannot read host facts (" + why + ")";
+    return e;
+  }
   auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded())
-    return bad_input(path + ": not JSON (expected what `extdeps detect --save` writes)");
+    return error_at(ExitCode::bad_input, path, "not JSON", "what `extdeps detect --save` writes");
   auto facts = host_facts_from_json(j);
-  if (!facts.ok()) return bad_input(path + ": " + facts.error().message);
+  if (!facts.ok()) {
+    Error e = at_place(facts.error(), path);
+    e.code = ExitCode::bad_input;
+    return e;
+  }
   facts->from_cache = false;
   facts->overridden.clear();
   return facts;

@@ -93,8 +93,13 @@ Result<void> store_host_cache(const Context& ctx, const HostCacheKey& key, const
   const std::string file = host_cache_file(ctx);
   std::error_code ec;
   fs::create_directories(fs::path(file).parent_path(), ec);
-  if (ec) return environment_error("cannot create " + fs::path(file).parent_path().string() + ": " +
-                                   ec.message());
+  if (ec) {
+    const std::string dir = fs::path(file).parent_path().string();
+    Error e = environment_error("cannot create " + dir + ": " + ec.message());
+    e.place = dir;
+    e.what = "cannot create (" + ec.message() + ")";
+    return e;
+  }
   auto facts = to_json(entry.facts);
   facts.erase("from_cache");
   facts.erase("overridden");
@@ -113,13 +118,19 @@ Result<void> store_host_cache(const Context& ctx, const HostCacheKey& key, const
     out.close();
     if (!out) {
       fs::remove(tmp, ec);
-      return environment_error("cannot write " + tmp);
+      Error e = environment_error("cannot write " + tmp);
+      e.place = tmp;
+      e.what = "cannot write";
+      return e;
     }
   }
   if (std::rename(tmp.c_str(), file.c_str()) != 0) {
     int e = errno;
     fs::remove(tmp, ec);
-    return environment_error("cannot rename " + tmp + " to " + file + ": " + std::strerror(e));
+    Error err = environment_error("cannot rename " + tmp + " to " + file + ": " + std::strerror(e));
+    err.place = tmp;
+    err.what = "cannot rename to " + file + " (" + std::strerror(e) + ")";
+    return err;
   }
   return {};
 }

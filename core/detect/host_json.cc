@@ -108,7 +108,7 @@ Result<HostFacts> host_facts_from_json(const nlohmann::json& j) {
                              c.at("version").get<std::string>()});
     const auto& cj = j.at("cuda");
     auto state = parse_cuda_state(cj.at("state").get<std::string>());
-    if (!state) return bad_input("unknown cuda state '" + cj.at("state").get<std::string>() + "'");
+    if (!state) return error_at(ExitCode::bad_input, "", "unknown cuda state '" + cj.at("state").get<std::string>() + "'");
     f.cuda.state = *state;
     f.cuda.library = cj.at("library").get<std::string>();
     f.cuda.source = cj.at("source").get<std::string>();
@@ -138,7 +138,7 @@ Result<HostFacts> host_facts_from_json(const nlohmann::json& j) {
     f.from_cache = j.value("from_cache", false);
     return f;
   } catch (const nlohmann::json::exception& e) {
-    return bad_input(std::string("malformed host facts: ") + e.what());
+    return error_at(ExitCode::bad_input, "", std::string("malformed host facts: ") + e.what());
   }
 }
 

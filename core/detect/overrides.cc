@@ -73,8 +73,15 @@ std::string dpkg_arch_of(const std::string& arch) {
   return arch;
 }
 
+// "invalid EXTDEPS_OVERRIDE_CUDA='twelve': expected a cuda version like 12.4, ...", blamed on
+// the variable that set it.
 Error bad_override(const Override& o, std::string_view expected) {
-  return bad_input("invalid " + o.variable + "='" + o.value + "': expected " + std::string(expected));
+  const std::string what = "invalid " + o.variable + "='" + o.value + "'";
+  Error e = bad_input(what + ": expected " + std::string(expected));
+  e.what = what;
+  e.expected = std::string(expected);
+  e.from = o.variable;
+  return e;
 }
 
 Overrides collect(const Context& ctx) {

@@ -23,25 +23,44 @@ std::string find_on_path(const Context& ctx, std::string_view tool) {
   }
 }
 
+namespace {
+
+// "/opt/slowtool did not finish within 1500 ms": the tool is the place, in the words people know.
+Error tool_error(const std::string& tool, const std::string& what) {
+  Error e = environment_error(tool + " " + what);
+  e.place = tool;
+  e.what = what;
+  return e;
+}
+
+}  // namespace
+
 Result<ProcessResult> run_capture(const Context& ctx, std::vector<std::string> argv, int timeout_ms,
                                   std::size_t max_output) {
-  if (argv.empty()) return environment_error("no command to run");
+  if (argv.empty()) return error_at(ExitCode::environment, "", "no command to run");
   ProcessRequest request;
   request.argv = std::move(argv);
   request.timeout_ms = timeout_ms;
   request.max_output = max_output;
   auto ran = ctx.processes().run(request);
-  if (!ran) return environment_error("cannot run " + request.argv[0] + ": " + ran.error().message);
-  if (ran->timed_out)
-    return environment_error(request.argv[0] + " did not finish within " + std::to_string(timeout_ms) + " ms");
-  if (ran->too_big)
-    return environment_error(request.argv[0] + " printed more than " + std::to_string(max_output) + " bytes");
+  if (!ran) {
+    // "cannot run TOOL: cannot start TOOL: No such file or directory": the runner's error, its
+    // parts kept, with the tool as its place.
+    Error e = ran.error();
+    e.code = ExitCode::environment;
+    if (e.what.empty()) e.what = e.message;
+    if (e.place.empty()) e.place = request.argv[0];
+    e.message = "cannot run " + request.argv[0] + ": " + e.message;
+    return e;
+  }
+  if (ran->timed_out) return tool_error(request.argv[0], "did not finish within " + std::to_string(timeout_ms) + " ms");
+  if (ran->too_big) return tool_error(request.argv[0], "printed more than " + std::to_string(max_output) + " bytes");
   return ran;
 }
 
 Result<ProcessResult> run_to_file(const Context& ctx, std::vector<std::string> argv, std::vector<std::string> env,
                                   const std::string& out_path, int timeout_ms) {
-  if (argv.empty()) return environment_error("no command to run");
+  if (argv.empty()) return error_at(ExitCode::environment, "", "no command to run");
   ProcessRequest request;
   request.argv = std::move(argv);
   request.env = std::move(env);
@@ -51,7 +70,7 @@ Result<ProcessResult> run_to_file(const Context& ctx, std::vector<std::string> a
   auto ran = ctx.processes().run(request);
   if (!ran) return ran.error();
   if (ran->timed_out)
-    return environment_error(request.argv[0] + " did not finish within " + std::to_string(timeout_ms / 1000) + " s");
+    return tool_error(request.argv[0], "did not finish within " + std::to_string(timeout_ms / 1000) + " s");
   return ran;
 }
 

@@ -36,7 +36,7 @@ Result<std::vector<Category>> parse_categories(const std::vector<std::string>& n
     if (n == "build") out.push_back(Category::build);
     else if (n == "host") out.push_back(Category::host);
     else if (n == "run") out.push_back(Category::run);
-    else return bad_input("unknown category '" + n + "' (expected build, host or run)");
+    else return error_at(ExitCode::bad_input, "", "unknown category '" + n + "'", "build, host or run");
   }
   return out;
 }
@@ -51,11 +51,20 @@ Result<std::map<std::string, OptionValue, std::less<>>> cli_options(const Source
       std::string known;
       for (const ProviderDescriptor* d : provider_descriptors())
         for (const auto& x : d->options) known += (known.empty() ? "" : ", ") + std::string(x.name);
-      return bad_input("unknown provider option '" + name + "' (known: " + known + ")");
+      Error e = bad_input("unknown provider option '" + name + "' (known: " + known + ")");
+      e.what = "unknown provider option '" + name + "'";
+      e.expected = "one of " + known;
+      e.from = "--" + name;
+      return e;
     }
     if (values.empty()) continue;
-    if (!option->list && values.size() > 1)
-      return bad_input("--" + name + " takes one value, not " + std::to_string(values.size()));
+    if (!option->list && values.size() > 1) {
+      Error e = bad_input("--" + name + " takes one value, not " + std::to_string(values.size()));
+      e.what = std::to_string(values.size()) + " values";
+      e.expected = "one value";
+      e.from = "--" + name;
+      return e;
+    }
     out[name] = OptionValue{values, "--" + name};
   }
   return out;
@@ -81,7 +90,8 @@ Result<config::Settings> settings_for(const Context& ctx, const std::string& dec
   return config::load(ctx, declaration, cli);
 }
 
-// A bad value is blamed on the place that set it: a configuration file's key, a variable.
+// A bad value is blamed on the place that set it: a configuration file's key, a variable. That
+// place leads the message and is the error's `from`; its `place` stays the value's own (none).
 Error blamed(const std::string& from, Error e) {
   if (e.what.empty()) e.what = e.message;
   if (!from.empty() && from != "command line") e.message = from + ": " + e.message;
@@ -96,7 +106,8 @@ Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& s
   for (const auto& dir : settings.mapping_dirs.value_or(std::vector<std::string>{})) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))
-      return blamed(settings.mapping_dirs_from, bad_input("mappings folder " + dir + " does not exist"));
+      return blamed(settings.mapping_dirs_from,
+                    error_at(ExitCode::bad_input, "", "mappings folder " + dir + " does not exist"));
     dirs.push_back(dir);
   }
   return mapping::load_tables(ctx, dirs);
@@ -202,7 +213,12 @@ Result<void> write_request(const Request& o, const std::string& declaration, boo
   j["plan"] = plan::to_json(outcome);
   const std::string file = o.dump_testcase_dir + "/request.json";
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!(out << json::dump(j, 2) << '\n') || !out.flush()) return environment_error("cannot write " + file);
+  if (!(out << json::dump(j, 2) << '\n') || !out.flush()) {
+    Error e = environment_error("cannot write " + file);
+    e.place = file;
+    e.what = "cannot write";
+    return e;
+  }
   return {};
 }
 
@@ -211,7 +227,7 @@ Result<void> write_request(const Request& o, const std::string& declaration, boo
 Result<std::string> check_root(const std::string& dir) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return bad_input("the root folder " + dir + " does not exist or is not a folder");
+    return error_at(ExitCode::bad_input, "", "the root folder " + dir + " does not exist or is not a folder");
   std::string out = dir;
   while (out.size() > 1 && out.back() == '/') out.pop_back();
   return out;
@@ -252,7 +268,12 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   // `root` of a configuration file; --root and EXTDEPS_ROOT (set by cli::run) are above it.
   if (settings->root && !o.root_given) {
     auto root = check_root(*settings->root);
-    if (!root.ok()) return bad_input(settings->root_from + ": " + root.error().message);
+    if (!root.ok()) {
+      Error e = at_place(root.error(), settings->root_from);
+      e.code = ExitCode::bad_input;
+      e.from = settings->root_from;
+      return e;
+    }
     ctx.set_root(*root);
   }
 
@@ -266,8 +287,12 @@ Result<Planned> plan(Context& ctx, const Request& o) {
       all.insert(all.end(), decl->dependency_groups.begin(), decl->dependency_groups.end());
       std::string list;
       for (const auto& a : all) list += (list.empty() ? "" : ", ") + a;
-      return bad_input("no optional group '" + g + "' in " + *path +
-                       (list.empty() ? " (it has none)" : " (it has: " + list + ")"));
+      Error e = bad_input("no optional group '" + g + "' in " + *path +
+                          (list.empty() ? " (it has none)" : " (it has: " + list + ")"));
+      e.place = *path;
+      e.what = "no optional group '" + g + "'" + (list.empty() ? " (it has none)" : "");
+      if (!list.empty()) e.expected = "one of " + list;
+      return e;
     }
   }
 
@@ -285,7 +310,11 @@ Result<Planned> plan(Context& ctx, const Request& o) {
       auto menv = *env;
       menv["extra"] = r.group.value_or("");
       auto m = declare::evaluate_marker(r.marker, menv);
-      if (!m.ok()) return bad_input(r.where.str() + ": " + m.error().message);
+      if (!m.ok()) {
+        Error e = at_place(m.error(), r.where.str());
+        e.code = ExitCode::bad_input;
+        return e;
+      }
       if (!*m) continue;
     }
     selected.push_back(r);
@@ -336,7 +365,11 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   ctx.set_env_overlay({});
   plugin::discover(ctx);
   auto url = declare::parse_depurl(o.depurl);
-  if (!url.ok()) return error_at(ExitCode::bad_input, o.depurl, url.error().message);
+  if (!url.ok()) {
+    Error e = at_place(url.error(), o.depurl);
+    e.code = ExitCode::bad_input;
+    return e;
+  }
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   // No declaration file here; the environment and the user's configuration still count.
   auto settings = settings_for(ctx, "", o.managers, o.mapping_dirs, o.sources);
@@ -346,7 +379,11 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   if (!tables.ok()) return tables.error();
   // The range after '@' counts as it does in a declaration: show answers as resolve would.
   auto range = declare::parse_range(url->version);
-  if (!range.ok()) return error_at(ExitCode::bad_input, o.depurl, range.error().message);
+  if (!range.ok()) {
+    Error e = at_place(range.error(), o.depurl);
+    e.code = ExitCode::bad_input;
+    return e;
+  }
   // The machine as resolve sees it: its release, its driver, the nvcc it has.
   detect::DetectOptions dopt;
   dopt.use_cache = o.use_cache;

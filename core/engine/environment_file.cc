@@ -10,14 +10,24 @@ Result<const Provider*> environment_renderer(const Context& ctx, const std::vect
     for (const auto& f : p->environment_formats()) {
       known += ", " + f;
       if (f != format) continue;
-      if (!p->available(ctx))
-        return bad_input("--format " + format + " renders the " + std::string(p->manager()) +
-                         " packages of a plan, and the " + std::string(p->manager()) +
-                         " provider is not in use: name it with --manager " + std::string(p->manager()));
+      if (!p->available(ctx)) {
+        const std::string manager(p->manager());
+        const std::string what = "--format " + format + " renders the " + manager + " packages of a plan, and the " +
+                                 manager + " provider is not in use";
+        Error e = bad_input(what + ": name it with --manager " + manager);
+        e.what = what;
+        e.hint = "name it with --manager " + manager;
+        e.from = "--format";
+        return e;
+      }
       return p.get();
     }
   }
-  return bad_input("unknown format '" + format + "' (known: " + known + ")");
+  Error e = bad_input("unknown format '" + format + "' (known: " + known + ")");
+  e.what = "unknown format '" + format + "'";
+  e.expected = "one of " + known;
+  e.from = "--format";
+  return e;
 }
 
 Result<std::string> render_environment(const Provider& renderer, const plan::Outcome& outcome, const std::string& format,

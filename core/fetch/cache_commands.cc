@@ -134,16 +134,29 @@ Result<void> remove_file(const std::string& path, std::uint64_t& freed) {
   std::uint64_t size = file_size(path);
   std::error_code ec;
   fs::remove(path, ec);
-  if (ec) return environment_error("cannot remove " + path + ": " + ec.message());
+  if (ec) {
+    Error e = environment_error("cannot remove " + path + ": " + ec.message());
+    e.place = path;
+    e.what = "cannot remove (" + ec.message() + ")";
+    return e;
+  }
   freed += size;
   return {};
+}
+
+// "no cache folder (set XDG_CACHE_HOME or pass --cache-dir)": nowhere to look, and how to name one.
+Error no_cache_folder() {
+  Error e = environment_error("no cache folder (set XDG_CACHE_HOME or pass --cache-dir)");
+  e.what = "no cache folder";
+  e.hint = "set XDG_CACHE_HOME or pass --cache-dir";
+  return e;
 }
 
 }  // namespace
 
 Result<void> cache_info(const Context& ctx, const std::string& cache_dir, std::ostream& out) {
   if (cache_dir.empty() && !ctx.cache_enabled())
-    return environment_error("no cache folder (set XDG_CACHE_HOME or pass --cache-dir)");
+    return no_cache_folder();
   std::uint64_t total = 0;
   std::error_code ec;
   std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(ctx.now().time_since_epoch()).count();
@@ -197,7 +210,7 @@ Result<void> cache_info(const Context& ctx, const std::string& cache_dir, std::o
 
 Result<void> cache_clean(const Context& ctx, const std::string& cache_dir, std::ostream& out) {
   if (cache_dir.empty() && !ctx.cache_enabled())
-    return environment_error("no cache folder (set XDG_CACHE_HOME or pass --cache-dir)");
+    return no_cache_folder();
   std::uint64_t total = 0;
   std::error_code ec;
   struct stat http_st {};

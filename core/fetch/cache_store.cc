@@ -27,6 +27,15 @@ constexpr int kFormat = 2;
 
 std::string errno_text(int e) { return std::strerror(e); }
 
+// "cannot write PATH: REASON", the one line as before, with PATH as the place and "cannot write
+// (REASON)" as what went wrong.
+Error file_error(const std::string& action, const std::string& path, const std::string& why = {}) {
+  Error e = environment_error(action + " " + path + (why.empty() ? "" : ": " + why));
+  e.place = path;
+  e.what = why.empty() ? action : action + " (" + why + ")";
+  return e;
+}
+
 // Unique within the machine: the pid, and a counter for the transfers of one process. The pid
 // comes first, as in sealed::write_atomically's names, so sealed::remove_stale_temps can tell
 // whether the writer still runs.
@@ -127,15 +136,23 @@ bool body_matches(const std::string& path, const EntryMeta& m) {
 Result<void> rename_file(const std::string& from, const std::string& to) {
   if (std::rename(from.c_str(), to.c_str()) == 0) return {};
   int e = errno;
-  if (e == ENOENT)
-    return environment_error("the temporary file " + from +
-                             " vanished before it could be renamed (was the cache cleaned meanwhile?)");
-  return environment_error("cannot rename " + from + " to " + to + ": " + errno_text(e));
+  if (e == ENOENT) {
+    Error err = environment_error("the temporary file " + from +
+                                  " vanished before it could be renamed (was the cache cleaned meanwhile?)");
+    err.place = from;
+    err.what = "the temporary file vanished before it could be renamed";
+    err.hint = "was the cache cleaned meanwhile?";
+    return err;
+  }
+  Error err = environment_error("cannot rename " + from + " to " + to + ": " + errno_text(e));
+  err.place = from;
+  err.what = "cannot rename to " + to + " (" + errno_text(e) + ")";
+  return err;
 }
 
 Result<void> unlink_if_there(const std::string& path) {
   if (::unlink(path.c_str()) == 0 || errno == ENOENT) return {};
-  return environment_error("cannot remove " + path + ": " + errno_text(errno));
+  return file_error("cannot remove", path, errno_text(errno));
 }
 
 }  // namespace
@@ -191,7 +208,7 @@ Result<void> TempFile::finish() {
   // No fsync: a body that a power cut leaves shorter than its metadata says reads as absent.
   int rc = ::close(fd_);
   fd_ = -1;
-  if (rc != 0) return environment_error("cannot write " + path_ + ": " + errno_text(errno));
+  if (rc != 0) return file_error("cannot write", path_, errno_text(errno));
   return {};
 }
 
@@ -211,7 +228,7 @@ bool CacheStore::is_key_name(std::string_view name, std::string_view suffix) {
 Result<void> CacheStore::prepare() const {
   std::error_code ec;
   fs::create_directories(dir_, ec);
-  if (ec) return environment_error("cannot create the cache folder " + dir_ + ": " + ec.message());
+  if (ec) return file_error("cannot create the cache folder", dir_, ec.message());
   return {};
 }
 
@@ -228,7 +245,7 @@ std::optional<EntryMeta> CacheStore::read(std::string_view url) const {
 Result<TempFile> CacheStore::create_temp(std::string_view url) const {
   std::string path = dir_ + "/" + temp_prefix() + key(url);
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return environment_error("cannot create " + path + ": " + errno_text(errno));
+  if (fd < 0) return file_error("cannot create", path, errno_text(errno));
   return TempFile(std::move(path), fd);
 }
 
@@ -241,7 +258,7 @@ Result<std::string> CacheStore::write_temp_meta(const EntryMeta& meta) const {
   out.close();
   if (!out) {
     ::unlink(path.c_str());
-    return environment_error("cannot write " + path);
+    return file_error("cannot write", path);
   }
   return path;
 }

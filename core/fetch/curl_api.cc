@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace extdeps::fetch {
@@ -11,12 +12,13 @@ namespace extdeps::fetch {
 namespace {
 
 CurlApi g_api{};
-std::string g_error;  // why loading failed; empty when it did not
+std::optional<Error> g_error;  // why loading failed; none when it did not
+const char* g_missing = nullptr;  // the function the library lacks
 
 template <typename F>
 bool bind(void* lib, const char* name, F& out) {
   out = reinterpret_cast<F>(::dlsym(lib, name));
-  if (!out) g_error = std::string("libcurl has no ") + name + " (extdeps needs libcurl 7.80 or newer)";
+  if (!out) g_missing = name;
   return out != nullptr;
 }
 
@@ -26,9 +28,14 @@ void load_once() {
   // RTLD_LOCAL: its symbols stay its own. Never closed: handles may live until exit.
   void* lib = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
-    const char* why = ::dlerror();
-    g_error = "cannot load " + file + " (" + (why ? why : "unknown reason") +
-              "); downloads need libcurl (Debian: apt-get install libcurl4)";
+    const char* dl_why = ::dlerror();
+    const std::string why = dl_why ? dl_why : "unknown reason";
+    Error e = environment_error("cannot load " + file + " (" + why +
+                                "); downloads need libcurl (Debian: apt-get install libcurl4)");
+    e.place = file;
+    e.what = "cannot load (" + why + ")";
+    e.hint = "downloads need libcurl (Debian: apt-get install libcurl4)";
+    g_error = std::move(e);
     return;
   }
   CurlApi a{};
@@ -45,11 +52,17 @@ void load_once() {
             bind(lib, "curl_url_cleanup", a.url_cleanup) && bind(lib, "curl_url_get", a.url_get) &&
             bind(lib, "curl_url_set", a.url_set) && bind(lib, "curl_url_strerror", a.url_strerror);
   if (!ok) {
-    g_error = file + ": " + g_error;
+    // "FILE: libcurl has no curl_url (extdeps needs libcurl 7.80 or newer)"
+    const std::string missing = std::string("libcurl has no ") + g_missing;
+    Error e = environment_error(file + ": " + missing + " (extdeps needs libcurl 7.80 or newer)");
+    e.place = file;
+    e.what = missing;
+    e.expected = "libcurl 7.80 or newer";
+    g_error = std::move(e);
     return;
   }
   if (CURLcode rc = a.global_init(CURL_GLOBAL_DEFAULT); rc != CURLE_OK) {
-    g_error = file + ": curl_global_init failed (" + a.easy_strerror(rc) + ")";
+    g_error = error_at(ExitCode::environment, file, std::string("curl_global_init failed (") + a.easy_strerror(rc) + ")");
     return;
   }
   g_api = a;
@@ -60,7 +73,7 @@ void load_once() {
 Result<const CurlApi*> load_curl() {
   static std::once_flag once;
   std::call_once(once, load_once);
-  if (!g_error.empty()) return environment_error(g_error);
+  if (g_error) return *g_error;
   return &g_api;
 }
 

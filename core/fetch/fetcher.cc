@@ -92,9 +92,14 @@ struct Fetcher::Impl {
     if (warns_insecure_http(*url, options.allow_insecure_http))
       ctx->warn("http://" + url->host + " is plain http: anyone on the network can change what it serves; use "
                 "https, or set allow-insecure-http = true (EXTDEPS_ALLOW_INSECURE_HTTP=1) to accept it");
-    if (store.dir().empty())
-      return environment_error(request.url +
-                               ": no cache folder to download into (set XDG_CACHE_HOME or pass --cache-dir)");
+    if (store.dir().empty()) {
+      Error e = environment_error(request.url +
+                                  ": no cache folder to download into (set XDG_CACHE_HOME or pass --cache-dir)");
+      e.place = request.url;
+      e.what = "no cache folder to download into";
+      e.hint = "set XDG_CACHE_HOME or pass --cache-dir";
+      return e;
+    }
     if (!store_ready) {
       if (auto r = store.prepare(); !r.ok()) return r.error();
       // What a killed run was downloading when it died.
@@ -105,7 +110,12 @@ struct Fetcher::Impl {
     // A remembered "not found" answers only a request that allows it.
     if (cached && !cached->found() && !request.missing_ok) cached.reset();
     if (options.offline) {
-      if (!cached) return environment_error("offline: no cached copy of " + request.url);
+      if (!cached) {
+        Error e = environment_error("offline: no cached copy of " + request.url);
+        e.place = request.url;
+        e.what = "no cached copy (offline)";
+        return e;
+      }
       auto age = age_text(std::chrono::seconds(cached->age_at(now_s())));
       if (cached->found())
         ctx->warn("using the cached copy of " + request.url + " from " + age + " ago");
@@ -136,18 +146,18 @@ struct Fetcher::Impl {
     job.transfer = std::move(t).value();
     curl().easy_setopt(job.transfer->handle(), CURLOPT_PRIVATE, &job);
     if (auto rc = curl().multi_add_handle(multi.get(), job.transfer->handle()); rc != CURLM_OK)
-      return environment_error(job.request->url + ": cannot start the transfer (" +
-                               curl().multi_strerror(rc) + ")");
+      return error_at(ExitCode::environment, job.request->url,
+                      std::string("cannot start the transfer (") + curl().multi_strerror(rc) + ")");
     job.transfer->attached_to(multi.get());
     return {};
   }
 
-  // A cache error ("cannot rename ...") says which download it stopped.
+  // A cache error ("cannot rename ...") says which download it stopped. An error whose place is
+  // already the download's URL (a transfer that could not start) says so itself.
   static Error named(const Job& job, Error e) {
-    if (e.what.empty()) e.what = e.message;
-    if (e.place.empty()) e.place = job.request->url;
-    if (!e.message.starts_with(job.request->url)) e.message = job.request->url + ": " + e.message;
-    return e;
+    const std::string& url = job.request->url;
+    if (e.place == url || e.place.starts_with(url + ": ")) return e;
+    return at_place(std::move(e), url);
   }
 
   // "; --offline would use the cached copy from 3 h ago"
@@ -215,7 +225,7 @@ struct Fetcher::Impl {
     if (rc != CURLE_OK) {
       if (Transfer::retryable(rc) && retry_later(job)) return;
       // The disk, not the network: the cached copy is no way out.
-      if (rc == CURLE_WRITE_ERROR) job.result = named(job, environment_error(t.failure_text(rc)));
+      if (rc == CURLE_WRITE_ERROR) job.result = named(job, error_at(ExitCode::environment, "", t.failure_text(rc)));
       else job.result = failure(job, t.failure_text(rc));
       return;
     }

@@ -16,13 +16,22 @@ Result<FileLock> FileLock::acquire(const std::string& path, Mode mode) {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 && mode == Mode::shared && (errno == ENOENT || errno == EACCES)) return FileLock(-1);
   }
-  if (fd < 0) return environment_error("cannot open the lock file " + path + ": " + std::strerror(errno));
+  if (fd < 0) {
+    std::string why = std::strerror(errno);
+    Error e = environment_error("cannot open the lock file " + path + ": " + why);
+    e.place = path;
+    e.what = "cannot open the lock file (" + why + ")";
+    return e;
+  }
   int op = mode == Mode::shared ? LOCK_SH : LOCK_EX;
   while (::flock(fd, op) != 0) {
     if (errno == EINTR) continue;
     int e = errno;
     ::close(fd);
-    return environment_error("cannot lock " + path + ": " + std::strerror(e));
+    Error err = environment_error("cannot lock " + path + ": " + std::strerror(e));
+    err.place = path;
+    err.what = std::string("cannot lock (") + std::strerror(e) + ")";
+    return err;
   }
   return FileLock(fd);
 }

@@ -33,6 +33,22 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
   return n << shift;
 }
 
+namespace {
+
+// "EXTDEPS_OFFLINE: expected 1 or 0, got 'maybe'", blamed on where the value came from: the
+// variable, or the configuration file's key or flag that set it.
+Error bad_setting(const Context& ctx, std::string_view name, const std::string& value, const std::string& expected) {
+  std::string origin = ctx.env_origin(name);
+  Error e = bad_input(origin + ": expected " + expected + ", got '" + value + "'");
+  e.place = origin;
+  e.what = "bad value '" + value + "'";
+  e.expected = expected;
+  e.from = origin;
+  return e;
+}
+
+}  // namespace
+
 Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
   if (!flags.cache_dir.empty()) ctx.set_cache_dir(flags.cache_dir);
   Options o;
@@ -42,7 +58,7 @@ Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
     if (*v == "1" || *v == "true" || *v == "yes")
       o.offline = true;
     else if (*v != "0" && *v != "false" && *v != "no")
-      return bad_input(ctx.env_origin("EXTDEPS_OFFLINE") + ": expected 1 or 0, got '" + *v + "'");
+      return bad_setting(ctx, "EXTDEPS_OFFLINE", *v, "1 or 0");
   }
   o.progress = flags.stderr_is_terminal || ctx.stderr_is_terminal();
   if (flags.max_download_bytes) o.max_download_bytes = *flags.max_download_bytes;
@@ -54,13 +70,13 @@ Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
     if (!v || v->empty()) continue;
     auto size = parse_size(*v);
     if (!size)
-      return bad_input(ctx.env_origin(name) + ": expected a size such as 2G, 512M or 1048576, got '" + *v + "'");
+      return bad_setting(ctx, name, *v, "a size such as 2G, 512M or 1048576");
     *field = *size;
   }
   if (auto v = ctx.env("EXTDEPS_ALLOW_INSECURE_HTTP"); v && !v->empty()) {
     if (*v == "1" || *v == "true" || *v == "yes") o.allow_insecure_http = true;
     else if (*v == "0" || *v == "false" || *v == "no") o.allow_insecure_http = false;
-    else return bad_input(ctx.env_origin("EXTDEPS_ALLOW_INSECURE_HTTP") + ": expected 1 or 0, got '" + *v + "'");
+    else return bad_setting(ctx, "EXTDEPS_ALLOW_INSECURE_HTTP", *v, "1 or 0");
   }
   return o;
 }

@@ -57,14 +57,14 @@ Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& setti
                                                    const std::string& url, const EntryMeta* cached,
                                                    TempFile body, const std::string& accept,
                                                    RunBudget* budget) {
-  if (auto loaded = load_curl(); !loaded.ok()) return Error{loaded.error().code, url + ": " + loaded.error().message};
+  if (auto loaded = load_curl(); !loaded.ok()) return at_place(loaded.error(), url);
   std::unique_ptr<Transfer> t(new Transfer());
   t->settings_ = settings;
   t->url_ = url;
   t->body_ = std::move(body);
   t->budget_ = budget;
   t->easy_ = curl().easy_init();
-  if (!t->easy_) return environment_error(url + ": cannot start a transfer (libcurl: out of memory)");
+  if (!t->easy_) return error_at(ExitCode::environment, url, "cannot start a transfer (libcurl: out of memory)");
   CURL* e = t->easy_;
   curl().easy_setopt(e, CURLOPT_URL, url.c_str());
   curl().easy_setopt(e, CURLOPT_ERRORBUFFER, t->error_);

@@ -29,16 +29,26 @@ std::string part(CURLU* u, CURLUPart which, unsigned flags = 0) {
   return out;
 }
 
+// "'REF' on BASE: not a valid URL reference (WHY)": the reference is blamed at the URL it was
+// resolved against.
+Error bad_reference(const std::string& base, const std::string& ref, const std::string& why) {
+  const std::string reason = why.empty() ? "" : " (" + why + ")";
+  Error e = bad_input("'" + ref + "' on " + base + ": not a valid URL reference" + reason);
+  e.place = base;
+  e.what = "'" + ref + "' is not a valid URL reference" + reason;
+  return e;
+}
+
 }  // namespace
 
 Result<ParsedUrl> parse_url(std::string_view url) {
   if (auto loaded = load_curl(); !loaded.ok())
-    return Error{loaded.error().code, std::string(url) + ": " + loaded.error().message};
+    return at_place(loaded.error(), std::string(url));
   std::unique_ptr<CURLU, UrlDeleter> u(curl().url());
-  if (!u) return environment_error(std::string(url) + ": out of memory");
+  if (!u) return error_at(ExitCode::environment, std::string(url), "out of memory");
   std::string text(url);
   if (auto rc = curl().url_set(u.get(), CURLUPART_URL, text.c_str(), 0); rc != CURLUE_OK)
-    return bad_input(text + ": not a valid URL (" + curl().url_strerror(rc) + ")");
+    return error_at(ExitCode::bad_input, text, std::string("not a valid URL (") + curl().url_strerror(rc) + ")");
   ParsedUrl p;
   p.scheme = part(u.get(), CURLUPART_SCHEME);
   for (char& c : p.scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -47,32 +57,42 @@ Result<ParsedUrl> parse_url(std::string_view url) {
     char* s = nullptr;
     auto rc = curl().url_get(u.get(), CURLUPART_PATH, &s, CURLU_URLDECODE);
     if (rc != CURLUE_OK || !s)
-      return bad_input(text + ": not a valid file URL (" + curl().url_strerror(rc) + ")");
+      return error_at(ExitCode::bad_input, text, std::string("not a valid file URL (") + curl().url_strerror(rc) + ")");
     p.path = s;
     curl().free(s);
-    if (p.path.empty() || p.path.front() != '/')
-      return bad_input(text + ": a file URL needs an absolute path (file:///path/to/file)");
+    if (p.path.empty() || p.path.front() != '/') {
+      Error e = bad_input(text + ": a file URL needs an absolute path (file:///path/to/file)");
+      e.place = text;
+      e.what = "a file URL needs an absolute path";
+      e.expected = "file:///path/to/file";
+      return e;
+    }
     return p;
   }
-  if (p.scheme != "http" && p.scheme != "https")
-    return bad_input(text + ": unsupported URL scheme '" + p.scheme +
-                     "' (extdeps fetches http, https and file URLs)");
+  if (p.scheme != "http" && p.scheme != "https") {
+    Error e = bad_input(text + ": unsupported URL scheme '" + p.scheme +
+                        "' (extdeps fetches http, https and file URLs)");
+    e.place = text;
+    e.what = "unsupported URL scheme '" + p.scheme + "'";
+    e.expected = "an http, https or file URL";
+    return e;
+  }
   return p;
 }
 
 Result<std::string> resolve_url(const std::string& base, std::string_view reference) {
-  if (auto loaded = load_curl(); !loaded.ok()) return Error{loaded.error().code, base + ": " + loaded.error().message};
+  if (auto loaded = load_curl(); !loaded.ok()) return at_place(loaded.error(), base);
   std::unique_ptr<CURLU, UrlDeleter> u(curl().url());
-  if (!u) return environment_error(base + ": out of memory");
+  if (!u) return error_at(ExitCode::environment, base, "out of memory");
   if (auto rc = curl().url_set(u.get(), CURLUPART_URL, base.c_str(), 0); rc != CURLUE_OK)
-    return bad_input(base + ": not a valid URL (" + curl().url_strerror(rc) + ")");
+    return error_at(ExitCode::bad_input, base, std::string("not a valid URL (") + curl().url_strerror(rc) + ")");
   std::string ref(reference);
   // On a handle that holds a URL, a relative one is resolved against it.
   if (auto rc = curl().url_set(u.get(), CURLUPART_URL, ref.c_str(), 0); rc != CURLUE_OK)
-    return bad_input("'" + ref + "' on " + base + ": not a valid URL reference (" + curl().url_strerror(rc) + ")");
+    return bad_reference(base, ref, curl().url_strerror(rc));
   curl().url_set(u.get(), CURLUPART_FRAGMENT, nullptr, 0);
   std::string out = part(u.get(), CURLUPART_URL);
-  if (out.empty()) return bad_input("'" + ref + "' on " + base + ": not a valid URL reference");
+  if (out.empty()) return bad_reference(base, ref, {});
   return out;
 }
 
@@ -87,12 +107,12 @@ Result<Response> fetch_file_url(const Context& ctx, const Request& request, cons
       r.found = false;
       return r;
     }
-    if (e == ENOENT || e == ENOTDIR) return environment_error(request.url + ": no such file");
-    return environment_error(request.url + ": cannot read " + url.path + ": " + std::strerror(e));
+    if (e == ENOENT || e == ENOTDIR) return error_at(ExitCode::environment, request.url, "no such file");
+    return error_at(ExitCode::environment, request.url, "cannot read " + url.path + ": " + std::strerror(e));
   }
-  if (S_ISDIR(st.st_mode)) return environment_error(request.url + ": is a folder, not a file");
+  if (S_ISDIR(st.st_mode)) return error_at(ExitCode::environment, request.url, "is a folder, not a file");
   if (::access(url.path.c_str(), R_OK) != 0)
-    return environment_error(request.url + ": cannot read " + url.path + ": " + std::strerror(errno));
+    return error_at(ExitCode::environment, request.url, "cannot read " + url.path + ": " + std::strerror(errno));
   r.body_path = url.path;
   return r;
 }

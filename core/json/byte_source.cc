@@ -35,14 +35,14 @@ class FileSource final : public ByteSource {
     while (true) {
       ssize_t n = ::read(fd_, buf_.data(), buf_.size());
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return environment_error(name() + ": cannot read: " + std::strerror(errno));
+      if (n < 0) return error_at(ExitCode::environment, name(), std::string("cannot read: ") + std::strerror(errno));
       return std::string_view(buf_.data(), static_cast<size_t>(n));
     }
   }
 
   Result<void> seek(std::uint64_t offset) override {
     if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0)
-      return environment_error(name() + ": cannot seek: " + std::strerror(errno));
+      return error_at(ExitCode::environment, name(), std::string("cannot seek: ") + std::strerror(errno));
     return {};
   }
 
@@ -145,7 +145,7 @@ class ZstdSource final : public DecodedSource {
 
  private:
   Result<void> restart() override {
-    if (!ctx_) return environment_error(name() + ": cannot create a zstd decoder");
+    if (!ctx_) return error_at(ExitCode::environment, name(), "cannot create a zstd decoder");
     ZSTD_DCtx_reset(ctx_, ZSTD_reset_session_only);
     want_ = kHeader;
     frame_ended_ = false;
@@ -153,7 +153,7 @@ class ZstdSource final : public DecodedSource {
   }
 
   Result<std::string_view> decode() override {
-    if (!ctx_) return environment_error(name() + ": cannot create a zstd decoder");
+    if (!ctx_) return error_at(ExitCode::environment, name(), "cannot create a zstd decoder");
     size_t produced = 0;
     while (produced < buf_.size()) {
       if (auto r = refill(); !r) return r.error();
@@ -201,13 +201,13 @@ class BrotliSource final : public DecodedSource {
   Result<void> restart() override {
     if (state_) BrotliDecoderDestroyInstance(state_);
     state_ = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
-    if (!state_) return environment_error(name() + ": cannot create a brotli decoder");
+    if (!state_) return error_at(ExitCode::environment, name(), "cannot create a brotli decoder");
     stream_ended_ = false;
     return {};
   }
 
   Result<std::string_view> decode() override {
-    if (!state_) return environment_error(name() + ": cannot create a brotli decoder");
+    if (!state_) return error_at(ExitCode::environment, name(), "cannot create a brotli decoder");
     size_t produced = 0;
     while (produced < buf_.size() && !stream_ended_) {
       if (auto r = refill(); !r) return r.error();
@@ -248,8 +248,10 @@ std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {
 Result<std::unique_ptr<ByteSource>> open_file(const std::string& path, std::string name) {
   if (name.empty()) name = path;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return environment_error(name + (name == path ? "" : " (" + path + ")") + ": cannot open: " + std::strerror(errno));
+  if (fd < 0) {
+    const std::string why = std::strerror(errno);
+    return error_at(ExitCode::environment, name + (name == path ? "" : " (" + path + ")"), "cannot open: " + why);
+  }
   return decoded(std::make_unique<FileSource>(std::move(name), fd));
 }
 

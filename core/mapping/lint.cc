@@ -18,31 +18,28 @@ namespace {
 
 constexpr Category kCategories[] = {Category::build, Category::host, Category::run};
 
-// A loader message "path:line:col: text" as a problem.
-LintProblem from_load_error(const std::string& path, const std::string& message) {
-  LintProblem p{path, 0, 0, message};
-  if (message.rfind(path + ":", 0) != 0) return p;
-  std::size_t at = path.size() + 1;
+// A loader's error as a problem, from its parts: its place is "path:line:col" (or "path:line",
+// or the path alone) as load_table builds it, and the text is the rest of it (what, expected,
+// hint) without the place. An error of another shape keeps its whole line.
+LintProblem from_load_error(const std::string& path, const Error& e) {
+  LintProblem whole{path, 0, 0, e.message};
+  if (e.what.empty() || e.place.size() < path.size() || e.place.compare(0, path.size(), path) != 0) return whole;
+  LintProblem p{path, 0, 0, error_at(e.code, "", e.what, e.expected, e.hint).message};
+  const std::string_view rest = std::string_view(e.place).substr(path.size());
+  std::size_t at = 0;
   auto number = [&](int& out) {
-    std::size_t end = at;
-    while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end]))) ++end;
-    if (end == at) return false;
-    out = std::stoi(message.substr(at, end - at));
+    if (at >= rest.size() || rest[at] != ':') return false;
+    std::size_t end = at + 1;
+    int n = 0;
+    while (end < rest.size() && std::isdigit(static_cast<unsigned char>(rest[end])) && n < 100000000)
+      n = n * 10 + (rest[end++] - '0');
+    if (end == at + 1) return false;
+    out = n;
     at = end;
     return true;
   };
-  if (!number(p.line)) {
-    p.message = message.substr(path.size() + 1);
-    while (!p.message.empty() && p.message.front() == ' ') p.message.erase(p.message.begin());
-    return p;
-  }
-  if (at < message.size() && message[at] == ':') {
-    ++at;
-    if (!number(p.column)) --at;
-  }
-  if (message.compare(at, 2, ": ") == 0) at += 2;
-  p.message = message.substr(at);
-  return p;
+  if (number(p.line)) number(p.column);
+  return at == rest.size() ? p : whole;
 }
 
 LintProblem at(const SourceSpan& s, std::string message) {
@@ -220,7 +217,7 @@ LintReport lint(const std::vector<std::string>& paths) {
       ++r.tables;
       auto t = load_table(file);
       if (!t) {
-        r.problems.push_back(from_load_error(file, t.error().message));
+        r.problems.push_back(from_load_error(file, t.error()));
         continue;
       }
       r.ids += t->entries.size();

@@ -82,6 +82,7 @@ const char* type_name(const toml::node& n) {
 struct Failure {
   std::string place;  // file:line:col
   std::string what;
+  std::string expected;  // what the table should have there, if there is one thing to say
 };
 
 // One set of build/host/run lists as written, before the fallback.
@@ -103,8 +104,8 @@ class Loader {
   std::string at(const toml::source_region& r) const {
     return path_ + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column);
   }
-  Failure fail(const toml::source_region& r, const std::string& message) const {
-    return Failure{at(r), message};
+  Failure fail(const toml::source_region& r, const std::string& what, const std::string& expected = {}) const {
+    return Failure{at(r), what, expected};
   }
 
   std::optional<Failure> check_keys(const toml::table& t, const std::vector<std::string>& allowed,
@@ -216,8 +217,7 @@ std::optional<Failure> Loader::read_strings(const toml::table& t, const char* ke
 }
 
 std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) const {
-  static const char* kExpected =
-      "expected \"native\", \"deb-upstream\" or { regex = '...', from = \"package\" }";
+  static const char* kExpected = "\"native\", \"deb-upstream\" or { regex = '...', from = \"package\" }";
   if (const auto* s = n.as_string()) {
     const std::string& kind = s->get();
     if (kind == "native" || kind == "deb-upstream") {
@@ -227,11 +227,10 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
     if (kind == "regex") {
       return fail(n.source(), "a regex version rule needs its pattern: { regex = '...' }");
     }
-    return fail(n.source(), "unknown version rule '" + kind + "' (" + kExpected + ")");
+    return fail(n.source(), "unknown version rule '" + kind + "'", kExpected);
   }
   const toml::table* t = n.as_table();
-  if (!t) return fail(n.source(), std::string("'version' must be a string or a table, got ") +
-                                      type_name(n) + " (" + kExpected + ")");
+  if (!t) return fail(n.source(), std::string("'version' must be a string or a table, got ") + type_name(n), kExpected);
   if (auto f = check_keys(*t, {"rule", "regex", "from"}, " in a version rule")) return f;
   VersionRule rule;
   if (auto f = read_string(*t, "rule", rule.kind)) return f;
@@ -240,7 +239,7 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
   if (!t->get("rule")) rule.kind = t->get("regex") ? "regex" : default_rule_.kind;
   if (rule.kind != "native" && rule.kind != "deb-upstream" && rule.kind != "regex") {
     return fail(t->get("rule")->source(),
-                "unknown version rule '" + rule.kind + "' (" + kExpected + ")");
+                "unknown version rule '" + rule.kind + "'", kExpected);
   }
   if (rule.kind == "regex") {
     if (rule.pattern.empty()) return fail(n.source(), "a regex version rule needs 'regex'");
@@ -277,8 +276,7 @@ std::optional<Failure> Loader::read_component(const toml::table& t, std::string&
     static const std::vector<std::string> kKnown = {"main", "contrib", "non-free",
                                                     "non-free-firmware"};
     if (std::find(kKnown.begin(), kKnown.end(), value) == kKnown.end()) {
-      return fail(n->source(), "unknown component '" + value +
-                                   "' (expected main, contrib, non-free or non-free-firmware)");
+      return fail(n->source(), "unknown component '" + value + "'", "main, contrib, non-free or non-free-firmware");
     }
   } else if (value.empty()) {
     return fail(n->source(), "'component' must not be empty");
@@ -336,7 +334,7 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
   if (!idn) return fail(t.source(), "[[id]] table without 'id'");
   if (auto f = read_string(t, "id", e.id)) return f;
   if (e.id.rfind("dep:", 0) != 0 || e.id.find('/') == std::string::npos || e.id.back() == '/') {
-    return fail(idn->source(), "id '" + e.id + "' is not a DepURL (expected dep:TYPE/NAME)");
+    return fail(idn->source(), "id '" + e.id + "' is not a DepURL", "dep:TYPE/NAME");
   }
   e.where = span(t.source());
   const std::string in = " in [[id]] " + e.id;
@@ -551,7 +549,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
     return f;
   }
   const toml::node* schema = root.get("schema");
-  if (!schema) return Failure{path_ + ":1:1", "missing 'schema = 1'"};
+  if (!schema) return Failure{path_ + ":1:1", "missing 'schema = 1'", {}};
   if (!schema->is_integer()) {
     return fail(schema->source(), std::string("'schema' must be an integer, got ") +
                                       type_name(*schema));
@@ -561,7 +559,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
                                       std::to_string(schema->as_integer()->get()) +
                                       " (this extdeps reads schema 1)");
   }
-  if (!root.get("ecosystem")) return Failure{path_ + ":1:1", "missing 'ecosystem'"};
+  if (!root.get("ecosystem")) return Failure{path_ + ":1:1", "missing 'ecosystem'", {}};
   if (auto f = read_string(root, "ecosystem", out.ecosystem)) return f;
   static const std::regex kEcosystem(R"([a-z0-9\-_.]+(\+[a-z0-9\-_.]+)?)");
   if (!std::regex_match(out.ecosystem, kEcosystem)) {
@@ -613,7 +611,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
       const std::string& a = e.aliases[i];
       const auto& where = (*aliases)[i].source();
       if (a.rfind("dep:", 0) != 0 || a.find('/') == std::string::npos) {
-        return fail(where, "alias '" + a + "' is not a DepURL (expected dep:TYPE/NAME)");
+        return fail(where, "alias '" + a + "' is not a DepURL", "dep:TYPE/NAME");
       }
       if (auto it = seen.find(a); it != seen.end()) {
         const std::string first = std::to_string(it->second.at.line);
@@ -636,7 +634,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
 
 Result<Table> load_table(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return bad_input(path + ": cannot read the mapping table");
+  if (!in) return error_at(ExitCode::bad_input, path, "cannot read the mapping table");
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
@@ -655,7 +653,7 @@ Result<Table> load_table(const std::string& path) {
   Table table;
   table.path = path;
   Loader loader(path);
-  if (auto f = loader.run(root, table)) return error_at(ExitCode::bad_input, f->place, f->what);
+  if (auto f = loader.run(root, table)) return error_at(ExitCode::bad_input, f->place, f->what, f->expected);
   return table;
 }
 

@@ -27,13 +27,20 @@ struct Spec {
   std::string text;  // as written, when it is more than the name (a MatchSpec)
 };
 
+// "PLACE: expected WHAT": the error of a value that is not what the file format has there.
+Error expected_at(const std::string& place, const std::string& expected) {
+  Error e = error_at(ExitCode::bad_input, place, "expected " + expected);
+  e.expected = expected;
+  return e;
+}
+
 // One specs value of one category: a string or a list of strings.
 Result<std::vector<std::string>> strings_of(const json& v, const std::string& where) {
   if (v.is_string()) return std::vector<std::string>{v.get<std::string>()};
-  if (!v.is_array()) return bad_input(where + ": expected a string or a list of strings");
+  if (!v.is_array()) return expected_at(where, "a string or a list of strings");
   std::vector<std::string> out;
   for (const auto& x : v) {
-    if (!x.is_string()) return bad_input(where + ": expected a list of strings");
+    if (!x.is_string()) return expected_at(where, "a list of strings");
     out.push_back(x.get<std::string>());
   }
   return out;
@@ -105,22 +112,29 @@ json commands_for(const std::string& manager) {
 
 Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return bad_input(path + ": cannot read the PEP 804 mapping file");
+  if (!in) return error_at(ExitCode::bad_input, path, "cannot read the PEP 804 mapping file");
   std::stringstream ss;
   ss << in.rdbuf();
   json doc;
   if (auto e = extdeps::json::parse_document(ss.view(), doc)) {
-    return bad_input(path + ": not JSON at byte offset " + std::to_string(e->offset) + " (" + e->what +
-                     "; a PEP 804 mapping file is JSON)");
+    Error err = bad_input(path + ": not JSON at byte offset " + std::to_string(e->offset) + " (" + e->what +
+                          "; a PEP 804 mapping file is JSON)");
+    err.place = path + ": byte " + std::to_string(e->offset);
+    err.what = "not JSON (" + e->what + ")";
+    err.expected = "JSON";
+    return err;
   }
   if (!doc.is_object() || !doc.contains("mappings") || !doc["mappings"].is_array()) {
-    return bad_input(path + ": expected a PEP 804 mapping file (an object with a \"mappings\" list)");
+    return expected_at(path, "a PEP 804 mapping file (an object with a \"mappings\" list)");
   }
   if (ecosystem.empty()) ecosystem = ecosystem_from_path(path);
   static const std::regex kEcosystem(R"([a-z0-9\-_.]+(\+[a-z0-9\-_.]+)?)");
   if (!std::regex_match(ecosystem, kEcosystem)) {
-    return bad_input("ecosystem '" + ecosystem + "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)? "
-                     "(name it with --ecosystem)");
+    Error e = bad_input("ecosystem '" + ecosystem + "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)? "
+                        "(name it with --ecosystem)");
+    e.what = "ecosystem '" + ecosystem + "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)?";
+    e.hint = "name it with --ecosystem";
+    return e;
   }
 
   ImportResult r;
@@ -152,18 +166,19 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
   for (const auto& m : doc["mappings"]) {
     const std::string where = path + ": mappings[" + std::to_string(index++) + "]";
     if (!m.is_object() || !m.contains("id") || !m["id"].is_string()) {
-      return bad_input(where + ": expected an object with a string \"id\"");
+      return expected_at(where, "an object with a string \"id\"");
     }
     const std::string id = m["id"].get<std::string>();
     if (id.rfind("dep:", 0) != 0 || id.find('/') == std::string::npos) {
-      return bad_input(where + ": id '" + id + "' is not a DepURL (expected dep:TYPE/NAME)");
+      return error_at(ExitCode::bad_input, where, "id '" + id + "' is not a DepURL", "dep:TYPE/NAME");
     }
     if (m.contains("specs_from")) {
-      if (!m["specs_from"].is_string()) return bad_input(where + ": \"specs_from\" must be a string");
+      if (!m["specs_from"].is_string()) return error_at(ExitCode::bad_input, where, "\"specs_from\" must be a string");
       specs_from[id] = m["specs_from"].get<std::string>();
       continue;
     }
-    if (!m.contains("specs")) return bad_input(where + ": " + id + " has neither \"specs\" nor \"specs_from\"");
+    if (!m.contains("specs"))
+      return error_at(ExitCode::bad_input, where, id + " has neither \"specs\" nor \"specs_from\"");
     if (!entries.count(id)) {
       order.push_back(id);
       DraftEntry e;
@@ -269,8 +284,9 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
 
 Result<nlohmann::json> export_pep804(const Table& table) {
   if (table.manager.empty()) {
-    return bad_input("the " + table.ecosystem + " table names no package manager: PEP 804 "
-                     "mappings are for package managers");
+    return error_at(ExitCode::bad_input, "",
+                    "the " + table.ecosystem + " table names no package manager: PEP 804 "
+                    "mappings are for package managers");
   }
   json doc;
   doc["$schema"] = kSchemaUrl;

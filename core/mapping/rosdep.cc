@@ -122,18 +122,27 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
     if (p.os == os_name) platform = &p;
   }
   if (!platform || version.empty()) {
-    return bad_input("--os '" + os + "': expected debian:CODENAME or ubuntu:CODENAME (e.g. debian:bookworm)");
+    Error e = error_at(ExitCode::bad_input, "--os '" + os + "'",
+                       "expected debian:CODENAME or ubuntu:CODENAME (e.g. debian:bookworm)");
+    e.expected = "debian:CODENAME or ubuntu:CODENAME";
+    e.from = "--os";
+    return e;
   }
   YAML::Node doc;
   try {
     doc = YAML::LoadFile(path);
   } catch (const YAML::BadFile&) {
-    return bad_input(path + ": cannot read the rosdep file");
+    return error_at(ExitCode::bad_input, path, "cannot read the rosdep file");
   } catch (const YAML::ParserException& e) {
-    return bad_input(path + ":" + std::to_string(e.mark.line + 1) + ":" +
-                     std::to_string(e.mark.column + 1) + ": invalid YAML: " + e.msg);
+    return error_at(ExitCode::bad_input,
+                    path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1),
+                    "invalid YAML: " + e.msg);
   }
-  if (!doc.IsMap()) return bad_input(path + ": expected a rosdep table (a map of keys to rules)");
+  if (!doc.IsMap()) {
+    Error e = error_at(ExitCode::bad_input, path, "expected a rosdep table (a map of keys to rules)");
+    e.expected = "a rosdep table (a map of keys to rules)";
+    return e;
+  }
 
   RosdepImport r;
   DraftTable& t = r.table;

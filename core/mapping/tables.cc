@@ -210,11 +210,14 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
     if (!done.insert(fs::weakly_canonical(dir, ec).string()).second) continue;
     if (!fs::is_directory(dir, ec)) {
       if (i == 0) {
-        return environment_error("the mappings folder " + dir +
-                                 " does not exist (set EXTDEPS_MAPPINGS_DIR to the folder that "
-                                 "holds debian.toml and the other tables)");
+        Error e = environment_error("the mappings folder " + dir +
+                                    " does not exist (set EXTDEPS_MAPPINGS_DIR to the folder that "
+                                    "holds debian.toml and the other tables)");
+        e.what = "the mappings folder " + dir + " does not exist";
+        e.hint = "set EXTDEPS_MAPPINGS_DIR to the folder that holds debian.toml and the other tables";
+        return e;
       }
-      return bad_input("mappings folder " + dir + " does not exist");
+      return error_at(ExitCode::bad_input, "", "mappings folder " + dir + " does not exist");
     }
     std::vector<std::string> in_dir;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -222,7 +225,7 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
         in_dir.push_back(it->path().string());
       }
     }
-    if (ec) return environment_error("cannot list the mappings folder " + dir + ": " + ec.message());
+    if (ec) return error_at(ExitCode::environment, "", "cannot list the mappings folder " + dir + ": " + ec.message());
     std::sort(in_dir.begin(), in_dir.end());
     files.insert(files.end(), in_dir.begin(), in_dir.end());
   }

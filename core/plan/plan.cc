@@ -12,8 +12,9 @@ Result<Outcome> make_plan(solve::Solution solution) {
     // index said: '-oDPkg::Pre-Invoke::=...' would be an option of apt-get.
     for (const auto& pkg : planned.packages)
       if (auto problem = provider.command_problem(pkg))
-        return bad_input(manager + ": " + *problem + "; refusing to put it in the install command (it came from a "
-                         "mapping table or the " + std::string(provider.ecosystem()) + " index)");
+        return error_at(ExitCode::bad_input, "",
+                        manager + ": " + *problem + "; refusing to put it in the install command (it came from a "
+                        "mapping table or the " + std::string(provider.ecosystem()) + " index)");
     auto commands = provider.plan_commands(planned.packages);
     if (!commands) return commands.error();
     for (auto& cmd : *commands) out.steps.push_back({manager, planned.packages, std::move(cmd.argv), cmd.requires_elevation});

@@ -45,6 +45,23 @@ std::string program_name(const std::string& path) { return fs::path(path).filena
 // "plugin extdeps-provider-site (/opt/bin/extdeps-provider-site)"
 std::string who(const std::string& path) { return "plugin " + program_name(path) + " (" + path + ")"; }
 
+// "plugin x (/p/x): line 3 of its answer to load": where in a plugin's answer an error is.
+std::string answer_line(const std::string& path, std::size_t number, std::string_view method) {
+  return who(path) + ": line " + std::to_string(number) + " of its answer to " + std::string(method);
+}
+
+// A plugin's error whose line does not read "PLACE: WHAT" ("plugin x (/p/x) exited with status 3",
+// "...: line 3 of its answer to load is not JSON"; schema/provider-protocol.md quotes them), kept
+// as it reads, with its parts as data: `place` is the plugin, or the line of its answer.
+Error worded(ExitCode code, std::string message, std::string place, std::string what,
+             std::string expected = {}) {
+  Error e{code, std::move(message)};
+  e.place = std::move(place);
+  e.what = std::move(what);
+  e.expected = std::move(expected);
+  return e;
+}
+
 bool is_word(std::string_view s, bool upper) {
   if (s.empty() || s.size() > 64) return false;
   return std::all_of(s.begin(), s.end(), [upper](char c) {
@@ -83,26 +100,27 @@ Result<void> call(const Context& ctx, const std::string& path, std::string_view 
     if (text.find_first_not_of(" \t\r") == std::string_view::npos) return true;
     Json message;
     if (auto bad = js::parse_document(text, message)) {
-      failed = environment_error(who(path) + ": line " + std::to_string(number) + " of its answer to " +
-                                 std::string(method) + " is not JSON (" + bad->what + " at byte " +
-                                 std::to_string(bad->offset) + "): '" + printable_text(text.substr(0, 80)) + "'");
+      const std::string place = answer_line(path, number, method);
+      const std::string what = "is not JSON (" + bad->what + " at byte " + std::to_string(bad->offset) + "): '" +
+                               printable_text(text.substr(0, 80)) + "'";
+      failed = worded(ExitCode::environment, place + " " + what, place, what, "a JSON object with a \"type\"");
       return false;
     }
     auto type = message.is_object() ? js::string_at(message, "type") : std::nullopt;
     if (!type) {
-      failed = environment_error(who(path) + ": line " + std::to_string(number) + " of its answer to " +
-                                 std::string(method) + " is not an object with a \"type\"");
+      const std::string place = answer_line(path, number, method);
+      const std::string what = "is not an object with a \"type\"";
+      failed = worded(ExitCode::environment, place + " " + what, place, what, "a JSON object with a \"type\"");
       return false;
     }
     if (*type == "error") {
-      failed = environment_error(who(path) + ": " + std::string(method) + " failed: " +
-                                 printable_text(js::string_at(message, "message").value_or("(no message)")));
+      failed = error_at(ExitCode::environment, who(path),
+                        std::string(method) + " failed: " +
+                            printable_text(js::string_at(message, "message").value_or("(no message)")));
       return false;
     }
     if (auto r = on_message(message); !r.ok()) {
-      Error e = r.error();
-      e.message = who(path) + ": line " + std::to_string(number) + " of its answer to " + std::string(method) + ": " +
-                  e.message;
+      Error e = at_place(r.error(), answer_line(path, number, method));
       e.code = ExitCode::environment;
       failed = std::move(e);
       return false;
@@ -110,19 +128,27 @@ Result<void> call(const Context& ctx, const std::string& path, std::string_view 
     return true;
   };
   auto ran = ctx.processes().run(run);
-  if (!ran) return environment_error(who(path) + ": " + ran.error().message);
+  if (!ran) {
+    Error e = at_place(ran.error(), who(path));
+    e.code = ExitCode::environment;
+    return e;
+  }
   if (failed) return *failed;
-  if (ran->timed_out)
-    return environment_error(who(path) + " did not answer " + std::string(method) + " within " + seconds_text(limit) +
-                             " s (EXTDEPS_PLUGIN_TIMEOUT); it was stopped");
+  if (ran->timed_out) {
+    const std::string what = "did not answer " + std::string(method) + " within " + seconds_text(limit) +
+                             " s (EXTDEPS_PLUGIN_TIMEOUT); it was stopped";
+    return worded(ExitCode::environment, who(path) + " " + what, who(path), what);
+  }
   if (ran->too_big)
-    return environment_error(who(path) + ": its answer to " + std::string(method) + " is larger than 1 GiB; it was stopped");
+    return error_at(ExitCode::environment, who(path),
+                    "its answer to " + std::string(method) + " is larger than 1 GiB; it was stopped");
   if (ran->exit_status != 0) {
     std::string err = ran->err_tail;
     while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
     if (auto nl = err.rfind('\n'); nl != std::string::npos) err = err.substr(nl + 1);
-    return environment_error(who(path) + " exited with status " + std::to_string(ran->exit_status) + " during " +
-                             std::string(method) + (err.empty() ? "" : ": " + printable_text(err)));
+    const std::string what = "exited with status " + std::to_string(ran->exit_status) + " during " +
+                             std::string(method) + (err.empty() ? "" : ": " + printable_text(err));
+    return worded(ExitCode::environment, who(path) + " " + what, who(path), what);
   }
   return {};
 }
@@ -132,15 +158,19 @@ Result<Json> call_one(const Context& ctx, const std::string& path, std::string_v
                       std::string_view type) {
   std::optional<Json> got;
   auto r = call(ctx, path, method, params, [&](const Json& m) -> Result<void> {
-    if (m["type"] != type) return bad_input("expected a \"" + std::string(type) + "\" message, not \"" +
-                                            js::string_at(m, "type").value_or("") + "\"");
-    if (got) return bad_input("a second \"" + std::string(type) + "\" message");
+    if (m["type"] != type) {
+      const std::string msg = "expected a \"" + std::string(type) + "\" message, not \"" +
+                              js::string_at(m, "type").value_or("") + "\"";
+      return worded(ExitCode::bad_input, msg, "", msg, "a \"" + std::string(type) + "\" message");
+    }
+    if (got) return error_at(ExitCode::bad_input, "", "a second \"" + std::string(type) + "\" message");
     got = m;
     return {};
   });
   if (!r) return r.error();
-  if (!got) return environment_error(who(path) + ": no \"" + std::string(type) + "\" message in its answer to " +
-                                     std::string(method));
+  if (!got)
+    return error_at(ExitCode::environment, who(path),
+                    "no \"" + std::string(type) + "\" message in its answer to " + std::string(method));
   return *got;
 }
 
@@ -149,18 +179,23 @@ Result<Json> call_one(const Context& ctx, const std::string& path, std::string_v
 Result<std::string> text_field(const Json& o, std::string_view key, bool required) {
   auto it = o.find(key);
   if (it == o.end() || it->is_null()) {
-    if (required) return bad_input("\"" + std::string(key) + "\" is missing");
+    if (required) return error_at(ExitCode::bad_input, "", "\"" + std::string(key) + "\" is missing");
     return std::string();
   }
-  if (!it->is_string()) return bad_input("\"" + std::string(key) + "\" must be a string");
+  if (!it->is_string()) {
+    const std::string msg = "\"" + std::string(key) + "\" must be a string";
+    return worded(ExitCode::bad_input, msg, "", msg, "a string");
+  }
   return it->get<std::string>();
 }
 
 Result<unsigned> count_field(const Json& o, std::string_view key) {
   auto it = o.find(key);
   if (it == o.end() || it->is_null()) return 0u;
-  if (!it->is_number_unsigned() || it->get<std::uint64_t>() > 1000000000u)
-    return bad_input("\"" + std::string(key) + "\" must be a whole number from 0");
+  if (!it->is_number_unsigned() || it->get<std::uint64_t>() > 1000000000u) {
+    const std::string msg = "\"" + std::string(key) + "\" must be a whole number from 0";
+    return worded(ExitCode::bad_input, msg, "", msg, "a whole number from 0 to 1000000000");
+  }
   return static_cast<unsigned>(it->get<std::uint64_t>());
 }
 
@@ -180,15 +215,17 @@ Result<NativeDep> dep_of(const Json& j) {
                                                                {"<", DepOp::lt},  {"<=", DepOp::le}, {">", DepOp::gt},
                                                                {">=", DepOp::ge}, {"!=", DepOp::ne}};
     auto found = std::find_if(std::begin(kOps), std::end(kOps), [&](const auto& p) { return p.first == *op; });
-    if (found == std::end(kOps)) return bad_input("unknown operator '" + printable_text(*op) + "' (expected = < <= > >= !=)");
+    if (found == std::end(kOps))
+      return error_at(ExitCode::bad_input, "", "unknown operator '" + printable_text(*op) + "'", "= < <= > >= !=");
     d.op = found->second;
     if ((d.op == DepOp::any) != version->empty())
-      return bad_input("a relation has both an operator and a version, or neither");
+      return error_at(ExitCode::bad_input, "", "a relation has both an operator and a version, or neither");
     d.version = *version;
   } else {
-    return bad_input("a relation is a name or an object {\"name\", \"op\", \"version\"}");
+    const std::string msg = "a relation is a name or an object {\"name\", \"op\", \"version\"}";
+    return worded(ExitCode::bad_input, msg, "", msg, "a name or an object {\"name\", \"op\", \"version\"}");
   }
-  if (d.name.empty()) return bad_input("a relation without a name");
+  if (d.name.empty()) return error_at(ExitCode::bad_input, "", "a relation without a name");
   return d;
 }
 
@@ -196,10 +233,13 @@ Result<std::vector<NativeDep>> deps_of(const Json& o, std::string_view key) {
   std::vector<NativeDep> out;
   auto it = o.find(key);
   if (it == o.end() || it->is_null()) return out;
-  if (!it->is_array()) return bad_input("\"" + std::string(key) + "\" must be an array");
+  if (!it->is_array()) {
+    const std::string msg = "\"" + std::string(key) + "\" must be an array";
+    return worded(ExitCode::bad_input, msg, "", msg, "an array");
+  }
   for (const auto& x : *it) {
     auto d = dep_of(x);
-    if (!d) return bad_input("\"" + std::string(key) + "\": " + d.error().message);
+    if (!d) return at_place(d.error(), "\"" + std::string(key) + "\"");
     out.push_back(std::move(*d));
   }
   return out;
@@ -211,7 +251,7 @@ Result<PackageRecord> record_of(const Json& m, const std::string& path) {
   if (!name) return name.error();
   auto version = text_field(m, "version", true);
   if (!version) return version.error();
-  if (name->empty() || version->empty()) return bad_input("a record needs a name and a version");
+  if (name->empty() || version->empty()) return error_at(ExitCode::bad_input, "", "a record needs a name and a version");
   r.name = *name;
   r.version = *version;
   for (auto [key, field] : {std::pair<std::string_view, std::string*>{"arch", &r.arch}, {"build", &r.build},
@@ -228,7 +268,9 @@ Result<PackageRecord> record_of(const Json& m, const std::string& path) {
   if (!tf) return tf.error();
   r.track_features = *tf;
   auto installed = m.find("installed");
-  if (installed != m.end() && !installed->is_boolean()) return bad_input("\"installed\" must be true or false");
+  if (installed != m.end() && !installed->is_boolean())
+    return worded(ExitCode::bad_input, "\"installed\" must be true or false", "", "\"installed\" must be true or false",
+                  "true or false");
   r.installed = installed != m.end() && installed->get<bool>();
   for (auto [key, list] : {std::pair<std::string_view, std::vector<NativeDep>*>{"provides", &r.provides},
                            {"conflicts", &r.conflicts}, {"constrains", &r.constrains}}) {
@@ -238,19 +280,20 @@ Result<PackageRecord> record_of(const Json& m, const std::string& path) {
   }
   auto depends = m.find("depends");
   if (depends != m.end() && !depends->is_null()) {
-    if (!depends->is_array()) return bad_input("\"depends\" must be an array");
+    if (!depends->is_array())
+      return worded(ExitCode::bad_input, "\"depends\" must be an array", "", "\"depends\" must be an array", "an array");
     for (const auto& x : *depends) {
       DepAlternatives alts;
       if (x.is_array()) {
         for (const auto& a : x) {
           auto d = dep_of(a);
-          if (!d) return bad_input("\"depends\": " + d.error().message);
+          if (!d) return at_place(d.error(), "\"depends\"");
           alts.push_back(std::move(*d));
         }
-        if (alts.empty()) return bad_input("\"depends\": an empty list of alternatives");
+        if (alts.empty()) return error_at(ExitCode::bad_input, "\"depends\"", "an empty list of alternatives");
       } else {
         auto d = dep_of(x);
-        if (!d) return bad_input("\"depends\": " + d.error().message);
+        if (!d) return at_place(d.error(), "\"depends\"");
         alts.push_back(std::move(*d));
       }
       r.depends.push_back(std::move(alts));
@@ -294,7 +337,7 @@ class PluginProvider final : public Provider {
     auto m = call_one(ctx, path_, "identity", params(ctx), "identity");
     if (!m) return m.error();
     auto key = js::string_at(*m, "key");
-    if (!key || key->empty()) return environment_error(who(path_) + ": its identity has no \"key\" string");
+    if (!key || key->empty()) return error_at(ExitCode::environment, who(path_), "its identity has no \"key\" string");
     // The program itself is part of the key: a new version of the plugin may read differently.
     return SourceId{"plugin " + path_ + " " + file_stamp(path_) + "\n" + *key};
   }
@@ -309,15 +352,19 @@ class PluginProvider final : public Provider {
     std::size_t records = 0;
     auto r = call(ctx, path_, "load", p, [&](const Json& m) -> Result<void> {
       auto type = js::string_at(m, "type").value_or("");
-      if (ended) return bad_input("a message after \"end\"");
+      if (ended) return error_at(ExitCode::bad_input, "", "a message after \"end\"");
       if (type == "end") {
         ended = true;
         auto count = m.find("records");
         if (count != m.end() && (!count->is_number_unsigned() || count->get<std::uint64_t>() != records))
-          return bad_input("\"end\" counts " + count->dump() + " records, " + std::to_string(records) + " came");
+          return error_at(ExitCode::bad_input, "",
+                          "\"end\" counts " + count->dump() + " records, " + std::to_string(records) + " came");
         return {};
       }
-      if (type != "record") return bad_input("expected a \"record\" or \"end\" message, not \"" + type + "\"");
+      if (type != "record") {
+        const std::string msg = "expected a \"record\" or \"end\" message, not \"" + type + "\"";
+        return worded(ExitCode::bad_input, msg, "", msg, "a \"record\" or \"end\" message");
+      }
       auto rec = record_of(m, path_);
       if (!rec) return rec.error();
       ++records;
@@ -325,7 +372,7 @@ class PluginProvider final : public Provider {
       return {};
     });
     if (!r) return r;
-    if (!ended) return environment_error(who(path_) + ": its answer to load stopped before its \"end\" line");
+    if (!ended) return error_at(ExitCode::environment, who(path_), "its answer to load stopped before its \"end\" line");
     return {};
   }
 
@@ -348,14 +395,14 @@ class PluginProvider final : public Provider {
     std::vector<Command> out;
     auto list = m->find("commands");
     if (list == m->end() || !list->is_array())
-      return environment_error(who(path_) + ": its \"commands\" message has no \"commands\" array");
+      return error_at(ExitCode::environment, who(path_), "its \"commands\" message has no \"commands\" array");
     for (const auto& c : *list) {
       Command cmd;
       auto argv = c.is_object() ? c.find("argv") : c.end();
       if (!c.is_object() || argv == c.end() || !argv->is_array() || argv->empty())
-        return environment_error(who(path_) + ": a command without an \"argv\" array of strings");
+        return error_at(ExitCode::environment, who(path_), "a command without an \"argv\" array of strings");
       for (const auto& a : *argv) {
-        if (!a.is_string()) return environment_error(who(path_) + ": a command's argv holds a non-string");
+        if (!a.is_string()) return error_at(ExitCode::environment, who(path_), "a command's argv holds a non-string");
         cmd.argv.push_back(a.get<std::string>());
       }
       auto elevate = c.find("requires_elevation");
@@ -406,7 +453,9 @@ class PluginProvider final : public Provider {
 
 // The descriptor an answer to describe gives, checked.
 Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const std::string& path) {
-  auto fail = [&](const std::string& why) { return environment_error(who(path) + ": its description " + why); };
+  auto fail = [&](const std::string& why) {
+    return error_at(ExitCode::environment, who(path), "its description " + why);
+  };
   auto protocol = m.find("protocol");
   if (protocol == m.end() || !protocol->is_number_integer())
     return fail("has no \"protocol\" number");
@@ -515,11 +564,15 @@ std::vector<std::string> split_colons(const std::string& s) {
 
 Result<std::optional<PackageRecord>> parse_load_line(std::string_view line) {
   Json m;
-  if (auto bad = js::parse_document(line, m)) return bad_input("not JSON (" + bad->what + " at byte " + std::to_string(bad->offset) + ")");
+  if (auto bad = js::parse_document(line, m))
+    return error_at(ExitCode::bad_input, "", "not JSON (" + bad->what + " at byte " + std::to_string(bad->offset) + ")");
   auto type = m.is_object() ? js::string_at(m, "type") : std::nullopt;
-  if (!type) return bad_input("not an object with a \"type\"");
+  if (!type) return error_at(ExitCode::bad_input, "", "not an object with a \"type\"");
   if (*type == "end") return std::optional<PackageRecord>();
-  if (*type != "record") return bad_input("expected a \"record\" or \"end\" message, not \"" + *type + "\"");
+  if (*type != "record") {
+    const std::string msg = "expected a \"record\" or \"end\" message, not \"" + *type + "\"";
+    return worded(ExitCode::bad_input, msg, "", msg, "a \"record\" or \"end\" message");
+  }
   auto r = record_of(m, "");
   if (!r) return r.error();
   return std::optional<PackageRecord>(std::move(*r));

@@ -9,15 +9,17 @@
 namespace extdeps {
 
 Result<std::unique_ptr<SpecMatcher>> Provider::compile_spec(std::string_view spec) const {
-  return bad_input("the " + std::string(manager().empty() ? ecosystem() : manager()) +
-                   " provider has no match expressions ('" + std::string(spec) + "')");
+  return error_at(ExitCode::bad_input, "",
+                  "the " + std::string(manager().empty() ? ecosystem() : manager()) +
+                      " provider has no match expressions ('" + std::string(spec) + "')");
 }
 
 Result<void> Provider::prepare(const Context&, fetch::Fetcher&) { return {}; }
 
 Result<std::string> Provider::render_environment(const EnvironmentRequest& request) const {
-  return bad_input("the " + std::string(manager().empty() ? ecosystem() : manager()) + " provider renders no " +
-                   request.format);
+  return error_at(ExitCode::bad_input, "",
+                  "the " + std::string(manager().empty() ? ecosystem() : manager()) + " provider renders no " +
+                      request.format);
 }
 void Provider::add_build_env(const Context&, const InstalledRef&, BuildEnv&) const {}
 

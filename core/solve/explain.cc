@@ -132,80 +132,86 @@ std::string Explainer::libc_needed(Id source, const std::string& relation) const
          " (EXTDEPS_OVERRIDE_GLIBC plans for another machine)";
 }
 
-std::string Explainer::rule(Solver* solv, Id r) const {
+Reason Explainer::rule(Solver* solv, Id r) const {
+  using K = ReasonKind;
   Id source = 0, target = 0, d = 0;
   SolverRuleinfo type = solver_ruleinfo(solv, r, &source, &target, &d);
   if ((type == SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP || type == SOLVER_RULE_PKG_REQUIRES) && d) {
     std::string text = dep(d);
-    if (text == "__glibc" || text.starts_with("__glibc ")) return libc_needed(source, text);
+    if (text == "__glibc" || text.starts_with("__glibc ")) return {libc_needed(source, text)};
     Id name = d;
     while (ISRELDEP(name)) name = GETRELDEP(b_.pool(), name)->name;
     std::string n = pool_id2str(b_.pool(), name);
-    if (n == "__cuda") return driver_needed(source, d);
+    if (n == "__cuda") return {driver_needed(source, d), K::driver};
     if (n == "__cuda_arch")
-      return solvable(source) + " does not build for this machine's GPU (compute capability " +
-             (host_ && !host_->cuda.devices.empty()
-                  ? std::to_string(host_->cuda.min_compute_capability().first) + "." +
-                        std::to_string(host_->cuda.min_compute_capability().second)
-                  : std::string("unknown")) + ")";
+      return {solvable(source) + " does not build for this machine's GPU (compute capability " +
+              (host_ && !host_->cuda.devices.empty()
+                   ? std::to_string(host_->cuda.min_compute_capability().first) + "." +
+                         std::to_string(host_->cuda.min_compute_capability().second)
+                   : std::string("unknown")) + ")"};
   }
   switch (type) {
     case SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP:
-      return solvable(source) + " depends on " + dep(d) + ", which nothing here provides";
+      return {solvable(source) + " depends on " + dep(d) + ", which nothing here provides", K::conflict};
     case SOLVER_RULE_PKG_REQUIRES:
       // A mapping bundle requiring its own packages says nothing the next line does not.
       if (bundles_.find(source)) return {};
-      return solvable(source) + " depends on " + dep(d);
+      return {solvable(source) + " depends on " + dep(d), K::conflict};
     case SOLVER_RULE_PKG_CONFLICTS:
-      return solvable(source) + " conflicts with " + solvable(target) + " (" + dep(d) + ")";
+      return {solvable(source) + " conflicts with " + solvable(target) + " (" + dep(d) + ")", K::conflict};
     case SOLVER_RULE_PKG_SAME_NAME:
-      return "only one of " + solvable(source) + " and " + solvable(target) + " can be installed";
+      return {"only one of " + solvable(source) + " and " + solvable(target) + " can be installed"};
     case SOLVER_RULE_PKG_OBSOLETES:
     case SOLVER_RULE_PKG_IMPLICIT_OBSOLETES:
     case SOLVER_RULE_PKG_INSTALLED_OBSOLETES:
-      return solvable(source) + " replaces " + solvable(target);
+      return {solvable(source) + " replaces " + solvable(target)};
     case SOLVER_RULE_PKG_SELF_CONFLICT:
-      return solvable(source) + " conflicts with itself (" + dep(d) + ")";
+      return {solvable(source) + " conflicts with itself (" + dep(d) + ")", K::conflict};
     case SOLVER_RULE_PKG_NOT_INSTALLABLE:
-      return solvable(source) + " cannot be installed on this machine";
+      return {solvable(source) + " cannot be installed on this machine"};
     case SOLVER_RULE_JOB_NOTHING_PROVIDES_DEP:
-      return "nothing here provides " + dep(d);
+      return {"nothing here provides " + dep(d)};
     case SOLVER_RULE_JOB_UNKNOWN_PACKAGE:
-      return "no package is named " + dep(d);
+      return {"no package is named " + dep(d)};
     case SOLVER_RULE_JOB:
       return {};  // the request itself: the requirement is already named by the caller
     case SOLVER_RULE_UPDATE:
     case SOLVER_RULE_FEATURE:
     case SOLVER_RULE_INFARCH:
     case SOLVER_RULE_DISTUPGRADE:
-      return solvable(source) + " is installed and would have to be removed, which extdeps never plans";
+      return {solvable(source) + " is installed and would have to be removed, which extdeps never plans"};
     default:
-      return solver_problemruleinfo2str(solv, type, source, target, d);
+      return {solver_problemruleinfo2str(solv, type, source, target, d)};
   }
 }
 
-std::vector<std::string> Explainer::problem(Solver* solv, Id problem) const {
+// Whether `out` holds a reason of that text already.
+static bool holds(const std::vector<Reason>& out, const std::string& text) {
+  return std::any_of(out.begin(), out.end(), [&](const Reason& r) { return r.text == text; });
+}
+
+std::vector<Reason> Explainer::problem(Solver* solv, Id problem) const {
   Queue rules;
   queue_init(&rules);
   solver_findallproblemrules(solv, problem, &rules);
-  std::vector<std::string> out;
+  std::vector<Reason> out;
   for (int i = 0; i < rules.count; ++i) {
-    std::string line = rule(solv, rules.elements[i]);
-    if (!line.empty() && std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+    Reason line = rule(solv, rules.elements[i]);
+    if (!line.text.empty() && !holds(out, line.text)) out.push_back(std::move(line));
   }
   queue_free(&rules);
   return out;
 }
 
-std::vector<std::string> Explainer::why_not_installable(Id candidate) const {
+std::vector<Reason> Explainer::why_not_installable(Id candidate) const {
   SolverPtr solv(solver_create(b_.pool()));
   SolvQueue job;
   job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE, candidate);
-  std::vector<std::string> out;
+  std::vector<Reason> out;
   int n = solver_solve(solv.get(), job.get());
   for (int i = 1; i <= n; ++i) {
     for (auto& line : problem(solv.get(), i))
-      if (std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+      if (!holds(out, line.text)) out.push_back(std::move(line));
   }
   return out;
 }

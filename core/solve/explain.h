@@ -10,6 +10,21 @@
 
 namespace extdeps::solve {
 
+// How much a sentence says about why a need has no plan; the headline of a failure is its
+// strongest sentence. Set where the sentence is made, so no one reads the words back.
+enum class ReasonKind : unsigned char {
+  other = 1,        // a mapping without a package, a name the index lacks, "only one of ..."
+  out_of_range,     // "X gives version 1.2, which is not >=2"
+  conflict,         // "X conflicts with Y", "X depends on Y", "it cannot be planned together with ..."
+  not_installable,  // "X cannot be installed: ..."
+  driver,           // "this plan needs an NVIDIA driver ..."
+};
+
+struct Reason {
+  std::string text;
+  ReasonKind kind = ReasonKind::other;
+};
+
 class Explainer {
  public:
   Explainer(PoolBuilder& builder, const BundleSet& bundles) : b_(builder), bundles_(bundles) {}
@@ -26,12 +41,12 @@ class Explainer {
   // "libc6 (>= 2.36)" with native versions where they can be recovered.
   std::string dep(Id dep) const;
   // One sentence per rule of a problem.
-  std::vector<std::string> problem(Solver* solv, Id problem) const;
+  std::vector<Reason> problem(Solver* solv, Id problem) const;
   // Tries one candidate alone against the installed set; empty when it is installable.
-  std::vector<std::string> why_not_installable(Id candidate) const;
+  std::vector<Reason> why_not_installable(Id candidate) const;
 
  private:
-  std::string rule(Solver* solv, Id rule) const;
+  Reason rule(Solver* solv, Id rule) const;
   PoolBuilder& b_;
   const BundleSet& bundles_;
   const detect::HostFacts* host_ = nullptr;

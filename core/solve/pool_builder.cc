@@ -150,13 +150,13 @@ class RecordAdder {
 Result<void> load_solv_cache(Repo* repo, std::string_view bytes) {
   auto body = sealed::unseal(kSolvCacheKind, bytes);
   if (!body.ok()) return body.error();
-  if (body->empty()) return bad_input("empty repo");
+  if (body->empty()) return error_at(ExitCode::bad_input, "", "empty repo");
   // fmemopen only reads: the buffer is not written through the FILE.
   FILE* fp = fmemopen(const_cast<char*>(body->data()), body->size(), "rb");
-  if (!fp) return environment_error(std::string("cannot read the cache in memory: ") + std::strerror(errno));
+  if (!fp) return error_at(ExitCode::environment, "", std::string("cannot read the cache in memory: ") + std::strerror(errno));
   int r = repo_add_solv(repo, fp, 0);
   std::fclose(fp);
-  if (r != 0) return bad_input(std::string("libsolv refused it: ") + pool_errstr(repo->pool));
+  if (r != 0) return error_at(ExitCode::bad_input, "", std::string("libsolv refused it: ") + pool_errstr(repo->pool));
   return {};
 }
 
@@ -164,7 +164,7 @@ Result<std::string> solv_cache_body(Repo* repo, int start, int end) {
   char* buf = nullptr;
   size_t size = 0;
   FILE* fp = open_memstream(&buf, &size);
-  if (!fp) return environment_error(std::string("cannot write the cache in memory: ") + std::strerror(errno));
+  if (!fp) return error_at(ExitCode::environment, "", std::string("cannot write the cache in memory: ") + std::strerror(errno));
   Repowriter* w = repowriter_create(repo);
   repowriter_set_solvablerange(w, start, end);
   int r = repowriter_write(w, fp);
@@ -172,7 +172,7 @@ Result<std::string> solv_cache_body(Repo* repo, int start, int end) {
   bool ok = std::fclose(fp) == 0 && r == 0;
   std::string body = ok && buf ? std::string(buf, size) : std::string();
   std::free(buf);
-  if (!ok) return environment_error("cannot write the cache in memory");
+  if (!ok) return error_at(ExitCode::environment, "", "cannot write the cache in memory");
   return body;
 }
 
@@ -529,7 +529,7 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
         // Checked in memory before libsolv sees a byte (core/util/sealed_file.h).
         auto read = [&](Repo* repo, const std::string& path) -> Result<void> {
           auto bytes = sealed::read_all(path);
-          if (!bytes) return environment_error("cannot read it");
+          if (!bytes) return error_at(ExitCode::environment, "", "cannot read it");
           return load_solv_cache(repo, *bytes);
         };
         auto a = read(lp.available, avail_path);

@@ -45,7 +45,7 @@ struct Need {
   // The id is a pkg-config module name a table knows ("libcurl" is dep:generic/curl's): the
   // need was mapped through that entry, as a guess; the evidence says so.
   std::string module_guess;
-  std::vector<std::string> conflict_lines;  // from the combined solve
+  std::vector<Reason> conflict_lines;  // from the combined solve
 };
 
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
@@ -114,7 +114,10 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
   for (const auto& m : opt.managers) {
     if (!known.count(m)) {
       std::vector<std::string> k(known.begin(), known.end());
-      return bad_input("unknown package manager '" + m + "' (known here: " + join(k, ", ") + ")");
+      Error e = bad_input("unknown package manager '" + m + "' (known here: " + join(k, ", ") + ")");
+      e.what = "unknown package manager '" + m + "'";
+      e.expected = "one of " + join(k, ", ");
+      return e;
     }
     for (auto& p : providers)
       if (p->manager() == m) order.push_back(p.get());
@@ -348,17 +351,18 @@ void Resolver::explain_failure(Need& n) {
   Pool* pool = b_.pool();
   auto& o = n.outcome;
   o.status = Status::unsatisfiable;
-  std::vector<std::string> details;
+  std::vector<Reason> details;
+  std::map<std::size_t, std::size_t> driver_from;  // a detail -> where its driver sentence starts
   std::string spec = n.req->url.id() + (n.req->range.any() ? "" : " " + n.req->range.str());
   // What each mapping said, and what this machine's indexes lack.
   for (const auto& [lp, view] : n.views) {
     std::string m(lp->provider->manager().empty() ? lp->provider->ecosystem() : lp->provider->manager());
     if (view.alternatives.empty()) {
       std::string note = view.entry && !view.entry->note.empty() ? ": " + view.entry->note : "";
-      details.push_back(m + ": the " + std::string(lp->provider->ecosystem()) +
-                        " mapping has no package for " + std::string(category_name(n.req->category)) + note);
+      details.push_back({m + ": the " + std::string(lp->provider->ecosystem()) + " mapping has no package for " +
+                         std::string(category_name(n.req->category)) + note});
     }
-    for (const auto& why : view.missing) details.push_back(m + ": " + why);
+    for (const auto& why : view.missing) details.push_back({m + ": " + why});
   }
   // Candidates that exist: outside the range (the newest of each package is named first), or
   // not installable, and why.
@@ -382,52 +386,59 @@ void Resolver::explain_failure(Need& n) {
   }
   for (const auto& [name, b] : newest_outside) {
     const Bundle* bundle = bundles_.find(b);
-    details.push_back(explain_.solvable(bundle->from) + " gives version " + bundle->upstream +
-                      ", which is not " + n.req->range.str());
+    details.push_back({explain_.solvable(bundle->from) + " gives version " + bundle->upstream + ", which is not " +
+                           n.req->range.str(),
+                       ReasonKind::out_of_range});
   }
   for (Id c : inside) {
     std::string who = explain_.solvable(bundles_.find(c)->from);
     if (!seen.insert(who).second) continue;
     auto why = explain_.why_not_installable(c);
     if (why.empty()) continue;
-    details.push_back(who + " cannot be installed: " + join(why, "; "));
+    // A driver among the reasons makes the line a driver's; the headline then starts there.
+    Reason line{who + " cannot be installed: ", ReasonKind::not_installable};
+    for (std::size_t i = 0; i < why.size(); ++i) {
+      if (why[i].kind == ReasonKind::driver && line.kind != ReasonKind::driver) {
+        line.kind = ReasonKind::driver;
+        driver_from[details.size()] = line.text.size();
+      }
+      line.text += (i ? "; " : "") + why[i].text;
+    }
+    details.push_back(std::move(line));
   }
   for (const auto& line : n.conflict_lines) details.push_back(line);
   // A CUDA run need where no driver runs: whatever the indexes hold, nothing can meet it here,
   // and that is what the user can act on (install a driver, or ask for a build-only plan).
   if (host_ && n.req->category == Category::run && detect::is_cuda_id(n.req->url.id()) &&
       host_->cuda.state != detect::CudaState::ok &&
-      std::none_of(details.begin(), details.end(), [](const std::string& d) {
-        return d.find("this plan needs an NVIDIA driver") != std::string::npos;
-      }))
-    details.push_back("this plan needs an NVIDIA driver to run CUDA code, and this machine has none (" +
-                      std::string(detect::cuda_state_name(host_->cuda.state)) +
-                      "); install one, or select only build and host needs (--category build,host)");
-  if (details.empty()) details.push_back("no package manager here offers it");
+      std::none_of(details.begin(), details.end(), [](const Reason& d) { return d.kind == ReasonKind::driver; }))
+    details.push_back({"this plan needs an NVIDIA driver to run CUDA code, and this machine has none (" +
+                           std::string(detect::cuda_state_name(host_->cuda.state)) +
+                           "); install one, or select only build and host needs (--category build,host)",
+                       ReasonKind::driver});
+  if (details.empty()) details.push_back({"no package manager here offers it"});
   // The headline is the strongest reason: a driver, then a candidate that cannot be installed,
   // then a conflict with the rest of the plan, then versions out of range, then what is absent.
   // A driver is the whole story only when it is what stops every candidate that could be
   // installed otherwise; where others fail for their own reasons (a glibc too old), those lead.
-  bool other_reasons = std::any_of(details.begin(), details.end(), [](const std::string& d) {
-    return d.find(" cannot be installed: ") != std::string::npos &&
-           d.find("this plan needs an NVIDIA driver") == std::string::npos;
-  });
-  auto strength = [other_reasons](const std::string& d) {
-    if (d.find("this plan needs an NVIDIA driver") != std::string::npos) return other_reasons ? 3 : 5;
-    if (d.find(" cannot be installed: ") != std::string::npos) return 4;
-    if (d.find(" conflicts with ") != std::string::npos || d.find("cannot be planned together") != std::string::npos ||
-        d.find(" depends on ") != std::string::npos)
-      return 3;
-    if (d.find(", which is not ") != std::string::npos) return 2;
-    return 1;
+  bool other_reasons = std::any_of(details.begin(), details.end(),
+                                   [](const Reason& d) { return d.kind == ReasonKind::not_installable; });
+  auto strength = [other_reasons](const Reason& d) {
+    if (d.kind == ReasonKind::driver) return other_reasons ? 3 : 5;
+    return static_cast<int>(d.kind);
   };
-  const std::string* best = &details.front();
-  for (const auto& d : details)
-    if (strength(d) > strength(*best)) best = &d;
-  o.message = "no package manager here provides " + spec + " (" + *best + ")";
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < details.size(); ++i)
+    if (strength(details[i]) > strength(details[best])) best = i;
+  o.message = "no package manager here provides " + spec + " (" + details[best].text + ")";
   // A missing or old driver is the whole story: say it first, as it is.
-  if (auto at = best->find("this plan needs an NVIDIA driver"); at != std::string::npos) o.message = best->substr(at);
-  out_.problems.push_back({n.req->spec, o.message, details});
+  if (details[best].kind == ReasonKind::driver) {
+    auto from = driver_from.find(best);
+    o.message = details[best].text.substr(from == driver_from.end() ? 0 : from->second);
+  }
+  std::vector<std::string> lines;
+  for (auto& d : details) lines.push_back(std::move(d.text));
+  out_.problems.push_back({n.req->spec, o.message, std::move(lines)});
 }
 
 // The final solve as a libsolv testcase (core/solve/testcase.h).
@@ -620,7 +631,7 @@ void Resolver::solve() {
       for (auto& l : explain_.problem(solv.get(), i)) victim->conflict_lines.push_back(l);
       for (Need* n : involved)
         if (n != victim)
-          victim->conflict_lines.push_back("it cannot be planned together with " + n->req->spec);
+          victim->conflict_lines.push_back({"it cannot be planned together with " + n->req->spec, ReasonKind::conflict});
     }
     if (!marked) {
       out_.problems.push_back({"", "the solver found a problem it could not tie to one requirement", {}});

@@ -26,7 +26,7 @@ Result<const SolvExt*> load_solvext() {
     if (!api.write || !api.read || !api.solverresult)
       error = std::string(kFile) + " lacks testcase_write, testcase_read or testcase_solverresult";
   });
-  if (!error.empty()) return environment_error(error);
+  if (!error.empty()) return error_at(ExitCode::environment, "", error);
   return &api;
 }
 

@@ -48,7 +48,7 @@ Result<void> write_testcase(Pool* pool, Solver* solv, const BundleSet& bundles, 
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
-    return environment_error("cannot make the testcase folder " + dir + ": " + ec.message());
+    return error_at(ExitCode::environment, "", "cannot make the testcase folder " + dir + ": " + ec.message());
   }
   // A testcase names a solvable by name, version, arch and repo. Bundles of one alternative
   // whose packages have the same upstream version (libxml2-dev 2.9.14+dfsg-1.3~deb12u4 and
@@ -74,7 +74,7 @@ Result<void> write_testcase(Pool* pool, Solver* solv, const BundleSet& bundles, 
                                      "testcase.t", "result");
   for (auto [p, evr] : renamed) pool_id2solvable(pool, p)->evr = evr;
   if (!written) {
-    return environment_error("cannot write the libsolv testcase into " + dir);
+    return error_at(ExitCode::environment, "", "cannot write the libsolv testcase into " + dir);
   }
   // libsolv names a solvable "name-evr.arch@repo" in jobs and results, with the evr as the pool
   // has it ("0:12.2"); its testtags reader drops a zero epoch from the repos' versions ("12.2"),
@@ -99,7 +99,7 @@ Result<Replay> replay_testcase(const std::string& dir) {
   const std::string testcase = dir + "/testcase.t";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(testcase, ec))
-    return bad_input("no libsolv testcase in " + dir + " (expected testcase.t, as resolve --dump-testcase writes)");
+    return error_at(ExitCode::bad_input, "", "no libsolv testcase in " + dir, "testcase.t, as resolve --dump-testcase writes");
   {
     // libsolv 0.7's testcase reader crashes on a namespace line naming a solvable of an arch
     // the pool does not know, and extdeps' pools set no arch: conda's match expressions
@@ -107,8 +107,10 @@ Result<Replay> replay_testcase(const std::string& dir) {
     std::ifstream in(testcase);
     for (std::string line; std::getline(in, line);)
       if (line.starts_with("namespace "))
-        return bad_input(testcase + ": the solve used conda match expressions (its namespace lines), which libsolv's "
-                         "testcase reader cannot replay here; a plan of apt, pkg-config, pypi or nix packages can be");
+        return error_at(ExitCode::bad_input, testcase,
+                        "the solve used conda match expressions (its namespace lines), which libsolv's testcase "
+                        "reader cannot replay here",
+                        "", "a plan of apt, pkg-config, pypi or nix packages can be");
   }
   auto ext = load_solvext();
   if (!ext.ok()) return ext.error();
@@ -133,8 +135,9 @@ Result<Replay> replay_testcase(const std::string& dir) {
     if (read) solver_free(read);
     while (!errors.empty() && errors.back() == '\n') errors.pop_back();
     if (auto nl = errors.find('\n'); nl != std::string::npos) errors = errors.substr(0, nl) + " (and more)";
-    return bad_input(testcase + ": not a testcase extdeps can replay" +
-                     (errors.empty() ? std::string(result ? "" : ": it records no result") : ": " + errors));
+    return error_at(ExitCode::bad_input, testcase,
+                    "not a testcase extdeps can replay" +
+                        (errors.empty() ? std::string(result ? "" : ": it records no result") : ": " + errors));
   }
   SolverPtr solv(read);
   Replay out;

@@ -31,6 +31,29 @@ constexpr char kMagic[8] = {'e', 'x', 't', 'd', 'e', 'p', 's', '\x1a'};
 constexpr std::uint32_t kFormat = 1;
 constexpr std::size_t kVersionField = 32;
 
+// A damaged or foreign cache file, as data: what is wrong, and what was expected where the text
+// says it. No place: the caller knows the file.
+Error unsealable(std::string what, std::string expected = {}) {
+  return error_at(ExitCode::bad_input, "", std::move(what), std::move(expected));
+}
+
+// The same, where the one line keeps its own words: "header format 2, expected 1".
+Error unsealable(std::string message, std::string what, std::string expected) {
+  Error e = bad_input(std::move(message));
+  e.what = std::move(what);
+  e.expected = std::move(expected);
+  return e;
+}
+
+// "cannot write PATH: REASON", with PATH as the place.
+Error file_error(const std::string& action, const std::string& path, int err) {
+  const std::string why = std::strerror(err);
+  Error e = environment_error(action + " " + path + ": " + why);
+  e.place = path;
+  e.what = action + " (" + why + ")";
+  return e;
+}
+
 void put_le(std::string& out, std::size_t at, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
 }
@@ -99,22 +122,29 @@ std::string seal(std::string_view kind, std::string_view body) {
 }
 
 Result<std::string_view> unseal(std::string_view kind, std::string_view bytes) {
-  if (bytes.empty()) return bad_input("empty file");
+  if (bytes.empty()) return unsealable("empty file");
   if (bytes.size() < kHeaderSize || bytes.substr(0, 8) != std::string_view(kMagic, 8))
-    return bad_input("not an extdeps cache file");
-  if (get_le(bytes, 60, 4) != crc(bytes.substr(0, 60))) return bad_input("damaged header");
-  if (get_le(bytes, 8, 4) != kFormat)
-    return bad_input("header format " + std::to_string(get_le(bytes, 8, 4)) + ", expected " +
-                     std::to_string(kFormat));
-  if (bytes.substr(12, 4) != kind) return bad_input("not a " + std::string(kind) + " cache file");
-  if (version_of(bytes) != EXTDEPS_VERSION)
-    return bad_input("written by extdeps " + std::string(version_of(bytes)) + ", this is " + EXTDEPS_VERSION);
+    return unsealable("not an extdeps cache file");
+  if (get_le(bytes, 60, 4) != crc(bytes.substr(0, 60))) return unsealable("damaged header");
+  if (get_le(bytes, 8, 4) != kFormat) {
+    const std::string found = std::to_string(get_le(bytes, 8, 4));
+    return unsealable("header format " + found + ", expected " + std::to_string(kFormat), "header format " + found,
+                      "header format " + std::to_string(kFormat));
+  }
+  if (bytes.substr(12, 4) != kind) return unsealable("not a " + std::string(kind) + " cache file");
+  if (version_of(bytes) != EXTDEPS_VERSION) {
+    const std::string writer = "written by extdeps " + std::string(version_of(bytes));
+    return unsealable(writer + ", this is " + EXTDEPS_VERSION, writer,
+                      std::string("a file written by extdeps ") + EXTDEPS_VERSION);
+  }
   std::uint64_t length = get_le(bytes, 48, 8);
   std::string_view body = bytes.substr(kHeaderSize);
-  if (body.size() != length)
-    return bad_input("cut short or overlong: the body is " + std::to_string(body.size()) +
-                     " bytes, the header says " + std::to_string(length));
-  if (get_le(bytes, 56, 4) != crc(body)) return bad_input("checksum mismatch");
+  if (body.size() != length) {
+    const std::string what = "cut short or overlong: the body is " + std::to_string(body.size()) + " bytes";
+    return unsealable(what + ", the header says " + std::to_string(length), what,
+                      std::to_string(length) + " bytes, as the header says");
+  }
+  if (get_le(bytes, 56, 4) != crc(body)) return unsealable("checksum mismatch");
   return body;
 }
 
@@ -150,7 +180,7 @@ Result<void> write_atomically(const std::string& path, std::string_view kind, st
   fs::path target(path);
   std::string tmp = (target.parent_path() / temp_name(target.filename().string())).string();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return environment_error("cannot create " + tmp + ": " + std::strerror(errno));
+  if (fd < 0) return file_error("cannot create", tmp, errno);
   std::string bytes = seal(kind, body);
   std::string_view left = bytes;
   int err = 0;
@@ -168,7 +198,7 @@ Result<void> write_atomically(const std::string& path, std::string_view kind, st
   if (!err && std::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
   if (err) {
     ::unlink(tmp.c_str());
-    return environment_error("cannot write " + path + ": " + std::strerror(err));
+    return file_error("cannot write", path, err);
   }
   return {};
 }

@@ -65,20 +65,28 @@ std::shared_ptr<const ProcessRunner> system_process_runner() {
   return runner;
 }
 
+namespace {
+
+// "cannot create a pipe: Too many open files": the machine's limit, no place of ours.
+Error no_pipe(int err) { return error_at(ExitCode::environment, "", std::string("cannot create a pipe: ") + std::strerror(err)); }
+
+}  // namespace
+
 Result<ProcessResult> run_process(const ProcessRequest& request) {
   const auto& argv = request.argv;
-  if (argv.empty() || argv[0].empty()) return environment_error("no command to run");
+  if (argv.empty() || argv[0].empty()) return error_at(ExitCode::environment, "", "no command to run");
   Fd file;
   if (!request.on_line && !request.stdout_file.empty()) {
     file.fd = ::open(request.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (file.fd < 0) return environment_error(request.stdout_file + ": cannot create: " + std::strerror(errno));
+    if (file.fd < 0)
+      return error_at(ExitCode::environment, request.stdout_file, std::string("cannot create: ") + std::strerror(errno));
   }
   int in[2], out[2], err[2];
-  if (pipe2(in, O_CLOEXEC) != 0) return environment_error("cannot create a pipe: " + std::string(std::strerror(errno)));
+  if (pipe2(in, O_CLOEXEC) != 0) return no_pipe(errno);
   Fd in_r{in[0]}, in_w{in[1]};
-  if (pipe2(out, O_CLOEXEC) != 0) return environment_error("cannot create a pipe: " + std::string(std::strerror(errno)));
+  if (pipe2(out, O_CLOEXEC) != 0) return no_pipe(errno);
   Fd out_r{out[0]}, out_w{out[1]};
-  if (pipe2(err, O_CLOEXEC) != 0) return environment_error("cannot create a pipe: " + std::string(std::strerror(errno)));
+  if (pipe2(err, O_CLOEXEC) != 0) return no_pipe(errno);
   Fd err_r{err[0]}, err_w{err[1]};
 
   posix_spawn_file_actions_t actions;
@@ -110,7 +118,12 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
   int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), request.env ? envp.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  if (rc != 0) return environment_error("cannot start " + argv[0] + ": " + std::strerror(rc));
+  if (rc != 0) {
+    Error e = environment_error("cannot start " + argv[0] + ": " + std::strerror(rc));
+    e.place = argv[0];
+    e.what = std::string("cannot start (") + std::strerror(rc) + ")";
+    return e;
+  }
   in_r.close();
   out_w.close();
   err_w.close();
@@ -183,7 +196,8 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
           ssize_t w = ::write(file.fd, buf + off, static_cast<std::size_t>(r - off));
           if (w < 0 && errno == EINTR) continue;
           if (w <= 0) {
-            file_error = environment_error(request.stdout_file + ": cannot write: " + std::strerror(errno));
+            file_error =
+                error_at(ExitCode::environment, request.stdout_file, std::string("cannot write: ") + std::strerror(errno));
             break;
           }
           off += w;

@@ -47,10 +47,15 @@ std::optional<Error> toml_too_deep(std::string_view text, const std::string& pat
     }
     if (c == '\n' || c == '=' || c == ',' || c == '[' || c == ']' || c == '{' || c == '}') dots = 0;
     if (dots + brackets >= limits::kMaxTomlDepth) {  // dots + 1 parts, in that many brackets
-      return bad_input(path + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                       ": a key of more than " + std::to_string(limits::kMaxTomlDepth) +
-                       " dotted parts and brackets (extdeps reads at most " +
-                       std::to_string(limits::kMaxTomlDepth) + ")");
+      // "f.toml:2:256: a key of more than 128 dotted parts and brackets (extdeps reads at most 128)"
+      const std::string place = path + ":" + std::to_string(line) + ":" + std::to_string(col);
+      const std::string limit = std::to_string(limits::kMaxTomlDepth);
+      Error e = bad_input(place + ": a key of more than " + limit + " dotted parts and brackets (extdeps reads at most " +
+                          limit + ")");
+      e.place = place;
+      e.what = "a key of more than " + limit + " dotted parts and brackets";
+      e.expected = "at most " + limit;
+      return e;
     }
     advance(1);
   }

@@ -14,8 +14,9 @@ using detail::is_digit;
 
 namespace {
 
+// No place of its own: the caller puts it where the version was read (at_place).
 Error invalid(std::string_view text, std::string_view why) {
-  return bad_input("invalid conda version '" + shorten(text) + "': " + std::string(why));
+  return error_at(ExitCode::bad_input, "", "invalid conda version '" + shorten(text) + "': " + std::string(why));
 }
 
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }

@@ -17,8 +17,9 @@ namespace {
 
 const std::string_view kLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+// No place of its own: the caller puts it where the version was read (at_place).
 Error invalid(std::string_view text, std::string_view why) {
-  return bad_input("invalid deb version '" + shorten(text) + "': " + std::string(why));
+  return error_at(ExitCode::bad_input, "", "invalid deb version '" + shorten(text) + "': " + std::string(why));
 }
 
 std::string_view trim(std::string_view s) {

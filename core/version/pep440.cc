@@ -15,8 +15,12 @@ using detail::is_digit;
 
 namespace {
 
-Error invalid(std::string_view text, std::string_view why) {
-  return bad_input("invalid PEP 440 version '" + shorten(text) + "': " + std::string(why));
+// No place of its own: the caller puts it where the version was read (at_place). `expected`,
+// where `why` says what was expected, is that apart.
+Error invalid(std::string_view text, std::string_view why, std::string expected = {}) {
+  Error e = error_at(ExitCode::bad_input, "", "invalid PEP 440 version '" + shorten(text) + "': " + std::string(why));
+  e.expected = std::move(expected);
+  return e;
 }
 
 bool is_separator(char c) { return c == '-' || c == '_' || c == '.'; }
@@ -165,7 +169,7 @@ Result<Pep440> parse_pep440(std::string_view text) {
 
   auto first = c.digits();
   if (first.empty())
-    return invalid(text, "expected a release number at '" + std::string(t.substr(c.pos())) + "'");
+    return invalid(text, "expected a release number at '" + std::string(t.substr(c.pos())) + "'", "a release number");
   v.release.emplace_back(detail::strip_zeros(first));
   while (c.peek() == '.' && is_digit(c.peek(1))) {
     c.eat('.');

@@ -14,7 +14,7 @@ namespace {
 
 Result<std::string> check_rpm(std::string_view text) {
   auto invalid = [&](std::string why) {
-    return bad_input("invalid rpm version '" + shorten(text) + "': " + why);
+    return error_at(ExitCode::bad_input, "", "invalid rpm version '" + shorten(text) + "': " + why);
   };
   if (text.empty()) return invalid("it is empty");
   for (char c : text) {
@@ -88,7 +88,7 @@ Result<std::string> normalize(VersionScheme scheme, std::string_view native) {
     case VersionScheme::nix:
       return nix_pool_order(native);
   }
-  return bad_input("unknown version scheme");
+  return error_at(ExitCode::bad_input, "", "unknown version scheme");
 }
 
 std::string upstream_as_pep440(std::string_view upstream) {

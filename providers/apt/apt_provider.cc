@@ -73,7 +73,7 @@ class AptProvider final : public Provider {
     for (const auto& f : files) {
       struct stat st {};
       if (::stat(f.c_str(), &st) != 0)
-        return environment_error(f + ": cannot stat: " + std::strerror(errno));
+        return error_at(ExitCode::environment, f, std::string("cannot stat: ") + std::strerror(errno));
       key += f + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
     }
     return SourceId{std::move(key)};

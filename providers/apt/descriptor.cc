@@ -28,8 +28,11 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
   if (lists.empty()) {
     lists = list_index_files(ctx, archs);
     if (lists.empty()) {
-      return environment_error("no apt lists under " + ctx.host_path("/var/lib/apt/lists") +
-                               " (run apt-get update, or name Packages files with --index)");
+      Error e = environment_error("no apt lists under " + ctx.host_path("/var/lib/apt/lists") +
+                                  " (run apt-get update, or name Packages files with --index)");
+      e.what = "no apt lists under " + ctx.host_path("/var/lib/apt/lists");
+      e.hint = "run apt-get update, or name Packages files with --index";
+      return e;
     }
     for (const auto& l : lists) {
       std::string c = component_of(l);

@@ -57,7 +57,7 @@ class Input {
     while (true) {
       ssize_t n = ::read(fd_, buf_.data(), buf_.size());
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return environment_error(path_ + ": cannot read: " + std::strerror(errno));
+      if (n < 0) return error_at(ExitCode::environment, path_, std::string("cannot read: ") + std::strerror(errno));
       if (n == 0) eof_ = true;
       len_ = static_cast<size_t>(n);
       return {};
@@ -103,7 +103,7 @@ class Lz4Reader final : public IndexReader {
   ~Lz4Reader() override { LZ4F_freeDecompressionContext(ctx_); }
 
   Result<size_t> read(char* dst, size_t cap) override {
-    if (!ctx_) return environment_error(in_->path() + ": cannot create an lz4 decoder");
+    if (!ctx_) return error_at(ExitCode::environment, in_->path(), "cannot create an lz4 decoder");
     size_t produced = 0;
     while (produced < cap) {
       if (auto r = in_->fill(); !r) return r.error();
@@ -143,7 +143,7 @@ class GzipReader final : public IndexReader {
   }
 
   Result<size_t> read(char* dst, size_t cap) override {
-    if (!ok_) return environment_error(in_->path() + ": cannot create a gzip decoder");
+    if (!ok_) return error_at(ExitCode::environment, in_->path(), "cannot create a gzip decoder");
     size_t produced = 0;
     while (produced < cap && !done_) {
       if (auto r = in_->fill(); !r) return r.error();
@@ -189,7 +189,7 @@ class XzReader final : public IndexReader {
   ~XzReader() override { lzma_end(&zs_); }
 
   Result<size_t> read(char* dst, size_t cap) override {
-    if (!ok_) return environment_error(in_->path() + ": cannot create an xz decoder");
+    if (!ok_) return error_at(ExitCode::environment, in_->path(), "cannot create an xz decoder");
     size_t produced = 0;
     while (produced < cap && !done_) {
       if (auto r = in_->fill(); !r) return r.error();
@@ -235,7 +235,7 @@ class ZstdReader final : public IndexReader {
   ~ZstdReader() override { ZSTD_freeDCtx(ctx_); }
 
   Result<size_t> read(char* dst, size_t cap) override {
-    if (!ctx_) return environment_error(in_->path() + ": cannot create a zstd decoder");
+    if (!ctx_) return error_at(ExitCode::environment, in_->path(), "cannot create a zstd decoder");
     size_t produced = 0;
     while (produced < cap) {
       if (auto r = in_->fill(); !r) return r.error();
@@ -297,7 +297,7 @@ Result<std::string> read_all(IndexReader& reader) {
 
 Result<std::unique_ptr<IndexReader>> IndexReader::open(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return environment_error(path + ": cannot open: " + std::strerror(errno));
+  if (fd < 0) return error_at(ExitCode::environment, path, std::string("cannot open: ") + std::strerror(errno));
   return make_reader(std::make_unique<Input>(path, fd));
 }
 

@@ -96,7 +96,9 @@ class Parser {
 
   bool fail(size_t at, std::string what, std::string_view expected) {
     error_.offset = at;
-    error_.message = std::move(what) + " (expected " + std::string(expected) + ")";
+    error_.what = std::move(what);
+    error_.expected = std::string(expected);
+    error_.message = error_.what + " (expected " + error_.expected + ")";
     return false;
   }
 

@@ -35,6 +35,8 @@ std::string_view relation_field_name(RelationField field);
 struct RelationError {
   size_t offset = 0;     // into the field's value, for the line number
   std::string message;   // "<what> (expected <what>)"
+  std::string what;      // the same, as parts
+  std::string expected;
 };
 
 // Parses `value` (which may span continuation lines). Alternatives with [arch restrictions] that

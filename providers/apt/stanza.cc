@@ -211,11 +211,8 @@ class StanzaParser {
   }
 
   Error relation_error(size_t line, const RelationError& err) const {
-    // err.message already reads "<what> (expected <what>)".
-    Error e = environment_error(origin_ + ":" + std::to_string(line) + ": " + err.message);
-    e.place = origin_ + ":" + std::to_string(line);
-    e.what = err.message;
-    return e;
+    // Renders as before: "<place>: <what> (expected <what>)".
+    return make_error(line, err.what, err.expected);
   }
 
   Result<void> finish() {

@@ -79,18 +79,18 @@ class CondarcParser {
       bool item = content == "-" || content.starts_with("- ");
       if (indent > 0 || item) {
         if (block == Block::other) continue;
-        if (tab) return error(line_no, 1, "tab in the indentation (expected spaces, as YAML requires)");
+        if (tab) return error(line_no, 1, "tab in the indentation", "spaces, as YAML requires");
         if (block == Block::none)
-          return error(line_no, col, "indented line outside any key (expected 'key: value' before it)");
-        if (!item) return error(line_no, col, "'" + std::string(content) + "' under channels (expected '- name')");
+          return error(line_no, col, "indented line outside any key", "'key: value' before it");
+        if (!item) return error(line_no, col, "'" + std::string(content) + "' under channels", "'- name'");
         std::string_view value = trim(content.substr(1));
-        if (value.empty()) return error(line_no, col, "empty channel entry (expected '- name')");
+        if (value.empty()) return error(line_no, col, "empty channel entry", "'- name'");
         auto name = scalar(value, line_no);
         if (!name) return name.error();
         rc_.channels->push_back(std::move(*name));
         continue;
       }
-      if (tab) return error(line_no, 1, "tab in the indentation (expected spaces, as YAML requires)");
+      if (tab) return error(line_no, 1, "tab in the indentation", "spaces, as YAML requires");
       size_t colon = key_end(content);
       if (colon == std::string_view::npos)
         return error(line_no, col, "'" + std::string(content) + "' is not a 'key: value' line");
@@ -104,11 +104,11 @@ class CondarcParser {
         } else if (value.front() == '[') {
           if (auto r = flow_list(value, line_no); !r) return r.error();
         } else {
-          return error(line_no, column(value), "channels is '" + std::string(value) +
-                                               "', not a list (expected '- name' lines below it, or [name, ...])");
+          return error(line_no, column(value), "channels is '" + std::string(value) + "', not a list",
+                       "'- name' lines below it, or [name, ...]");
         }
       } else if (key == "channel_alias") {
-        if (value.empty()) return error(line_no, col, "channel_alias has no value (expected a URL)");
+        if (value.empty()) return error(line_no, col, "channel_alias has no value", "a URL");
         auto alias = scalar(value, line_no);
         if (!alias) return alias.error();
         rc_.channel_alias = std::move(*alias);
@@ -121,8 +121,9 @@ class CondarcParser {
   // The 1-based column of a part of the current line.
   size_t column(std::string_view part) const { return static_cast<size_t>(part.data() - line_start_) + 1; }
 
-  Error error(size_t line, size_t col, const std::string& what) const {
-    return bad_input(path_ + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + what);
+  Error error(size_t line, size_t col, std::string what, std::string expected = {}) const {
+    return error_at(ExitCode::bad_input, path_ + ":" + std::to_string(line) + ":" + std::to_string(col), std::move(what),
+                    std::move(expected));
   }
 
   // Where a comment starts: '#' at the start or after a blank, outside quotes.
@@ -156,7 +157,7 @@ class CondarcParser {
     char q = value.front();
     if (q != '\'' && q != '"') {
       if (q == '[' || q == '{' || q == '&' || q == '*' || q == '|' || q == '>')
-        return error(line, col, "'" + std::string(value) + "' is not a plain name (expected a name or a URL)");
+        return error(line, col, "'" + std::string(value) + "' is not a plain name", "a name or a URL");
       return std::string(value);
     }
     std::string out;
@@ -169,19 +170,19 @@ class CondarcParser {
           continue;
         }
         if (!trim(value.substr(i + 1)).empty())
-          return error(line, col + i + 1, "text after the closing quote (expected nothing more)");
+          return error(line, col + i + 1, "text after the closing quote", "nothing more");
         return out;
       }
       if (q == '"' && c == '\\' && i + 1 < value.size()) c = value[++i];
       out += c;
     }
-    return error(line, col, "unterminated quoted string (expected a closing " + std::string(1, q) + ")");
+    return error(line, col, "unterminated quoted string", "a closing " + std::string(1, q));
   }
 
   // "[a, 'b', c]" on one line.
   Result<void> flow_list(std::string_view value, size_t line) {
     if (value.back() != ']')
-      return error(line, column(value), "channels list does not end with ']' on its line (expected [name, ...])");
+      return error(line, column(value), "channels list does not end with ']' on its line", "[name, ...]");
     std::string_view inner = value.substr(1, value.size() - 2);
     if (trim(inner).empty()) return {};
     size_t start = 0;
@@ -202,7 +203,7 @@ class CondarcParser {
       std::string_view item = trim(inner.substr(start, i - start));
       if (item.empty()) {
         if (i >= inner.size() && start > 0) break;  // a trailing comma
-        return error(line, column(inner) + start, "empty channel entry (expected [name, ...])");
+        return error(line, column(inner) + start, "empty channel entry", "[name, ...]");
       }
       auto name = scalar(item, line);
       if (!name) return name.error();
@@ -235,7 +236,11 @@ Result<std::vector<Channel>> resolve_all(const std::vector<std::string>& names, 
   std::vector<Channel> out;
   for (const auto& n : names) {
     auto resolved = resolve_channel(n, alias);
-    if (!resolved) return bad_input(source + ": " + resolved.error().message);
+    if (!resolved) {
+      Error e = at_place(resolved.error(), source);
+      e.from = source;  // the setting (a variable, a flag, a .condarc line) that named the channel
+      return e;
+    }
     for (auto& c : *resolved) {
       bool seen = false;
       for (const auto& o : out) seen = seen || o.url == c.url;
@@ -273,7 +278,8 @@ Result<std::vector<Channel>> resolve_channel(std::string_view text, std::string_
     return std::vector<Channel>{{path, "file://" + path}};
   }
   if (!valid_name(t))
-    return bad_input("invalid conda channel '" + std::string(text) + "' (expected a name such as conda-forge, or a URL)");
+    return error_at(ExitCode::bad_input, "", "invalid conda channel '" + std::string(text) + "'",
+                    "a name such as conda-forge, or a URL");
   return std::vector<Channel>{{std::string(t), without_trailing_slashes(alias) + "/" + std::string(t)}};
 }
 
@@ -285,7 +291,7 @@ Result<std::optional<CondaRc>> read_condarc(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     if (errno == ENOENT || errno == ENOTDIR) return std::optional<CondaRc>{};
-    return environment_error(path + ": cannot open: " + std::strerror(errno));
+    return error_at(ExitCode::environment, path, std::string("cannot open: ") + std::strerror(errno));
   }
   std::stringstream ss;
   ss << in.rdbuf();

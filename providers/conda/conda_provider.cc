@@ -62,8 +62,9 @@ class CondaProvider final : public Provider {
     if (!config) return config.error();
     auto subdir = native_subdir(ctx);
     if (!subdir)
-      return environment_error("conda has no subdir for this machine (" + detect::dpkg_architecture(ctx) +
-                               "); set CONDA_SUBDIR, e.g. CONDA_SUBDIR=linux-64");
+      return error_at(ExitCode::environment, "",
+                      "conda has no subdir for this machine (" + detect::dpkg_architecture(ctx) + ")", "",
+                      "set CONDA_SUBDIR, e.g. CONDA_SUBDIR=linux-64");
     auto files = fetch_repodata(fetcher, repodata_locations(config->channels, subdirs_for(*subdir)));
     if (!files) return files.error();
     options_.channels = std::move(config->channels);
@@ -75,7 +76,7 @@ class CondaProvider final : public Provider {
     std::string key = std::string(kReaderFormat) + "\n";
     for (const auto& f : options_.repodata) {
       struct stat st {};
-      if (::stat(f.path.c_str(), &st) != 0) return environment_error(f.path + ": cannot stat: " + std::strerror(errno));
+      if (::stat(f.path.c_str(), &st) != 0) return error_at(ExitCode::environment, f.path, std::string("cannot stat: ") + std::strerror(errno));
       key += "repodata " + f.channel_url + " " + f.subdir + " " + f.path + " " + std::to_string(st.st_size) + " " +
              std::to_string(mtime_ns(st)) + "\n";
     }
@@ -107,15 +108,25 @@ class CondaProvider final : public Provider {
       // A damaged download is dropped from the cache so that the next run fetches it again.
       Error e = r.error();
       if (!f.url.empty() && fetcher_ && !f.url.starts_with("file:")) {
-        if (fetcher_->forget(f.url).ok()) e.message += " (the cached copy was removed; the next run downloads it again)";
+        if (fetcher_->forget(f.url).ok()) {
+          // What was done, after the text and as the hint.
+          const std::string note = "the cached copy was removed; the next run downloads it again";
+          e.message += " (" + note + ")";
+          e.hint = e.hint.empty() ? note : e.hint + "; " + note;
+        }
       }
       return e;
     }
     std::string prefix = this->prefix();
     if (prefix.empty()) return {};
     if (!is_conda_prefix(prefix)) {
-      if (!options_.prefix.empty())
-        return environment_error(prefix + ": not a conda environment (no conda-meta folder; check --prefix)");
+      if (!options_.prefix.empty()) {
+        Error e = environment_error(prefix + ": not a conda environment (no conda-meta folder; check --prefix)");
+        e.place = prefix;
+        e.what = "not a conda environment (no conda-meta folder)";
+        e.hint = "check --prefix";
+        return e;
+      }
       ctx.warn("CONDA_PREFIX=" + prefix + " is not a conda environment (no conda-meta folder); "
                "no installed conda packages are read");
       return {};

@@ -13,8 +13,9 @@ namespace {
 // `mappings verify` of a conda table: the names of the given repodata files or URLs.
 Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) {
   if (input.sources.empty()) {
-    return bad_input("verifying a conda table needs the channel's index: --repodata FILE or URL "
-                     "(repeatable: linux-64 and noarch)");
+    return error_at(ExitCode::bad_input, "",
+                    "verifying a conda table needs the channel's index: --repodata FILE or URL "
+                    "(repeatable: linux-64 and noarch)");
   }
   fetch::FetchFlags flags;
   flags.offline = input.offline;

@@ -43,8 +43,9 @@ Result<std::vector<RepodataFile>> fetch_repodata(fetch::Fetcher& fetcher,
       if (loc.subdir != "noarch") continue;
       std::string tried;
       for (const auto& u : loc.urls) tried += (tried.empty() ? "" : " nor ") + u;
-      return environment_error("channel " + loc.channel.name + " (" + loc.channel.url +
-                               ") is not a conda channel here: neither " + tried + " exists");
+      return error_at(ExitCode::environment, "",
+                      "channel " + loc.channel.name + " (" + loc.channel.url +
+                          ") is not a conda channel here: neither " + tried + " exists");
     }
     out.push_back({loc.channel.url, loc.subdir, found[i]->body_path, found[i]->url});
   }

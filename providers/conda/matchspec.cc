@@ -112,12 +112,18 @@ class Parser {
   Result<MatchSpec> parse(Form form);
 
  private:
-  Error fail(const std::string& why, size_t col) const {
-    return bad_input("invalid match spec '" + std::string(spec_) + "': " + why + " at column " +
-                     std::to_string(col));
+  // "invalid match spec 'SPEC': WHY (expected EXPECTED) at column N"; the spec has no place of
+  // its own here (its caller knows the file or the DepURL), so the column stays in the text.
+  Error fail(const std::string& why, size_t col, const std::string& expected = {}) const {
+    const std::string head = "invalid match spec '" + std::string(spec_) + "': " + why;
+    const std::string at = " at column " + std::to_string(col);
+    Error e = bad_input(head + (expected.empty() ? "" : " (expected " + expected + ")") + at);
+    e.what = head + at;
+    e.expected = expected;
+    return e;
   }
   Error fail(const std::string& why) const {
-    return bad_input("invalid match spec '" + std::string(spec_) + "': " + why);
+    return error_at(ExitCode::bad_input, "", "invalid match spec '" + std::string(spec_) + "': " + why);
   }
 
   Result<VersionExpr> parse_version(const Located& v);
@@ -207,7 +213,7 @@ Result<VersionExpr> Parser::parse_and(const Located& v, size_t& i, size_t empty_
     parts.push_back(std::move(*e));
     skip_blanks(v, i);
     if (i < v.text.size() && v.text[i] == '(')
-      return fail("unexpected '(' (expected ',' or '|' before it)", v.col(i));
+      return fail("unexpected '('", v.col(i), "',' or '|' before it");
     if (i >= v.text.size() || v.text[i] != ',') break;
     empty_col = v.col(i++);
   }
@@ -239,12 +245,13 @@ Result<VersionExpr> Parser::parse_primary(const Located& v, size_t& i, size_t em
 Result<CondaVersion> Parser::parse_operand(std::string_view text, size_t col) {
   auto v = version::parse_conda(text);
   if (v) return v;
-  // "invalid conda version '1.2..': why" -> "invalid conda version '1.2..' at column 9: why"
-  std::string head = "invalid conda version '" + std::string(text) + "'";
-  const std::string& message = v.error().message;
-  if (!message.starts_with(head)) return fail(message, col);
-  return bad_input("invalid match spec '" + std::string(spec_) + "': " + head + " at column " +
-                   std::to_string(col) + message.substr(head.size()));
+  // The version's error, whole, at its column: "invalid match spec 'numpy >=1.2..': invalid
+  // conda version '1.2..': it has an empty component at column 9". Its parts go on.
+  const Error& inner = v.error();
+  Error e = fail(inner.message, col);
+  if (!inner.expected.empty()) e.expected = inner.expected;
+  e.hint = inner.hint;
+  return e;
 }
 
 // One test: "*", an operator and a version, a glob, "1.2.*", or a plain version.
@@ -433,7 +440,7 @@ Result<MatchSpec> Parser::parse(Form form) {
     // conda's names: letters (read as lower case), digits, '-', '_' and '.', not starting with
     // '-' or '.'.
     if (!mapping::is_conda_name(out.name))
-      return fail("invalid package name '" + printable_text(name) + "' (expected letters, digits, - _ .)", begin + 1);
+      return fail("invalid package name '" + printable_text(name) + "'", begin + 1, "letters, digits, - _ .");
   }
   while (i < stop && is_blank(spec_[i])) ++i;
   size_t rest_end = stop;

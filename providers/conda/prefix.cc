@@ -50,14 +50,14 @@ Result<std::vector<InstalledPackage>> read_prefix(const std::string& prefix) {
   fs::path meta = fs::path(prefix) / "conda-meta";
   std::error_code ec;
   if (!fs::is_directory(meta, ec))
-    return environment_error(meta.string() + ": no such folder (expected a conda environment at " + prefix + ")");
+    return error_at(ExitCode::environment, meta.string(), "no such folder", "a conda environment at " + prefix);
   std::vector<std::string> files;
   for (fs::directory_iterator it(meta, ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
     if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0 && !it->is_directory(ec))
       files.push_back(it->path().string());
   }
-  if (ec) return environment_error(meta.string() + ": cannot list: " + ec.message());
+  if (ec) return error_at(ExitCode::environment, meta.string(), "cannot list: " + ec.message());
   std::sort(files.begin(), files.end());
   std::vector<InstalledPackage> out;
   out.reserve(files.size());

@@ -66,14 +66,15 @@ std::string shell_words(const std::vector<std::string>& argv) {
 Result<void> run_nix(const Context& ctx, std::vector<std::string> argv, const std::string& out) {
   std::string tool = argv[0];
   argv[0] = detect::find_on_path(ctx, tool);
-  if (argv[0].empty()) return environment_error(tool + " is not on PATH");
+  if (argv[0].empty()) return error_at(ExitCode::environment, "", tool + " is not on PATH");
   auto ran = detect::run_to_file(ctx, argv, nix_environment(ctx), out, timeout_ms(ctx));
   argv[0] = tool;
   if (!ran) return ran.error();
   if (ran->exit_status != 0) {
     std::string why = last_line(ran->err_tail);
-    return environment_error(shell_words(argv) + " failed with exit code " + std::to_string(ran->exit_status) +
-                             (why.empty() ? "" : ": " + why));
+    return error_at(ExitCode::environment, "",
+                    shell_words(argv) + " failed with exit code " + std::to_string(ran->exit_status) +
+                        (why.empty() ? "" : ": " + why));
   }
   return {};
 }
@@ -88,7 +89,7 @@ Result<void> make_cached(const Context& ctx, const std::vector<std::string>& arg
   }
   if (std::rename(tmp.c_str(), target.c_str()) != 0) {
     ::unlink(tmp.c_str());
-    return environment_error(target + ": cannot write the nixpkgs index");
+    return error_at(ExitCode::environment, target, "cannot write the nixpkgs index");
   }
   return {};
 }
@@ -119,8 +120,13 @@ std::vector<std::string> nix_environment(const Context& ctx) {
 Result<IndexFile> locate_index(fetch::Fetcher& fetcher, const std::string& index) {
   if (!is_url(index)) {
     struct stat st {};
-    if (::stat(index.c_str(), &st) != 0)
-      return bad_input(index + ": no such nixpkgs index (--nix-index takes a file or a URL)");
+    if (::stat(index.c_str(), &st) != 0) {
+      Error e = bad_input(index + ": no such nixpkgs index (--nix-index takes a file or a URL)");
+      e.place = index;
+      e.what = "no such nixpkgs index";
+      e.hint = "--nix-index takes a file or a URL";
+      return e;
+    }
     return IndexFile{index, index, "", ""};
   }
   std::vector<fetch::Request> requests{{.url = index}};
@@ -171,7 +177,7 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
     if (!meta) return meta.error();
     auto j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.contains("url") || !j["url"].is_string())
-      return environment_error("nix flake metadata nixpkgs --json printed no locked url");
+      return error_at(ExitCode::environment, "", "nix flake metadata nixpkgs --json printed no locked url");
     std::string locked = j["url"].get<std::string>();
     std::string target = dir + "/search-" + fnv1a_hex(locked + "\n" + system) + ".json";
     struct stat st {};
@@ -183,9 +189,10 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
     }
     return IndexFile{target, "nix search " + locked + " ^ --json", "", ""};
   }
-  return environment_error(
-      "no nixpkgs index: nix-env found no nixpkgs on NIX_PATH and nix (flakes) is not on PATH; give one with "
-      "--nix-index FILE|URL, e.g. --nix-index https://channels.nixos.org/nixos-24.05/packages.json.br");
+  return error_at(ExitCode::environment, "",
+                  "no nixpkgs index: nix-env found no nixpkgs on NIX_PATH and nix (flakes) is not on PATH", "",
+                  "give one with --nix-index FILE|URL, e.g. --nix-index "
+                  "https://channels.nixos.org/nixos-24.05/packages.json.br");
 }
 
 }  // namespace extdeps::nix

@@ -34,6 +34,12 @@ namespace fs = std::filesystem;
 // Bump when records are read differently: a cache keyed on the old reading is then unused.
 constexpr std::string_view kReaderFormat = "nix-records-2";  // 2: channel prefixes cut
 
+// What was done about an error (a damaged cached copy removed), after its text and as its hint.
+void add_note(Error& e, const std::string& note) {
+  e.message += " (" + note + ")";
+  e.hint = e.hint.empty() ? note : e.hint + "; " + note;
+}
+
 // "path size mtime" of a file, or "path missing".
 std::string stamp(const std::string& path) {
   struct stat st {};
@@ -86,8 +92,9 @@ class NixProvider final : public Provider {
     } else if (auto s = machine_system(ctx)) {
       system_ = *s;
     } else {
-      return environment_error("nix has no system for this machine (" + detect::dpkg_architecture(ctx) +
-                               "); set EXTDEPS_NIX_SYSTEM, e.g. EXTDEPS_NIX_SYSTEM=x86_64-linux");
+      return error_at(ExitCode::environment, "",
+                      "nix has no system for this machine (" + detect::dpkg_architecture(ctx) + ")", "",
+                      "set EXTDEPS_NIX_SYSTEM, e.g. EXTDEPS_NIX_SYSTEM=x86_64-linux");
     }
     auto index = options_.index.empty() ? generate_index(ctx, system_) : locate_index(fetcher, options_.index);
     if (!index) return index.error();
@@ -197,11 +204,11 @@ class NixProvider final : public Provider {
       // A damaged download is dropped from the cache so that the next run fetches it again.
       Error e = summary.error();
       if (!index_.url.empty() && fetcher_ && index_.url.rfind("file:", 0) != 0 && fetcher_->forget(index_.url).ok())
-        e.message += " (the cached copy was removed; the next run downloads it again)";
+        add_note(e, "the cached copy was removed; the next run downloads it again");
       // So is an index nix made for the cache (cut by a full disk, say): the next run makes it again.
       else if (options_.index.empty() && ctx.cache_enabled() && index_.path.rfind(ctx.cache_dir() + "/nix/", 0) == 0 &&
                ::unlink(index_.path.c_str()) == 0)
-        e.message += " (the cached index was removed; the next run makes it again)";
+        add_note(e, "the cached index was removed; the next run makes it again");
       return e;
     }
     if (summary->candidates == 0 && summary->other_platform > 0 && !summary->other_system.empty())
@@ -233,8 +240,9 @@ class NixProvider final : public Provider {
     } remove{out};
     if (!ran) return ran.error();
     if (ran->exit_status != 0)
-      return environment_error("nix-env -q --json -p " + profile_ + " failed with exit code " +
-                               std::to_string(ran->exit_status) + ": " + ran->err_tail);
+      return error_at(ExitCode::environment, "",
+                      "nix-env -q --json -p " + profile_ + " failed with exit code " +
+                          std::to_string(ran->exit_status) + ": " + ran->err_tail);
     auto source = json::open_file(out, "nix-env -q --json -p " + profile_);
     if (!source) return source.error();
     auto r = read_nix_env_installed(**source, profile_, installed);

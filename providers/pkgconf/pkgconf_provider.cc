@@ -315,7 +315,7 @@ class PkgconfProvider final : public Provider {
   Result<void> load(const Context& ctx, const RecordSink& /*available*/,
                     const RecordSink& installed) override {
     Client client(ctx);
-    if (!client.get()) return environment_error("libpkgconf could not create a client");
+    if (!client.get()) return error_at(ExitCode::environment, "", "libpkgconf could not create a client");
     std::set<std::string, std::less<>> seen;
     for (const auto& dir : existing_dirs(client.get(), search_path(ctx))) {
       for (const auto& name : pc_files(dir)) {

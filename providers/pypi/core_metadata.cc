@@ -36,8 +36,8 @@ Result<CoreMetadata> parse_core_metadata(std::string_view text, const std::strin
     if (line.empty()) break;  // the description follows
     if (line.front() == ' ' || line.front() == '\t') {
       if (key.empty())
-        return environment_error(where + ":" + std::to_string(line_no) +
-                                 ": a continuation line before any field (expected 'Key: value')");
+        return error_at(ExitCode::environment, where + ":" + std::to_string(line_no),
+                        "a continuation line before any field", "'Key: value'");
       value += ' ';
       value += trim(line);
       continue;
@@ -45,15 +45,15 @@ Result<CoreMetadata> parse_core_metadata(std::string_view text, const std::strin
     flush();
     auto colon = line.find(':');
     if (colon == std::string_view::npos || colon == 0)
-      return environment_error(where + ":" + std::to_string(line_no) + ": '" + std::string(line.substr(0, 60)) +
-                               "' is not a metadata field (expected 'Key: value')");
+      return error_at(ExitCode::environment, where + ":" + std::to_string(line_no),
+                      "'" + std::string(line.substr(0, 60)) + "' is not a metadata field", "'Key: value'");
     key = line.substr(0, colon);
     value = line.substr(colon + 1);
   }
   flush();
   if (m.name.empty() || m.version.empty())
-    return environment_error(where + ": no " + std::string(m.name.empty() ? "Name" : "Version") +
-                             " field (expected core metadata with Name and Version)");
+    return error_at(ExitCode::environment, where, "no " + std::string(m.name.empty() ? "Name" : "Version") + " field",
+                    "core metadata with Name and Version");
   return m;
 }
 
@@ -68,12 +68,12 @@ Result<PyRequirement> parse_requirement(std::string_view text) {
   size_t i = 0;
   while (i < s.size() && name_char(s[i])) ++i;
   if (i == 0 || !std::isalnum(static_cast<unsigned char>(s[0])))
-    return bad_input("'" + std::string(text) + "': expected a distribution name first");
+    return error_at(ExitCode::bad_input, "'" + std::string(text) + "'", "expected a distribution name first");
   r.name = normalize_name(s.substr(0, i));
   std::string_view rest = trim(s.substr(i));
   if (!rest.empty() && rest.front() == '[') {
     auto close = rest.find(']');
-    if (close == std::string_view::npos) return bad_input("'" + std::string(text) + "': '[' without ']'");
+    if (close == std::string_view::npos) return error_at(ExitCode::bad_input, "'" + std::string(text) + "'", "'[' without ']'");
     std::string_view extras = rest.substr(1, close - 1);
     while (!extras.empty()) {
       auto comma = extras.find(',');
@@ -86,15 +86,18 @@ Result<PyRequirement> parse_requirement(std::string_view text) {
   }
   if (!rest.empty() && rest.front() == '@') return r;  // a direct reference: any version
   if (!rest.empty() && rest.front() == '(') {
-    if (rest.back() != ')') return bad_input("'" + std::string(text) + "': '(' without ')'");
+    if (rest.back() != ')') return error_at(ExitCode::bad_input, "'" + std::string(text) + "'", "'(' without ')'");
     rest = trim(rest.substr(1, rest.size() - 2));
   }
   std::string spec;
   for (char c : rest)
     if (!std::isspace(static_cast<unsigned char>(c))) spec += c;
   if (!spec.empty()) {
-    if (auto parsed = declare::parse_range(spec); !parsed)
-      return bad_input("'" + std::string(text) + "': " + parsed.error().message);
+    if (auto parsed = declare::parse_range(spec); !parsed) {
+      Error e = at_place(parsed.error(), "'" + std::string(text) + "'");
+      e.code = ExitCode::bad_input;
+      return e;
+    }
   }
   r.specifier = spec;
   return r;

@@ -17,6 +17,13 @@ namespace {
 constexpr long kMetadataMaxAgeS = 365L * 24 * 3600;
 constexpr int kMaxRounds = 50;
 
+// What was done about an error (a damaged cached copy removed), after its text and as its hint.
+Error with_note(Error e, const std::string& note) {
+  e.message += " (" + note + ")";
+  e.hint = e.hint.empty() ? note : e.hint + "; " + note;
+  return e;
+}
+
 std::string read_body(const std::string& path) {
   std::string out;
   FILE* f = std::fopen(path.c_str(), "rb");
@@ -91,8 +98,7 @@ Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& in) {
       auto files = json ? parse_json_page(body, a.url) : parse_html_page(body, a.url);
       if (!files) {
         if (fetcher.forget(a.url).ok() && !a.url.starts_with("file:"))
-          return Error{files.error().code,
-                       files.error().message + " (the cached copy was removed; the next run downloads it again)"};
+          return with_note(files.error(), "the cached copy was removed; the next run downloads it again");
         return files.error();
       }
       for (auto& f : *files) {
@@ -163,8 +169,7 @@ Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& in) {
       auto m = parse_core_metadata(read_body(a.body_path), a.url);
       if (!m) {
         if (!a.url.starts_with("file:") && fetcher.forget(a.url).ok())
-          return Error{m.error().code,
-                       m.error().message + " (the cached copy was removed; the next run downloads it again)"};
+          return with_note(m.error(), "the cached copy was removed; the next run downloads it again");
         return m.error();
       }
       of_meta[i]->requires_dist = m->requires_dist;

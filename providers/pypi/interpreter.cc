@@ -77,7 +77,8 @@ std::string cache_file(const Context& ctx, const std::string& given, const std::
 
 Result<Interpreter> from_answer(const std::string& text, const std::string& path) {
   auto j = nlohmann::json::parse(text, nullptr, false);
-  if (!j.is_object()) return environment_error(path + ": its answer about itself is not JSON: " + text.substr(0, 200));
+  if (!j.is_object())
+    return error_at(ExitCode::environment, path, "its answer about itself is not JSON: " + text.substr(0, 200));
   Interpreter in;
   try {
     in.path = path;
@@ -101,7 +102,7 @@ Result<Interpreter> from_answer(const std::string& text, const std::string& path
     in.has_pip = j.at("has_pip").get<bool>();
     in.externally_managed_file = j.at("externally_managed_file").get<std::string>();
   } catch (const nlohmann::json::exception& e) {
-    return environment_error(path + ": its answer about itself lacks a field (" + std::string(e.what()) + ")");
+    return error_at(ExitCode::environment, path, "its answer about itself lacks a field (" + std::string(e.what()) + ")");
   }
   in.externally_managed = !in.externally_managed_file.empty() && !in.in_venv();
   return in;
@@ -113,19 +114,24 @@ Result<Interpreter> find_interpreter(const Context& ctx, const std::string& pyth
   std::string path = python;
   if (path.empty()) {
     auto found = detect::find_on_path(ctx, "python3");
-    if (found.empty()) return environment_error("no python3 on PATH for the pypi provider (pass --python PATH)");
+    if (found.empty()) {
+      Error e = environment_error("no python3 on PATH for the pypi provider (pass --python PATH)");
+      e.what = "no python3 on PATH for the pypi provider";
+      e.hint = "pass --python PATH";
+      return e;
+    }
     path = found;
   } else if (path.find('/') == std::string::npos) {
     auto found = detect::find_on_path(ctx, path);
-    if (found.empty()) return environment_error("--python " + python + ": not found on PATH");
+    if (found.empty()) return error_at(ExitCode::environment, "--python " + python, "not found on PATH");
     path = found;
   }
   char real_buf[PATH_MAX];
-  if (!::realpath(path.c_str(), real_buf)) return environment_error(path + ": no such interpreter (--python)");
+  if (!::realpath(path.c_str(), real_buf)) return error_at(ExitCode::environment, path, "no such interpreter (--python)");
   std::string real = real_buf;
   struct stat st {};
   if (::stat(real.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::access(real.c_str(), X_OK) != 0)
-    return environment_error(path + ": not an executable file (--python)");
+    return error_at(ExitCode::environment, path, "not an executable file (--python)");
   const bool cacheable = ctx.cache_enabled() && !is_script(real);
   std::string cached = cacheable ? cache_file(ctx, path, real, st) : "";
   if (!cached.empty()) {
@@ -141,10 +147,19 @@ Result<Interpreter> find_interpreter(const Context& ctx, const std::string& pyth
     }
   }
   auto answer = detect::run_capture(ctx, {path, "-c", kProgram}, 20000);
-  if (!answer) return environment_error(path + ": cannot ask it what it is: " + answer.error().message);
-  if (answer->exit_status != 0)
-    return environment_error(path + ": exited with " + std::to_string(answer->exit_status) +
-                             " when asked what it is (is it a Python 3 interpreter?)");
+  if (!answer) {
+    Error e = error_at(ExitCode::environment, path, "cannot ask it what it is: " + answer.error().message);
+    e.hint = answer.error().hint;
+    return e;
+  }
+  if (answer->exit_status != 0) {
+    Error e = environment_error(path + ": exited with " + std::to_string(answer->exit_status) +
+                                " when asked what it is (is it a Python 3 interpreter?)");
+    e.place = path;
+    e.what = "exited with " + std::to_string(answer->exit_status) + " when asked what it is";
+    e.hint = "is it a Python 3 interpreter?";
+    return e;
+  }
   auto i = from_answer(answer->out, path);
   if (!i) return i.error();
   if (!cached.empty()) {

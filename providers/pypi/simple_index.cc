@@ -119,11 +119,15 @@ bool is_json_type(std::string_view content_type) {
 Result<std::vector<ProjectFile>> parse_json_page(std::string_view body, const std::string& page_url) {
   nlohmann::json j;
   if (auto e = json::parse_document(body, j)) {
-    return environment_error(page_url + ": not valid JSON at byte offset " + std::to_string(e->offset) + " (" +
-                             e->what + "; expected a PEP 691 project page)");
+    Error err = environment_error(page_url + ": not valid JSON at byte offset " + std::to_string(e->offset) + " (" +
+                                  e->what + "; expected a PEP 691 project page)");
+    err.place = page_url + ": byte " + std::to_string(e->offset);
+    err.what = "not valid JSON (" + e->what + ")";
+    err.expected = "a PEP 691 project page";
+    return err;
   }
-  auto bad = [&](const std::string& what) {
-    return environment_error(page_url + ": " + what + " (expected a PEP 691 project page)");
+  auto bad = [&](const std::string& what, const std::string& at = {}) {
+    return error_at(ExitCode::environment, at.empty() ? page_url : page_url + ": " + at, what, "a PEP 691 project page");
   };
   if (!j.is_object()) return bad("the page is not a JSON object");
   if (auto m = j.find("meta"); m != j.end() && m->is_object()) {
@@ -146,7 +150,13 @@ Result<std::vector<ProjectFile>> parse_json_page(std::string_view body, const st
     ProjectFile pf;
     pf.filename = fn->get<std::string>();
     auto resolved = fetch::resolve_url(page_url, url->get<std::string>());
-    if (!resolved) return bad(where + ".url: " + resolved.error().message);
+    if (!resolved) {
+      // The reference's error (its place is this page) at the field that holds it.
+      const Error& inner = resolved.error();
+      Error e = bad(inner.what.empty() ? inner.message : inner.what, where + ".url");
+      e.hint = inner.hint;
+      return e;
+    }
     pf.url = *resolved;
     if (auto rp = f.find("requires-python"); rp != f.end() && rp->is_string()) pf.requires_python = rp->get<std::string>();
     if (auto y = f.find("yanked"); y != f.end())
@@ -198,9 +208,16 @@ Result<std::vector<ProjectFile>> parse_html_page(std::string_view body, const st
     }
     if (!href) continue;
     auto resolved = fetch::resolve_url(base, *href);
-    if (!resolved)
-      return environment_error(page_url + ": a link at byte offset " + std::to_string(open) + ": " +
-                               resolved.error().message);
+    if (!resolved) {
+      // The link's error, whole (its place is the URL it was resolved against), at its byte.
+      Error e = environment_error(page_url + ": a link at byte offset " + std::to_string(open) + ": " +
+                                  resolved.error().message);
+      e.place = page_url + ": byte " + std::to_string(open);
+      e.what = "a link: " + resolved.error().message;
+      e.expected = resolved.error().expected;
+      e.hint = resolved.error().hint;
+      return e;
+    }
     pf.url = *resolved;
     pf.filename = text;
     if (pf.filename.empty()) {

@@ -58,7 +58,7 @@ Result<std::vector<PackageRecord>> read_site_packages(const std::vector<std::str
       std::string file = metadata_file(e);
       if (file.empty()) continue;
       std::ifstream in(file, std::ios::binary);
-      if (!in) return environment_error(file + ": cannot read the installed distribution's metadata");
+      if (!in) return error_at(ExitCode::environment, file, "cannot read the installed distribution's metadata");
       std::stringstream ss;
       ss << in.rdbuf();
       auto m = parse_core_metadata(ss.str(), file);

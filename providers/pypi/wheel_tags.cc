@@ -40,18 +40,22 @@ std::optional<std::pair<int, int>> two_numbers(std::string_view rest) {
 Result<WheelName> parse_wheel_filename(std::string_view filename) {
   std::string name(filename);
   if (name.size() < 4 || name.substr(name.size() - 4) != ".whl")
-    return bad_input(name + ": not a wheel (expected a file name ending in .whl)");
+    return error_at(ExitCode::bad_input, name, "not a wheel", "a file name ending in .whl");
   auto parts = split(std::string_view(name).substr(0, name.size() - 4), '-');
-  if (parts.size() != 5 && parts.size() != 6)
-    return bad_input(name + ": expected name-version[-build]-python-abi-platform.whl");
+  const std::string form = "name-version[-build]-python-abi-platform.whl";
+  if (parts.size() != 5 && parts.size() != 6) {
+    Error e = error_at(ExitCode::bad_input, name, "expected " + form);
+    e.expected = form;
+    return e;
+  }
   for (const auto& p : parts)
-    if (p.empty()) return bad_input(name + ": an empty part (expected name-version[-build]-python-abi-platform.whl)");
+    if (p.empty()) return error_at(ExitCode::bad_input, name, "an empty part", form);
   WheelName w;
   w.distribution = parts[0];
   w.version = parts[1];
   if (parts.size() == 6) {
     if (!std::isdigit(static_cast<unsigned char>(parts[2][0])))
-      return bad_input(name + ": the build tag '" + parts[2] + "' does not start with a digit");
+      return error_at(ExitCode::bad_input, name, "the build tag '" + parts[2] + "' does not start with a digit");
     w.build = parts[2];
   }
   size_t t = parts.size() - 3;

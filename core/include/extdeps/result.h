@@ -52,6 +52,17 @@ inline Error error_at(ExitCode code, std::string place, std::string what, std::s
   return e;
 }
 
+// A lower layer's error put at the place its caller knows ("line 3 of its answer", a file's
+// line:col): the place goes in front of the message, and becomes the error's place unless the
+// error already had one (then the new place leads the old: "outer: inner").
+inline Error at_place(Error e, const std::string& place) {
+  if (place.empty()) return e;
+  if (e.what.empty() && e.place.empty()) e.what = e.message;
+  e.place = e.place.empty() ? place : place + ": " + e.place;
+  e.message = place + ": " + e.message;
+  return e;
+}
+
 template <class T>
 class [[nodiscard]] Result {
  public:

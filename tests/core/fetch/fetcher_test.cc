@@ -223,6 +223,9 @@ TEST_F(FetchTest, NotFoundIsAnErrorNamingTheUrlAndIsNotRetried) {
   auto r = get("/missing");
   EXPECT_EQ(error_of(r), server.url("/missing") + ": HTTP 404 Not Found");
   EXPECT_EQ(server.count("/missing"), 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().place, server.url("/missing"));
+  EXPECT_EQ(r.error().what, "HTTP 404 Not Found");
   expect_no_temp_files();
 }
 

@@ -242,7 +242,13 @@ TEST_F(BadPlugin, LoadStreamsRecordsAndRefusesATruncatedOrBadAnswer) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("line 1 of its answer to load: \"depends\": unknown operator '~>'"),
             std::string::npos)
-      << r.error().message;
+      << r.error().message;  // As data: the place is the line of the plugin's answer, the operator what went wrong, the
+  // operators it knows what was expected.
+  EXPECT_NE(r.error().place.find("extdeps-provider-badop"), std::string::npos) << r.error().place;
+  EXPECT_NE(r.error().place.find("line 1 of its answer to load"), std::string::npos) << r.error().place;
+  EXPECT_EQ(r.error().what, "unknown operator '~>'");
+  EXPECT_EQ(r.error().expected, "= < <= > >= !=");
+  EXPECT_EQ(r.error().code, ExitCode::environment);
 }
 
 // Found in EXTDEPS_PLUGIN_PATH's folders before PATH's, the first of a name only, executables

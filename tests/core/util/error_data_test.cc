@@ -2,7 +2,9 @@
 // what went wrong, what they expected and a hint, and the message is rendered from them.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "core/config/config.h"
 #include "core/declare/declare.h"
@@ -13,6 +15,8 @@
 
 namespace extdeps {
 namespace {
+
+namespace fs = std::filesystem;
 
 TEST(ErrorData, ErrorAtRendersTheOneLineFromItsParts) {
   Error e = error_at(ExitCode::bad_input, "f.toml:3:7", "offline is 'maybe'", "1 or 0", "write offline = 1");
@@ -75,6 +79,42 @@ TEST(ErrorData, TheJsonReaderGivesTheByteOffsetAndWhatItExpected) {
   EXPECT_EQ(r.error().place, file + ": byte 17");
   EXPECT_FALSE(r.error().expected.empty());
   EXPECT_NE(r.error().message.find("at byte offset 17"), std::string::npos) << r.error().message;
+}
+
+TEST(ErrorData, AtPlaceKeepsTheInnerPartsAndPutsThePlaceInFront) {
+  Error inner = error_at(ExitCode::bad_input, "", "unknown operator '=~'", "= < <= > >= !=");
+  Error e = at_place(inner, "extdeps-provider-demo: line 3 of its answer to load");
+  EXPECT_EQ(e.message, "extdeps-provider-demo: line 3 of its answer to load: unknown operator '=~' (expected = < <= > >= !=)");
+  EXPECT_EQ(e.place, "extdeps-provider-demo: line 3 of its answer to load");
+  EXPECT_EQ(e.what, "unknown operator '=~'");
+  EXPECT_EQ(e.expected, "= < <= > >= !=");
+  EXPECT_EQ(e.code, ExitCode::bad_input);
+  // A plain message becomes the what; a second place leads the first.
+  Error twice = at_place(at_place(bad_input("a relation without a name"), "line 2"), "plugin demo");
+  EXPECT_EQ(twice.message, "plugin demo: line 2: a relation without a name");
+  EXPECT_EQ(twice.place, "plugin demo: line 2");
+  EXPECT_EQ(twice.what, "a relation without a name");
+  EXPECT_EQ(at_place(inner, "").message, inner.message);
+}
+
+// "No code matches on message text": an error is passed on as data, never recognised by its
+// words. A scan of the sources for the ways text is matched keeps it so.
+TEST(ErrorData, NoCodeDecidesByAnErrorMessageText) {
+  const fs::path root = fs::path(EXTDEPS_SOURCE_MAPPINGS_DIR).parent_path();  // the source tree
+  const std::regex match(R"re(message\s*(?:\(\))?\s*\.\s*(starts_with|ends_with|find|rfind|compare|substr|find_first_of|contains)\s*\()re");
+  std::size_t files = 0;
+  std::string found;
+  for (const char* top : {"core", "providers", "hooks"}) {
+    for (const auto& e : fs::recursive_directory_iterator(root / top)) {
+      if (e.path().extension() != ".cc" && e.path().extension() != ".h") continue;
+      ++files;
+      const std::string text = test::read_file(e.path().string());
+      for (std::sregex_iterator it(text.begin(), text.end(), match), end; it != end; ++it)
+        found += "\n  " + e.path().filename().string() + ": " + it->str();
+    }
+  }
+  EXPECT_GT(files, 100u);
+  EXPECT_TRUE(found.empty()) << "code that matches an error's message text:" << found;
 }
 
 }  // namespace

@@ -194,7 +194,10 @@ TEST(CondaChannels, BadConfigIsBadInputNamingItsPlace) {
   auto bad_rc = channel_config(h.ctx(), &cli_value);
   ASSERT_FALSE(bad_rc.ok());  // a broken file is reported even where a higher level sets channels
   EXPECT_EQ(bad_rc.error().message, h.home + "/.condarc:1:11: channels is 'conda-forge', not a list (expected "
-                                              "'- name' lines below it, or [name, ...])");
+                                              "'- name' lines below it, or [name, ...])");  EXPECT_EQ(bad_rc.error().place, h.home + "/.condarc:1:11");
+  EXPECT_EQ(bad_rc.error().what, "channels is 'conda-forge', not a list");
+  EXPECT_EQ(bad_rc.error().expected, "'- name' lines below it, or [name, ...]");
+  EXPECT_EQ(bad_var.error().from, "EXTDEPS_CONDA_CHANNELS");
 }
 
 TEST(CondaChannels, SubdirsForPlatforms) {

@@ -271,11 +271,11 @@ TEST(MatchSpecParse, RejectsWithPlaceAndReason) {
             "invalid match spec 'numpy 1.2(3)': unexpected '(' (expected ',' or '|' before it) at "
             "column 10");
   EXPECT_EQ(error_of("numpy >=1.2.."),
-            "invalid match spec 'numpy >=1.2..': invalid conda version '1.2..' at column 9: it has "
-            "an empty component");
+            "invalid match spec 'numpy >=1.2..': invalid conda version '1.2..': it has an empty "
+            "component at column 9");
   EXPECT_EQ(error_of("numpy >=1.0, <1.2..,!=1.1"),
-            "invalid match spec 'numpy >=1.0, <1.2..,!=1.1': invalid conda version '1.2..' at "
-            "column 15: it has an empty component");
+            "invalid match spec 'numpy >=1.0, <1.2..,!=1.1': invalid conda version '1.2..': it has "
+            "an empty component at column 15");
   EXPECT_EQ(error_of("numpy !1.2"),
             "invalid match spec 'numpy !1.2': invalid operator in '!1.2' at column 7");
   EXPECT_EQ(error_of("numpy >=<1.2"),
