@@ -38,18 +38,6 @@ constexpr std::string_view kLike = "a DepURL like 'dep:generic/zlib'";
 
 bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
-// The errors here have no place of their own: the caller puts them at the specifier's place
-// (at_place). Most render from their parts (error_at with no place); `worded` keeps a line whose
-// wording does not read "WHAT (expected EXPECTED); HINT" (tests and docs quote it), with the same
-// parts as data.
-Error worded(std::string message, std::string what, std::string expected = {}, std::string hint = {}) {
-  Error e = bad_input(std::move(message));
-  e.what = std::move(what);
-  e.expected = std::move(expected);
-  e.hint = std::move(hint);
-  return e;
-}
-
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -161,7 +149,7 @@ Result<std::string> decode_segment(std::string_view raw, std::string_view what,
                       std::string(what) + " of '" + shorten(whole) + "'";
     if (std::string_view("<>=!~").find(c) != std::string_view::npos) {
       const std::string hint = "a version range goes after '@', like dep:generic/gdal@>=3.4";
-      return worded(msg + " (" + hint + ")", msg, "", hint);
+      return worded(ExitCode::bad_input, msg + " (" + hint + ")", {}, msg, "", hint);
     }
     return error_at(ExitCode::bad_input, "", msg);
   }
@@ -187,7 +175,7 @@ Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view tex
     std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos || eq == 0) {
       const std::string msg = "qualifier '" + std::string(pair) + "' in '" + shorten(whole) + "' is not key=value";
-      return worded(msg, msg, "key=value");
+      return worded(ExitCode::bad_input, msg, {}, msg, "key=value");
     }
     std::string key = to_lower(pair.substr(0, eq));
     bool key_ok = std::isalpha(static_cast<unsigned char>(key[0])) != 0 &&
@@ -276,7 +264,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   if (text.empty()) {
     const std::string msg = "expected " + std::string(kLike) + ", got an empty string";
-    return worded(msg, msg, std::string(kLike));
+    return worded(ExitCode::bad_input, msg, {}, msg, std::string(kLike));
   }
 
   DepUrl url;
@@ -299,7 +287,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   std::size_t slash = rest.find('/');
   if (colon == std::string_view::npos || (slash != std::string_view::npos && slash < colon)) {
     const std::string msg = "expected " + std::string(kLike) + ", got '" + shorten(text) + "'";
-    return worded(msg, msg, std::string(kLike));
+    return worded(ExitCode::bad_input, msg, {}, msg, std::string(kLike));
   }
   std::string scheme = to_lower(rest.substr(0, colon));
   rest = rest.substr(colon + 1);
@@ -337,7 +325,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     const std::string what = "unknown DepURL type '" + shorten(url.type) + "'";
     if (auto near = did_you_mean(url.type, kKnownTypes)) {
       const std::string hint = "did you mean '" + *near + "'?";
-      return worded(what + " (" + hint + ")", what, "", hint);
+      return worded(ExitCode::bad_input, what + " (" + hint + ")", {}, what, "", hint);
     }
     return error_at(ExitCode::bad_input, "", what,
                     "'virtual', 'generic' or a PURL type such as 'github', 'pypi' or 'conda'");
@@ -352,7 +340,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
       if (std::isspace(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) < 0x20) {
         const std::string what = "unexpected whitespace in the version of '" + shorten(text) + "'";
         const std::string hint = "write the range without spaces, or after the DepURL";
-        return worded(what + " (" + hint + ")", what, "", hint);
+        return worded(ExitCode::bad_input, what + " (" + hint + ")", {}, what, "", hint);
       }
     }
     auto version = percent_decode(raw, whole);
@@ -386,7 +374,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     std::string got = url.ns.empty() ? "none" : "'" + url.ns + "'";
     const std::string msg =
         "virtual DepURL '" + shorten(text) + "' must have the namespace 'compiler' or 'interface', got " + got;
-    return worded(msg, msg, "the namespace 'compiler' or 'interface'");
+    return worded(ExitCode::bad_input, msg, {}, msg, "the namespace 'compiler' or 'interface'");
   }
   return url;
 }

@@ -21,17 +21,6 @@ namespace extdeps {
 
 namespace {
 
-// The errors here have no place of their own: the caller puts them at the specifier's place
-// (at_place). `worded` keeps a line whose wording does not read "WHAT (expected EXPECTED); HINT"
-// ("expected X, got Y"), with the same parts as data.
-Error worded(std::string message, std::string what, std::string expected = {}, std::string hint = {}) {
-  Error e = bad_input(std::move(message));
-  e.what = std::move(what);
-  e.expected = std::move(expected);
-  e.hint = std::move(hint);
-  return e;
-}
-
 // A valid PEP 440 version, with the spellings its normalisation rules accept ("v1.0",
 // "1.0-rc.1", "1.0.post-2", "1.0_dev3", upper case).
 bool is_pep440(std::string_view v) {
@@ -132,13 +121,13 @@ Result<void> parse_one(std::string_view piece, std::string_view whole,
   if (op_written == "===") {
     const std::string what =
         "'===' (arbitrary equality) is not supported in version ranges, in '" + shorten(whole) + "'";
-    return worded(what + " (use '==')", what, "", "use '=='");
+    return worded(ExitCode::bad_input, what + " (use '==')", {}, what, "", "use '=='");
   }
   std::string_view version = trim(piece.substr(op_written.size()));
   std::string after = op_written.empty() ? "" : " after '" + std::string(op_written) + "'";
   if (version.empty()) {
     const std::string msg = "expected a version" + after + " in '" + shorten(whole) + "'";
-    return worded(msg, msg, "a version" + after);
+    return worded(ExitCode::bad_input, msg, {}, msg, "a version" + after);
   }
   if (version.size() >= 2 && version.substr(version.size() - 2) == ".*") {
     std::string_view prefix = version.substr(0, version.size() - 2);
@@ -148,7 +137,7 @@ Result<void> parse_one(std::string_view piece, std::string_view whole,
     if (!is_release_prefix(prefix)) {
       const std::string expected = "release numbers before '.*' (like ==1.2.*)";
       const std::string msg = "expected " + expected + ", got '" + shorten(version) + "' in '" + shorten(whole) + "'";
-      return worded(msg, msg, expected);
+      return worded(ExitCode::bad_input, msg, {}, msg, expected);
     }
     c.version = std::string(prefix);
     c.wildcard = true;
@@ -158,7 +147,7 @@ Result<void> parse_one(std::string_view piece, std::string_view whole,
   if (!is_pep440(version)) {
     const std::string msg =
         "expected a PEP 440 version" + after + ", got '" + shorten(version) + "' in '" + shorten(whole) + "'";
-    return worded(msg, msg, "a PEP 440 version" + after);
+    return worded(ExitCode::bad_input, msg, {}, msg, "a PEP 440 version" + after);
   }
   c.version = std::string(version);
   if (op_written == "~=") {
@@ -167,7 +156,7 @@ Result<void> parse_one(std::string_view piece, std::string_view whole,
     if (!release || release->numbers.size() < 2) {
       const std::string msg = "'~=' needs at least two release numbers (like ~=2.2), got '~=" + shorten(version) +
                               "' in '" + shorten(whole) + "'";
-      return worded(msg, msg, "at least two release numbers (like ~=2.2)");
+      return worded(ExitCode::bad_input, msg, {}, msg, "at least two release numbers (like ~=2.2)");
     }
     out.push_back(c);
     std::string prefix = release->epoch ? std::to_string(release->epoch) + "!" : "";
@@ -257,14 +246,14 @@ Result<VersionRange> parse_range(std::string_view text) {
       const std::string expected =
           "a version constraint " + std::string(comma == std::string_view::npos ? "after" : "before") + " ','";
       const std::string msg = "expected " + expected + " in '" + shorten(whole) + "'";
-      return worded(msg, msg, expected);
+      return worded(ExitCode::bad_input, msg, {}, msg, expected);
     }
     for (std::size_t i = 0; i < piece.size(); ++i) {
       if (std::isspace(static_cast<unsigned char>(piece[i])) &&
           !trim(piece.substr(0, i)).empty() &&
           trim(piece.substr(0, i)).find_first_not_of("<>=!~") != std::string_view::npos) {
         const std::string msg = "expected ',' between version constraints in '" + shorten(whole) + "'";
-        return worded(msg, msg, "',' between version constraints");
+        return worded(ExitCode::bad_input, msg, {}, msg, "',' between version constraints");
       }
     }
     if (auto r = parse_one(piece, whole, range.constraints); !r) return r.error();

@@ -68,16 +68,6 @@ bool valid_group_name(std::string_view s) {
                      [&](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
 }
 
-// An error worded as it always was (tests quote it; "no such file: P" does not read "PLACE: WHAT"),
-// with its place, what and hint as data.
-Error worded(ExitCode code, std::string message, std::string place, std::string what, std::string hint = {}) {
-  Error e{code, std::move(message)};
-  e.place = std::move(place);
-  e.what = std::move(what);
-  e.hint = std::move(hint);
-  return e;
-}
-
 bool before(const toml::source_region& a, const toml::source_region& b) {
   return std::tie(a.begin.line, a.begin.column) < std::tie(b.begin.line, b.begin.column);
 }
@@ -91,9 +81,10 @@ class Reader {
     if (!external) {
       // An empty file and one with other tables only are the same mistake: nothing declared.
       const std::string hint = "declare the needs as [external] host-requires = [\"dep:generic/zlib\"], PEP 725";
-      return worded(ExitCode::bad_input,
-                    "no [external] table in " + decl_.path + " (" + (doc.empty() ? "the file is empty; " : "") + hint + ")",
-                    decl_.path, std::string("no [external] table") + (doc.empty() ? " (the file is empty)" : ""), hint);
+      return worded(
+          ExitCode::bad_input,
+          "no [external] table in " + decl_.path + " (" + (doc.empty() ? "the file is empty; " : "") + hint + ")",
+          decl_.path, std::string("no [external] table") + (doc.empty() ? " (the file is empty)" : ""), {}, hint);
     }
     if (!external->is_table()) {
       return at(external->source(), "expected [external] to be a table, got " +
@@ -448,7 +439,8 @@ std::string toml_hint(const std::string& path, std::size_t line_number, std::str
 Result<toml::table> parse_toml(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    if (std::filesystem::exists(path, ec)) return worded(ExitCode::bad_input, path + " is not a file", path, "not a file");
+    if (std::filesystem::exists(path, ec))
+      return worded(ExitCode::bad_input, path + " is not a file", path, "not a file");
     return worded(ExitCode::bad_input, "no such file: " + path, path, "no such file");
   }
   std::ifstream in(path, std::ios::binary);

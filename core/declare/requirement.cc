@@ -13,21 +13,10 @@ namespace extdeps::declare {
 
 namespace {
 
-// The errors here have no place of their own: the caller puts them at the specifier's place
-// (at_place). `worded` keeps a line whose wording does not read "WHAT (expected EXPECTED); HINT"
-// ("expected X in 'SPEC'"), with the same parts as data.
-Error worded(std::string message, std::string what, std::string expected = {}, std::string hint = {}) {
-  Error e = bad_input(std::move(message));
-  e.what = std::move(what);
-  e.expected = std::move(expected);
-  e.hint = std::move(hint);
-  return e;
-}
-
 // "expected EXPECTED in 'TEXT'", with EXPECTED apart.
 Error expected_in(const std::string& expected, std::string_view text) {
   const std::string msg = "expected " + expected + " in '" + shorten(text) + "'";
-  return worded(msg, msg, expected);
+  return worded(ExitCode::bad_input, msg, {}, msg, expected);
 }
 
 // Where the DepURL ends: at whitespace, '(' or, before any '@', '?' or '#', at the start of a
@@ -62,7 +51,7 @@ Result<Requirement> parse_requirement(std::string_view text, bool* legacy_spelli
   if (body.empty()) {
     const std::string like = "a DepURL like 'dep:generic/zlib'";
     const std::string msg = "expected " + like + ", got '" + shorten(text) + "'";
-    return worded(msg, msg, like);
+    return worded(ExitCode::bad_input, msg, {}, msg, like);
   }
 
   std::size_t end = depurl_end(body);
@@ -83,7 +72,7 @@ Result<Requirement> parse_requirement(std::string_view text, bool* legacy_spelli
   if (!after.empty() && !req.url.version.empty()) {
     const std::string what = "two version ranges in '" + shorten(text) + "': '@" + req.url.version + "' and '" +
                              std::string(after) + "'";
-    return worded(what + " (keep one)", what, "", "keep one");
+    return worded(ExitCode::bad_input, what + " (keep one)", {}, what, "", "keep one");
   }
   std::string_view range_text = after.empty() ? std::string_view(req.url.version) : after;
   if (!range_text.empty()) {

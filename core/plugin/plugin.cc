@@ -50,18 +50,6 @@ std::string answer_line(const std::string& path, std::size_t number, std::string
   return who(path) + ": line " + std::to_string(number) + " of its answer to " + std::string(method);
 }
 
-// A plugin's error whose line does not read "PLACE: WHAT" ("plugin x (/p/x) exited with status 3",
-// "...: line 3 of its answer to load is not JSON"; schema/provider-protocol.md quotes them), kept
-// as it reads, with its parts as data: `place` is the plugin, or the line of its answer.
-Error worded(ExitCode code, std::string message, std::string place, std::string what,
-             std::string expected = {}) {
-  Error e{code, std::move(message)};
-  e.place = std::move(place);
-  e.what = std::move(what);
-  e.expected = std::move(expected);
-  return e;
-}
-
 bool is_word(std::string_view s, bool upper) {
   if (s.empty() || s.size() > 64) return false;
   return std::all_of(s.begin(), s.end(), [upper](char c) {
@@ -251,7 +239,8 @@ Result<PackageRecord> record_of(const Json& m, const std::string& path) {
   if (!name) return name.error();
   auto version = text_field(m, "version", true);
   if (!version) return version.error();
-  if (name->empty() || version->empty()) return error_at(ExitCode::bad_input, "", "a record needs a name and a version");
+  if (name->empty() || version->empty())
+    return error_at(ExitCode::bad_input, "", "a record needs a name and a version");
   r.name = *name;
   r.version = *version;
   for (auto [key, field] : {std::pair<std::string_view, std::string*>{"arch", &r.arch}, {"build", &r.build},
@@ -281,7 +270,8 @@ Result<PackageRecord> record_of(const Json& m, const std::string& path) {
   auto depends = m.find("depends");
   if (depends != m.end() && !depends->is_null()) {
     if (!depends->is_array())
-      return worded(ExitCode::bad_input, "\"depends\" must be an array", "", "\"depends\" must be an array", "an array");
+      return worded(ExitCode::bad_input, "\"depends\" must be an array", "", "\"depends\" must be an array",
+                    "an array");
     for (const auto& x : *depends) {
       DepAlternatives alts;
       if (x.is_array()) {
@@ -318,7 +308,8 @@ Json options_json(const ProviderDescriptor& d, const ProviderSettings& settings)
 std::string file_stamp(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return "missing";
-  return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+  return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
 }
 
 class PluginProvider final : public Provider {
@@ -372,7 +363,8 @@ class PluginProvider final : public Provider {
       return {};
     });
     if (!r) return r;
-    if (!ended) return error_at(ExitCode::environment, who(path_), "its answer to load stopped before its \"end\" line");
+    if (!ended)
+      return error_at(ExitCode::environment, who(path_), "its answer to load stopped before its \"end\" line");
     return {};
   }
 
@@ -472,7 +464,8 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const s
   std::string ecosystem = js::string_at(m, "ecosystem").value_or("");
   if (!is_word(ecosystem, false)) return fail("has no \"ecosystem\" of lower-case letters, digits and '-'");
   std::string manager = js::string_at(m, "manager").value_or("");
-  if (!manager.empty() && !is_word(manager, false)) return fail("has a \"manager\" that is not lower-case letters, digits and '-'");
+  if (!manager.empty() && !is_word(manager, false))
+    return fail("has a \"manager\" that is not lower-case letters, digits and '-'");
   auto scheme = version::parse_scheme(js::string_at(m, "scheme").value_or(""));
   if (!scheme) return fail("has no \"scheme\" of deb, rpm, pep440, conda or nix");
   d->name = keep(name);
@@ -488,7 +481,8 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const s
       std::string oname = js::string_at(o, "name").value_or("");
       if (!is_word(oname, false) || !seen.insert(oname).second ||
           std::find(std::begin(kCoreOptions), std::end(kCoreOptions), oname) != std::end(kCoreOptions))
-        return fail("has an option named '" + printable_text(oname) + "' (lower-case letters, digits and '-', not a core option's name, once)");
+        return fail("has an option named '" + printable_text(oname) +
+                    "' (lower-case letters, digits and '-', not a core option's name, once)");
       ProviderOption po;
       po.name = keep(oname);
       po.help = keep(js::string_at(o, "help").value_or(""));
@@ -496,7 +490,8 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const s
       auto list = o.find("list");
       po.list = list != o.end() && list->is_boolean() && list->get<bool>();
       std::string key = js::string_at(o, "config_key").value_or("");
-      if (!key.empty() && !is_word(key, false)) return fail("has a config_key '" + printable_text(key) + "' that is not lower-case letters, digits and '-'");
+      if (!key.empty() && !is_word(key, false))
+        return fail("has a config_key '" + printable_text(key) + "' that is not lower-case letters, digits and '-'");
       po.config_key = keep(key);
       if (auto env = o.find("env"); env != o.end() && env->is_array())
         for (const auto& e : *env) {
@@ -565,7 +560,8 @@ std::vector<std::string> split_colons(const std::string& s) {
 Result<std::optional<PackageRecord>> parse_load_line(std::string_view line) {
   Json m;
   if (auto bad = js::parse_document(line, m))
-    return error_at(ExitCode::bad_input, "", "not JSON (" + bad->what + " at byte " + std::to_string(bad->offset) + ")");
+    return error_at(ExitCode::bad_input, "",
+                    "not JSON (" + bad->what + " at byte " + std::to_string(bad->offset) + ")");
   auto type = m.is_object() ? js::string_at(m, "type") : std::nullopt;
   if (!type) return error_at(ExitCode::bad_input, "", "not an object with a \"type\"");
   if (*type == "end") return std::optional<PackageRecord>();

@@ -52,6 +52,19 @@ inline Error error_at(ExitCode code, std::string place, std::string what, std::s
   return e;
 }
 
+// An error whose one line keeps a wording that does not read as error_at's ("expected X, got Y",
+// "no such file: P", "plugin p exited with status 3"; tests, docs and the plugin protocol quote
+// them): the line as it is, with its parts beside it as data.
+inline Error worded(ExitCode code, std::string message, std::string place, std::string what,
+                    std::string expected = {}, std::string hint = {}) {
+  Error e{code, std::move(message)};
+  e.place = std::move(place);
+  e.what = std::move(what);
+  e.expected = std::move(expected);
+  e.hint = std::move(hint);
+  return e;
+}
+
 // A lower layer's error put at the place its caller knows ("line 3 of its answer", a file's
 // line:col): the place goes in front of the message, and becomes the error's place unless the
 // error already had one (then the new place leads the old: "outer: inner").
