@@ -5,6 +5,7 @@
 #include "core/version/conda.h"
 #include "core/version/deb.h"
 #include "core/version/nix.h"
+#include "core/version/pacman.h"
 #include "core/version/detail.h"
 #include "core/version/pep440.h"
 
@@ -68,6 +69,8 @@ int compare(VersionScheme scheme, std::string_view a, std::string_view b) {
       return conda_compare(a, b);
     case VersionScheme::nix:
       return nix_compare(a, b);
+    case VersionScheme::pacman:
+      return pacman_compare(a, b);
   }
   return 0;
 }
@@ -87,6 +90,8 @@ Result<std::string> normalize(VersionScheme scheme, std::string_view native) {
       return conda_normalize(native);
     case VersionScheme::nix:
       return nix_pool_order(native);
+    case VersionScheme::pacman:
+      return pacman_normalize(native);
   }
   return error_at(ExitCode::bad_input, "", "unknown version scheme");
 }
@@ -117,6 +122,7 @@ std::optional<VersionScheme> parse_scheme(std::string_view name) {
   if (name == "pep440") return VersionScheme::pep440;
   if (name == "conda") return VersionScheme::conda;
   if (name == "nix") return VersionScheme::nix;
+  if (name == "pacman") return VersionScheme::pacman;
   return std::nullopt;
 }
 
@@ -132,6 +138,8 @@ std::string_view scheme_name(VersionScheme scheme) {
       return "conda";
     case VersionScheme::nix:
       return "nix";
+    case VersionScheme::pacman:
+      return "pacman";
   }
   return "unknown";
 }

@@ -48,7 +48,7 @@ std::string normalize_upstream(std::string_view upstream);
 // not PEP 440 comes back with only those changes.
 std::string upstream_as_pep440(std::string_view upstream);
 
-// Parses "deb", "rpm", "pep440", "conda", "nix" (and "pkgconfig", which orders like rpm).
+// Parses "deb", "rpm", "pep440", "conda", "nix", "pacman" (and "pkgconfig", which orders like rpm).
 std::optional<VersionScheme> parse_scheme(std::string_view name);
 std::string_view scheme_name(VersionScheme scheme);
 

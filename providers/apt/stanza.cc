@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/util/compressed_reader.h"
 #include "core/util/limits.h"
 #include "providers/apt/apt_provider.h"
-#include "providers/apt/index_reader.h"
 #include "providers/apt/multiarch.h"
 #include "providers/apt/relations.h"
 
@@ -345,7 +345,7 @@ Result<void> parse_stanzas(std::string_view text, const std::string& origin, con
 
 Result<void> parse_index_file(const std::string& path, const Architectures& archs, bool installed_only,
                               const RecordSink& sink) {
-  auto reader = IndexReader::open(path);
+  auto reader = CompressedReader::open(path);
   if (!reader) return reader.error();
   StanzaParser parser(path, archs, installed_only, sink);
   // A chunk small enough to stay in cache; it grows only for a stanza larger than itself.
@@ -380,6 +380,20 @@ Result<void> parse_index_file(const std::string& path, const Architectures& arch
   }
   if (auto r = parser.feed({buf.data(), len}); !r) return r;
   return parser.end();
+}
+
+}  // namespace extdeps::apt
+
+namespace extdeps::apt {
+
+Result<std::string> read_index_file(const std::string& path) {
+  auto reader = CompressedReader::open(path);
+  if (!reader) return reader.error();
+  return read_all(**reader);
+}
+
+Result<std::string> decompress_index(std::string_view data, const std::string& name) {
+  return read_all(*CompressedReader::over(data, name));
 }
 
 }  // namespace extdeps::apt

@@ -34,7 +34,7 @@ const CoverageRow* row(const Coverage& c, const std::string& id) {
 
 TEST(Coverage, AtLeast900IdsInEveryTableThatHasThem) {
   const Coverage c = coverage(shipped());
-  EXPECT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi"}));
+  EXPECT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch"}));
   EXPECT_GE(c.rows.size(), 900u);
   const std::size_t deb = column(c, "debian"), cf = column(c, "conda-forge"), nix = column(c, "nixpkgs");
   // Every id is in debian.toml, mapped or said to be absent there with a note; the other tables
@@ -50,6 +50,10 @@ TEST(Coverage, AtLeast900IdsInEveryTableThatHasThem) {
   // say so.
   EXPECT_GE(c.count_unverified(cf, Cover::mapped), 200u);
   EXPECT_GE(c.count_unverified(nix, Cover::mapped), 600u);
+  // arch.toml's names come from rosdep and PEP 804, with no Arch index here to confirm them.
+  const std::size_t arch = column(c, "arch");
+  EXPECT_GE(c.count(arch, Cover::mapped), 450u);
+  EXPECT_EQ(c.count_unverified(arch, Cover::mapped), c.count(arch, Cover::mapped));
 }
 
 TEST(Coverage, TheFamiliesTheIssueNames) {

@@ -1,6 +1,6 @@
-// One decoder per compression apt keeps its lists in. Each pulls the compressed file through a
+// One decoder per compression the indexes come in. Each pulls the compressed file through a
 // small buffer and reports errors at the byte offset of the compressed input it had consumed.
-#include "providers/apt/index_reader.h"
+#include "core/util/compressed_reader.h"
 
 #include <fcntl.h>
 #include <lz4frame.h>
@@ -16,9 +16,8 @@
 #include <vector>
 
 #include "core/util/data_errors.h"
-#include "providers/apt/apt_provider.h"
 
-namespace extdeps::apt {
+namespace extdeps {
 
 namespace {
 
@@ -79,7 +78,7 @@ class Input {
   bool eof_ = false;
 };
 
-class PlainReader final : public IndexReader {
+class PlainReader final : public CompressedReader {
  public:
   explicit PlainReader(std::unique_ptr<Input> in) : in_(std::move(in)) {}
   Result<size_t> read(char* dst, size_t cap) override {
@@ -95,7 +94,7 @@ class PlainReader final : public IndexReader {
   std::unique_ptr<Input> in_;
 };
 
-class Lz4Reader final : public IndexReader {
+class Lz4Reader final : public CompressedReader {
  public:
   explicit Lz4Reader(std::unique_ptr<Input> in) : in_(std::move(in)) {
     if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx_, LZ4F_VERSION))) ctx_ = nullptr;
@@ -133,7 +132,7 @@ class Lz4Reader final : public IndexReader {
   bool frame_ended_ = false;
 };
 
-class GzipReader final : public IndexReader {
+class GzipReader final : public CompressedReader {
  public:
   explicit GzipReader(std::unique_ptr<Input> in) : in_(std::move(in)) {
     ok_ = inflateInit2(&zs_, 15 + 32) == Z_OK;  // gzip or zlib header
@@ -181,7 +180,7 @@ class GzipReader final : public IndexReader {
   bool ok_ = false, ended_member_ = false, done_ = false;
 };
 
-class XzReader final : public IndexReader {
+class XzReader final : public CompressedReader {
  public:
   explicit XzReader(std::unique_ptr<Input> in) : in_(std::move(in)) {
     ok_ = lzma_stream_decoder(&zs_, UINT64_MAX, LZMA_CONCATENATED) == LZMA_OK;
@@ -229,7 +228,7 @@ class XzReader final : public IndexReader {
   bool ok_ = false, done_ = false;
 };
 
-class ZstdReader final : public IndexReader {
+class ZstdReader final : public CompressedReader {
  public:
   explicit ZstdReader(std::unique_ptr<Input> in) : in_(std::move(in)), ctx_(ZSTD_createDCtx()) {}
   ~ZstdReader() override { ZSTD_freeDCtx(ctx_); }
@@ -269,17 +268,42 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+enum class Codec { plain, lz4, gzip, xz, zstd };
 
-std::unique_ptr<IndexReader> make_reader(std::unique_ptr<Input> in) {
-  const std::string& path = in->path();
-  if (ends_with(path, ".lz4")) return std::make_unique<Lz4Reader>(std::move(in));
-  if (ends_with(path, ".gz")) return std::make_unique<GzipReader>(std::move(in));
-  if (ends_with(path, ".xz")) return std::make_unique<XzReader>(std::move(in));
-  if (ends_with(path, ".zst")) return std::make_unique<ZstdReader>(std::move(in));
+std::unique_ptr<CompressedReader> make_reader(std::unique_ptr<Input> in, Codec codec) {
+  switch (codec) {
+    case Codec::lz4: return std::make_unique<Lz4Reader>(std::move(in));
+    case Codec::gzip: return std::make_unique<GzipReader>(std::move(in));
+    case Codec::xz: return std::make_unique<XzReader>(std::move(in));
+    case Codec::zstd: return std::make_unique<ZstdReader>(std::move(in));
+    case Codec::plain: break;
+  }
   return std::make_unique<PlainReader>(std::move(in));
 }
 
-Result<std::string> read_all(IndexReader& reader) {
+std::unique_ptr<CompressedReader> make_reader(std::unique_ptr<Input> in) {
+  const std::string& path = in->path();
+  const Codec codec = ends_with(path, ".lz4")   ? Codec::lz4
+                      : ends_with(path, ".gz")  ? Codec::gzip
+                      : ends_with(path, ".xz")  ? Codec::xz
+                      : ends_with(path, ".zst") ? Codec::zstd
+                                                : Codec::plain;
+  return make_reader(std::move(in), codec);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CompressedReader>> CompressedReader::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return error_at(ExitCode::environment, path, std::string("cannot open: ") + std::strerror(errno));
+  return make_reader(std::make_unique<Input>(path, fd));
+}
+
+std::unique_ptr<CompressedReader> CompressedReader::over(std::string_view data, const std::string& name) {
+  return make_reader(std::make_unique<Input>(name, data));
+}
+
+Result<std::string> read_all(CompressedReader& reader) {
   std::string out;
   size_t used = 0;
   while (true) {
@@ -293,26 +317,19 @@ Result<std::string> read_all(IndexReader& reader) {
   return out;
 }
 
-}  // namespace
-
-Result<std::unique_ptr<IndexReader>> IndexReader::open(const std::string& path) {
+Result<std::unique_ptr<CompressedReader>> CompressedReader::open_sniffed(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return error_at(ExitCode::environment, path, std::string("cannot open: ") + std::strerror(errno));
-  return make_reader(std::make_unique<Input>(path, fd));
+  auto in = std::make_unique<Input>(path, fd);
+  if (auto r = in->fill(); !r) return r.error();
+  const std::string_view head(in->data(), in->size());
+  auto starts = [&](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
+  Codec codec = starts("\x1f\x8b")                   ? Codec::gzip
+                : starts("\xfd" "7zXZ")               ? Codec::xz
+                : starts("\x28\xb5\x2f\xfd")         ? Codec::zstd
+                : starts("\x04\x22\x4d\x18")         ? Codec::lz4
+                                                     : Codec::plain;
+  return make_reader(std::move(in), codec);
 }
 
-std::unique_ptr<IndexReader> IndexReader::over(std::string_view data, const std::string& name) {
-  return make_reader(std::make_unique<Input>(name, data));
-}
-
-Result<std::string> read_index_file(const std::string& path) {
-  auto reader = IndexReader::open(path);
-  if (!reader) return reader.error();
-  return read_all(**reader);
-}
-
-Result<std::string> decompress_index(std::string_view data, const std::string& name) {
-  return read_all(*IndexReader::over(data, name));
-}
-
-}  // namespace extdeps::apt
+}  // namespace extdeps
