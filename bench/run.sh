@@ -23,6 +23,10 @@ Usage: bench/run.sh [OPTIONS]
                       (bench/gen-pypi-index.py writes one) served on 127.0.0.1 by
                       bench/pypi-index-server.py, cold (no cache: every page and metadata file
                       downloaded) and warm; no rosdep or apt cases
+      --pacman DIR    the pacman benchmark instead: bench/pacman-ten-deps resolved with
+                      --manager pacman against the Arch root DIR/root (bench/gen-pacman-repo.py
+                      writes one: 50,000 packages), cold and warm, next to the real
+                      `pacman -Sp --needed` for the packages of the plan on the same root
       --no-rosdep     skip the rosdep cases
       --no-apt        skip the apt-get -s case
       --no-hyperfine  time with the helper's pass only, even when hyperfine is installed
@@ -50,6 +54,7 @@ use_hf=1
 profile=""
 top=25
 conda_channel=""
+pacman_dir=""
 pypi_index=""
 
 while (($#)); do
@@ -60,6 +65,7 @@ while (($#)); do
     -x|--extdeps) bin=$2; shift 2 ;;
     --rosdep-base) rosdep_base=$2; shift 2 ;;
     --conda) conda_channel=$2; shift 2 ;;
+    --pacman) pacman_dir=$2; shift 2 ;;
     --pypi) pypi_index=$2; shift 2 ;;
     --no-rosdep) do_rosdep=0; shift ;;
     --no-apt) do_apt=0; shift ;;
@@ -164,6 +170,22 @@ if [[ -n $pypi_index ]]; then
        --index-url "http://127.0.0.1:$pypi_port/simple/")
   do_rosdep=0
   do_apt=0
+fi
+if [[ -n $pacman_dir ]]; then
+  [[ -d $pacman_dir/root/var/lib/pacman/sync ]] || die "no Arch root in $pacman_dir (bench/gen-pacman-repo.py DIR writes one)"
+  pacman_dir=$(cd "$pacman_dir" && pwd)
+  decl="$repo/bench/pacman-ten-deps"
+  ext=("$bin" resolve "$decl" --manager pacman --root "$pacman_dir/root")
+  do_rosdep=0
+  do_apt=0
+  if [[ -z $profile ]] && command -v pacman >/dev/null && command -v jq >/dev/null; then
+    mapfile -t pac_pkgs < <("${ext[@]}" --json --no-cache | jq -r '[.steps[].packages[].name] | unique[]')
+    ((${#pac_pkgs[@]})) || die "extdeps --json planned no pacman package"
+    r="$pacman_dir/root"
+    add_case pacman-Sp "$runs" 1 "" 0 pacman --config "$r/etc/pacman.conf" --root "$r" --dbpath "$r/var/lib/pacman" \
+      --cachedir "$work/pacman-cache" --logfile "$work/pacman.log" --gpgdir "$work/gnupg" --hookdir "$work/hooks" \
+      -Sp --needed --print-format '%n %v' -- "${pac_pkgs[@]}"
+  fi
 fi
 cold_dir="$work/cache-cold"
 warm_dir="$work/cache-warm"

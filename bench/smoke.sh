@@ -29,6 +29,10 @@ python3 "$repo/bench/gen-nix-index.py" "$tmp/nix/packages.json" --attributes 200
 brotli -q 5 -f -o "$tmp/nix/packages.json.br" "$tmp/nix/packages.json"
 "$repo/bench/nix-index.sh" -n 1 -c 1 -i "$tmp/nix/packages.json.br" -x "$bin" -o "$tmp/nix-out"
 
+step "gen-pacman-repo.py (2,000 packages), run.sh --pacman"
+python3 "$repo/bench/gen-pacman-repo.py" "$tmp/pacman" --packages 2000 >/dev/null
+"$repo/bench/run.sh" --pacman "$tmp/pacman" -n 1 -c 1 --no-hyperfine -x "$bin" -o "$tmp/pacman-out"
+
 if [[ -d /var/lib/apt/lists ]] && compgen -G "/var/lib/apt/lists/*_Packages*" >/dev/null; then
   step "run.sh (ten needs against this machine's apt lists, rosdep and apt-get -s beside)"
   rosdep=()
