@@ -155,7 +155,7 @@ def main():
     core, extra = [], []
     for name, (version, depends, provides) in sorted(CORE.items()):
         core.append((name, version, desc(name, version, depends, provides, [], "x86_64", False)))
-    libs = sorted(CORE)
+    libs = sorted(INSTALLED)  # fillers link the base system; the needs' own packages stay to plan
     fillers = []
     for i in range(a.packages):
         name = f"pkg{i:05d}" if i % 7 else f"lib{i:05d}"
@@ -164,9 +164,13 @@ def main():
         if i % 13 == 0:
             version = f"{rng.randint(1, 3)}:{version}"
         depends = []
+        # Packages come in families of 40 (a project's split packages, a language's modules):
+        # a package depends on earlier members of its family and on the core libraries, so
+        # closures stay the size real ones are, tens of packages, not the whole repository.
+        family_start = i - i % 40
         for _ in range(rng.randint(0, 6)):
-            if fillers and rng.random() < 0.7:
-                dep, dep_version = fillers[rng.randrange(max(0, len(fillers) - 2000), len(fillers))]
+            if i > family_start and rng.random() < 0.7:
+                dep, dep_version = fillers[rng.randrange(family_start, i)]
                 depends.append(dep if rng.random() < 0.8 else f"{dep}>={dep_version.split('-')[0]}")
             else:
                 depends.append(rng.choice(libs))
@@ -182,9 +186,26 @@ def main():
     local = os.path.join(root, "var/lib/pacman/local")
     with open(os.path.join(local, "ALPM_DB_VERSION"), "w") as f:
         f.write("9\n")
+    # What is installed is consistent, as on a real machine: 300 packages picked at random and
+    # everything they depend on (the core libraries at the versions of INSTALLED where it has
+    # them, the repository's otherwise).
+    version_of = {name: version for name, (version, _, _) in CORE.items()}
+    deps_of = {name: depends for name, (_, depends, _) in CORE.items()}
+    for name, version, text in extra:
+        version_of[name] = version
+        deps_of[name] = [l for l in text.split("%DEPENDS%\n")[1].split("\n") if l] if "%DEPENDS%" in text else []
+    provider_of = {p.split("=")[0]: name for name, (_, _, provides) in CORE.items() for p in provides}
     installed = dict(INSTALLED)
-    for name, version in rng.sample(fillers, min(300, len(fillers))):
-        installed[name] = version
+    todo = [name for name, _ in rng.sample(fillers, min(300, len(fillers)))] + list(INSTALLED)
+    seen = set()
+    while todo:
+        dep = todo.pop().split(">=")[0].split("=")[0]
+        name = dep if dep in version_of else provider_of.get(dep)
+        if name is None or name in seen:
+            continue
+        seen.add(name)
+        installed.setdefault(name, version_of[name])
+        todo.extend(deps_of[name])
     for name, version in sorted(installed.items()):
         depends, provides = CORE[name][1:] if name in CORE else ([], [])
         d = os.path.join(local, f"{name}-{version}")

@@ -16,7 +16,14 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-Result<Config> read_config(const std::string& path) {
+namespace {
+
+// A mirrorlist's (or pacman.conf's) "Server = URL" lines, in order.
+Result<void> read_servers(const std::string& path, int depth, std::vector<std::string>& out);
+
+}  // namespace
+
+Result<Config> read_config(const std::string& path, const std::string& root) {
   Config c;
   std::ifstream in(path, std::ios::binary);
   if (!in) return c;
@@ -35,7 +42,7 @@ Result<Config> read_config(const std::string& path) {
       if (line.back() != ']' || line.size() < 3)
         return error_at(ExitCode::bad_input, place, "'" + shorten(line) + "' is not a section", "[NAME]");
       section = std::string(line.substr(1, line.size() - 2));
-      if (section != "options") c.repos.push_back(section);
+      if (section != "options") c.repos.push_back({section, {}});
       continue;
     }
     if (section.empty())
@@ -44,7 +51,16 @@ Result<Config> read_config(const std::string& path) {
     const auto eq = line.find('=');
     const std::string_view key = trim(line.substr(0, eq));
     const std::string_view value = eq == std::string_view::npos ? std::string_view() : trim(line.substr(eq + 1));
-    if (section != "options") continue;  // Server, Include, SigLevel: what fetches, not what is read
+    if (section != "options") {
+      if (key == "Server" && !value.empty()) c.repos.back().servers.emplace_back(value);
+      if (key == "Include" && !value.empty()) {
+        std::string file = (root == "/" ? "" : root) + std::string(value);
+        if (auto r = read_servers(file, 0, c.repos.back().servers); !r)
+          return error_at(ExitCode::bad_input, place, "Include = " + shorten(value) + ": " + r.error().what, "",
+                          "pacman refuses this pacman.conf too");
+      }
+      continue;  // SigLevel, Usage: how pacman checks and uses it, not what is read
+    }
     if (key == "DBPath" && !value.empty()) c.dbpath = std::string(value);
     if (key == "Architecture" && !value.empty()) {
       // "Architecture = x86_64 x86_64_v3": the first is the machine's own.
@@ -54,5 +70,36 @@ Result<Config> read_config(const std::string& path) {
   }
   return c;
 }
+
+std::string db_url(const std::string& server, const std::string& repo, const std::string& arch) {
+  std::string url = server;
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"$repo", repo}, {"$arch", arch}})
+    for (auto at = url.find(from); at != std::string::npos; at = url.find(from, at + to.size()))
+      url.replace(at, from.size(), to);
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url + "/" + repo + ".db";
+}
+
+namespace {
+
+Result<void> read_servers(const std::string& path, int depth, std::vector<std::string>& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error_at(ExitCode::bad_input, path, "cannot read the file");
+  std::string raw;
+  while (std::getline(in, raw)) {
+    std::string_view line = raw;
+    if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = trim(line);
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    const std::string_view key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+    if (key == "Server" && !value.empty()) out.emplace_back(value);
+    if (key == "Include" && !value.empty() && depth < 4)
+      if (auto r = read_servers(std::string(value), depth + 1, out); !r) return r;
+  }
+  return {};
+}
+
+}  // namespace
 
 }  // namespace extdeps::pacman

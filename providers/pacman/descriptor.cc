@@ -27,9 +27,9 @@ std::optional<std::string> name_problem(std::string_view name) {
 Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) {
   std::vector<std::string> dbs = input.sources;
   if (dbs.empty()) {
-    auto conf = read_config(ctx.host_path("/etc/pacman.conf"));
+    auto conf = read_config(ctx.host_path("/etc/pacman.conf"), ctx.root());
     if (!conf) return conf.error();
-    for (const auto& r : conf->repos) dbs.push_back(ctx.host_path(conf->dbpath + "/sync/" + r + ".db"));
+    for (const auto& r : conf->repos) dbs.push_back(ctx.host_path(conf->dbpath + "/sync/" + r.name + ".db"));
     if (dbs.empty())
       return environment_error("no pacman repositories in " + ctx.host_path("/etc/pacman.conf") +
                                " (name sync databases with --index)");

@@ -8,8 +8,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
 
 #include "core/detect/os_release.h"
+#include "core/fetch/fetch.h"
 #include "core/util/file_stamp.h"
 
 namespace extdeps::pacman {
@@ -52,6 +54,29 @@ class PacmanProvider final : public Provider {
   bool available(const Context& ctx) const override {
     std::error_code ec;
     return arch_host_ && fs::is_directory(under(ctx, config_.dbpath, "local"), ec);
+  }
+
+  // A repository whose sync database pacman -Sy has not fetched (a fresh container, a root made
+  // for another machine) is downloaded from its mirrors, in order, through the fetcher's cache.
+  Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher) override {
+    if (!dbs_.empty()) return {};
+    const std::string a = arch(ctx);
+    for (const auto& repo : config_.repos) {
+      std::error_code ec;
+      if (fs::exists(under(ctx, config_.dbpath, "sync/" + repo.name + ".db"), ec) || repo.servers.empty()) continue;
+      std::optional<Error> last;
+      for (const auto& server : repo.servers) {
+        auto got = fetcher.fetch({.url = db_url(server, repo.name, a)});
+        if (got) {
+          fetched_[repo.name] = got->body_path;
+          last.reset();
+          break;
+        }
+        last = got.error();  // the next mirror, as pacman tries them
+      }
+      if (last) return at_place(*last, "pacman repository [" + repo.name + "]");
+    }
+    return {};
   }
 
   Result<SourceId> identity(const Context& ctx) const override {
@@ -114,13 +139,16 @@ class PacmanProvider final : public Provider {
     return ::uname(&u) == 0 ? u.machine : "x86_64";
   }
 
-  // --pacman-db's files, else DBPath/sync/REPO.db for each repository of pacman.conf, else (no
-  // pacman.conf) every *.db there.
+  // --pacman-db's files, else DBPath/sync/REPO.db for each repository of pacman.conf (or the copy
+  // prepare() downloaded), else (no pacman.conf) every *.db there.
   std::vector<std::string> sync_dbs(const Context& ctx) const {
     if (!dbs_.empty()) return dbs_;
     std::vector<std::string> out;
     if (config_.found) {
-      for (const auto& r : config_.repos) out.push_back(under(ctx, config_.dbpath, "sync/" + r + ".db"));
+      for (const auto& r : config_.repos) {
+        auto f = fetched_.find(r.name);
+        out.push_back(f != fetched_.end() ? f->second : under(ctx, config_.dbpath, "sync/" + r.name + ".db"));
+      }
       return out;
     }
     std::error_code ec;
@@ -134,6 +162,7 @@ class PacmanProvider final : public Provider {
   std::string config_path_;
   std::vector<std::string> dbs_;
   bool arch_host_;
+  std::map<std::string, std::string> fetched_;  // repository -> its downloaded sync database
 };
 
 }  // namespace
@@ -152,7 +181,7 @@ std::vector<Command> install_commands(const std::vector<PlannedPackage>& package
 std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettings& settings) {
   std::string path = settings.option_text("pacman-config");
   path = path.empty() ? ctx.host_path(std::string(kConfig)) : path;
-  auto config = read_config(path);
+  auto config = read_config(path, ctx.root());
   // A pacman.conf that cannot be read leaves the defaults; load() reports nothing from it, and a
   // malformed one is reported by the solve through an unavailable provider's empty load.
   Config c = config ? *config : Config{};

@@ -15,17 +15,29 @@ namespace extdeps::pacman {
 
 const ProviderDescriptor& descriptor();
 
+// A repository of pacman.conf: its name and its mirrors, in order, as written ("$repo" and
+// "$arch" not yet replaced).
+struct Repo {
+  std::string name;
+  std::vector<std::string> servers;  // Server lines, and those of the files Include names
+};
+
 // What pacman.conf says that the provider uses.
 struct Config {
   std::string dbpath = "/var/lib/pacman/";  // as written, inside the root
   std::string architecture;                 // "x86_64"; empty: auto (the machine's)
-  std::vector<std::string> repos;           // [core], [extra], ... in order; never "options"
+  std::vector<Repo> repos;                  // [core], [extra], ... in order; never "options"
   bool found = false;                       // whether the file was there
 };
 
 // Reads pacman.conf (`path` on the host, already under the root). A missing file is the default
 // configuration; a line that is not a section, a key or a key = value is an error at its line.
-Result<Config> read_config(const std::string& path);
+// `Include = FILE` (a mirrorlist) is read under `root` for its Server lines; a missing one is an
+// error at the Include line, as pacman makes it.
+Result<Config> read_config(const std::string& path, const std::string& root = "/");
+
+// A mirror's URL of a repository's sync database: "$repo" and "$arch" replaced, "/REPO.db".
+std::string db_url(const std::string& server, const std::string& repo, const std::string& arch);
 
 // Parses one desc file (a sync or a local database's) into `out`; `origin` names it in errors.
 // false, and nothing set, when it has no %NAME% or %VERSION%.

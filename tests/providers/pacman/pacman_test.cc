@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/cli/cli.h"
+#include "tests/support/http_server.h"
 #include "providers/pacman/pacman_provider.h"
 #include "tests/core/version/version_fixtures.h"
 #include "tests/test_support.h"
@@ -107,16 +108,33 @@ TEST(PacmanDatabase, ADamagedDatabaseIsAnErrorAtItsByte) {
 }
 
 TEST(PacmanConfig, ReposInOrderAndTheOptionsItUses) {
-  const std::string f = test::temp_dir() + "/pacman.conf";
+  const std::string root = test::temp_dir();
+  const std::string f = root + "/pacman.conf";
+  // A mirrorlist as Arch ships it: commented-out mirrors, then the chosen ones.
+  std::ofstream(root + "/mirrorlist") << "## Worldwide\n#Server = https://geo.mirror.pkgbuild.com/$repo/os/$arch\n"
+                                         "Server = https://mirror.example.net/archlinux/$repo/os/$arch\n"
+                                         "Server = https://other.example.org/arch/$repo/os/$arch/\n";
   std::ofstream(f) << "# comment\n[options]\nDBPath = /srv/pacman/\nArchitecture = x86_64 x86_64_v3\n"
-                      "SigLevel = Required DatabaseOptional\nColor\n\n[core]\nInclude = /etc/pacman.d/mirrorlist\n"
+                      "SigLevel = Required DatabaseOptional\nColor\n\n[core]\nInclude = /mirrorlist\n"
                       "[extra]\nServer = https://example.org/$repo/os/$arch\n";
-  auto c = read_config(f);
+  auto c = read_config(f, root);
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_TRUE(c->found);
   EXPECT_EQ(c->dbpath, "/srv/pacman/");
   EXPECT_EQ(c->architecture, "x86_64");
-  EXPECT_EQ(c->repos, (std::vector<std::string>{"core", "extra"}));
+  ASSERT_EQ(c->repos.size(), 2u);
+  EXPECT_EQ(c->repos[0].name, "core");
+  EXPECT_EQ(c->repos[1].name, "extra");
+  EXPECT_EQ(c->repos[1].servers, (std::vector<std::string>{"https://example.org/$repo/os/$arch"}));
+  EXPECT_EQ(db_url(c->repos[1].servers[0], "extra", "x86_64"), "https://example.org/extra/os/x86_64/extra.db");
+  ASSERT_EQ(c->repos[0].servers.size(), 2u);  // from the Include, under the root
+  EXPECT_EQ(db_url(c->repos[0].servers[1], "core", "x86_64"), "https://other.example.org/arch/core/os/x86_64/core.db");
+
+  // An Include that is not there is an error at its line, as pacman makes it.
+  std::ofstream(f, std::ios::trunc) << "[core]\nInclude = /etc/pacman.d/absent\n";
+  auto missing = read_config(f, root);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().place, f + ":2");
 
   std::ofstream(f, std::ios::trunc) << "DBPath = /x\n";
   auto bad = read_config(f);
@@ -181,6 +199,41 @@ TEST(PacmanResolve, FourteenNeedsAndPacmanAcceptsThePlan) {
     EXPECT_EQ(pacman_installs[name], version) << name;
   }
   EXPECT_GE(pacman_installs.size(), planned.size());
+}
+
+// A root whose sync database pacman -Sy never fetched: the repository's database comes from its
+// mirror in pacman.conf (a real HTTP server on 127.0.0.1), the first mirror failing, and the
+// same plan comes out.
+TEST(PacmanResolve, AMissingSyncDatabaseIsFetchedFromTheMirrors) {
+  WORLD_OR_SKIP(w);
+  test::HttpServer server;
+  test::Route db;
+  db.body = test::read_file(w + "/repo/test.db.tar.gz");
+  server.route("/arch/test/os/x86_64/test.db", db);
+  const std::string root = test::temp_dir() + "/root";
+  fs::copy(w + "/root", root, fs::copy_options::recursive);
+  fs::remove_all(root + "/var/lib/pacman/sync");
+  std::ofstream(root + "/etc/pacman.d-mirrorlist") << "Server = " << server.url("/gone/$repo/os/$arch") << "\n"
+                                                    << "Server = " << server.url("/arch/$repo/os/$arch") << "\n";
+  std::ofstream(root + "/etc/pacman.conf", std::ios::trunc)
+      << "[options]\nArchitecture = x86_64\n\n[test]\nInclude = /etc/pacman.d-mirrorlist\n";
+  auto ctx = Context::from_process();
+  ctx.set_warning_sink(nullptr);
+  std::ostringstream out, err;
+  const std::string data = std::string(EXTDEPS_TEST_DATA) + "/pacman";
+  int rc = cli::run(ctx,
+                    {"resolve", data + "/pyproject.toml", "--root", root, "--mapping-dir", data + "/mappings", "--json",
+                     "--cache-dir", test::temp_dir()},
+                    out, err);
+  ASSERT_EQ(rc, 0) << err.str() << out.str();
+  auto j = nlohmann::json::parse(out.str());
+  ASSERT_EQ(j["steps"].size(), 1u);
+  std::set<std::string> planned;
+  for (const auto& p : j["steps"][0]["packages"]) planned.insert(p["name"]);
+  EXPECT_TRUE(planned.count("gdal"));
+  EXPECT_TRUE(planned.count("pkgconf"));
+  EXPECT_EQ(server.count("/gone/test/os/x86_64/test.db"), 1);
+  EXPECT_EQ(server.count("/arch/test/os/x86_64/test.db"), 1);
 }
 
 }  // namespace
