@@ -208,7 +208,12 @@ Result<bool> parse_desc(std::string_view text, const std::string& origin, Packag
 Result<void> read_sync_db(const std::string& path, std::string_view arch, const RecordSink& sink) {
   auto reader = CompressedReader::open_sniffed(path);
   if (!reader) return reader.error();
-  TarReader tar(**reader, path);
+  return read_sync_db(**reader, path, arch, sink);
+}
+
+Result<void> read_sync_db(CompressedReader& in, const std::string& path, std::string_view arch,
+                          const RecordSink& sink) {
+  TarReader tar(in, path);
   for (;;) {
     auto m = tar.next();
     if (!m) return m.error();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/provider/provider.h"
+#include "core/util/compressed_reader.h"
 
 namespace extdeps::pacman {
 
@@ -46,6 +47,10 @@ Result<bool> parse_desc(std::string_view text, const std::string& origin, Packag
 // Streams the records of a sync database file (tar; gzip, xz, zstd or plain, by content). Only
 // records whose %ARCH% is `arch` or "any" are kept (all when `arch` is empty).
 Result<void> read_sync_db(const std::string& path, std::string_view arch, const RecordSink& sink);
+
+// The same from a decompressed stream; `name` names it in errors and is the records' origin.
+Result<void> read_sync_db(CompressedReader& in, const std::string& name, std::string_view arch,
+                          const RecordSink& sink);
 
 // Streams the installed records of a local database folder (DBPath/local/NAME-VERSION/desc).
 Result<void> read_local_db(const std::string& dir, const RecordSink& sink);

@@ -107,6 +107,19 @@ TEST(PacmanDatabase, ADamagedDatabaseIsAnErrorAtItsByte) {
   EXPECT_EQ(d.error().place, "x/desc:1");
 }
 
+// Long member names: GNU's ././@LongLink ('L') and pax's path= record (the fuzz seeds, written
+// by Python's tarfile in both formats), as bsdtar may write them for long package names.
+TEST(PacmanDatabase, LongMemberNamesOfBothTarFormats) {
+  for (const char* seed : {"seed-gnu-long-name", "seed-pax-long-name"}) {
+    const std::string bytes = test::read_file(std::string(EXTDEPS_TEST_DATA) + "/../fuzz/corpus/pacman_db/" + seed);
+    auto reader = CompressedReader::over(bytes, seed);
+    std::vector<std::string> names;
+    auto r = read_sync_db(*reader, seed, "x86_64", [&](PackageRecord&& rec) { names.push_back(rec.name + " " + rec.version); });
+    ASSERT_TRUE(r.ok()) << seed << ": " << r.error().message;
+    EXPECT_EQ(names, (std::vector<std::string>{"a-very-long-package-name-" + std::string(90, 'x') + " 1:1.0-1"})) << seed;
+  }
+}
+
 TEST(PacmanConfig, ReposInOrderAndTheOptionsItUses) {
   const std::string root = test::temp_dir();
   const std::string f = root + "/pacman.conf";
