@@ -123,6 +123,9 @@ class Provider {
   // then disfavours each record that has them. Others are not asked, which saves a lookup per
   // record.
   virtual bool has_track_features() const { return false; }
+  // Whether an unversioned provide of its records meets a versioned relation (rpm: Provides: foo
+  // meets Requires: foo >= 1). Debian's rule, and pacman's, is that it does not: the default.
+  virtual bool unversioned_provides_meet_versions() const { return false; }
   // Whether this provider can work on this machine (apt: a dpkg database is there).
   virtual bool available(const Context& ctx) const = 0;
   virtual Result<SourceId> identity(const Context& ctx) const = 0;

@@ -52,9 +52,9 @@ int rel_flags(DepOp op) {
 class RecordAdder {
  public:
   RecordAdder(PoolBuilder& builder, const Context& ctx, Repo* repo, std::string ecosystem,
-              VersionScheme scheme)
+              VersionScheme scheme, bool unversioned_provides_meet_versions)
       : b_(builder), ctx_(ctx), pool_(builder.pool()), repo_(repo), eco_(std::move(ecosystem)),
-        scheme_(scheme) {
+        scheme_(scheme), unversioned_meet_versions_(unversioned_provides_meet_versions) {
     data_ = repo_add_repodata(repo_, 0);
   }
 
@@ -79,6 +79,9 @@ class RecordAdder {
       if (d.op != DepOp::any) {  // a versioned provide also meets versioned relations
         Id n = b_.name_id(eco_, d.name);
         s->provides = repo_addid_dep(repo_, s->provides, pool_rel2id(pool_, n, evr_id(d.version), rel_flags(d.op), 1), 0);
+      } else if (unversioned_meet_versions_ && d.name.rfind("__", 0) != 0) {
+        // rpm: an unversioned provide meets a versioned relation too (the provider says so).
+        s->provides = repo_addid_dep(repo_, s->provides, b_.versioned(b_.name_id(eco_, d.name)), 0);
       }
     }
     for (const auto& alts : r.depends) {
@@ -142,6 +145,7 @@ class RecordAdder {
   Repodata* data_;
   std::string eco_;
   VersionScheme scheme_;
+  bool unversioned_meet_versions_;
   std::unordered_map<std::string, Id> evr_cache_;
 };
 
@@ -463,8 +467,9 @@ Result<void> PoolBuilder::load_records(Provider& provider, Repo* available, Repo
                                        const std::vector<std::string>& roots) {
   std::string eco(provider.ecosystem());
   std::optional<RecordAdder> avail;
-  if (available) avail.emplace(*this, ctx_, available, eco, provider.scheme());
-  RecordAdder inst(*this, ctx_, installed, eco, provider.scheme());
+  const bool unversioned = provider.unversioned_provides_meet_versions();
+  if (available) avail.emplace(*this, ctx_, available, eco, provider.scheme(), unversioned);
+  RecordAdder inst(*this, ctx_, installed, eco, provider.scheme(), unversioned);
   // A package outside the closure of the names the mapping tables mention and of what is
   // installed can never be part of a plan for a mapped need: it never reaches the pool. Newer
   // versions of what is installed stay too (upgrading libxml2-dev can require upgrading the

@@ -34,7 +34,7 @@ const CoverageRow* row(const Coverage& c, const std::string& id) {
 
 TEST(Coverage, AtLeast900IdsInEveryTableThatHasThem) {
   const Coverage c = coverage(shipped());
-  EXPECT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch"}));
+  EXPECT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch", "fedora"}));
   EXPECT_GE(c.rows.size(), 900u);
   const std::size_t deb = column(c, "debian"), cf = column(c, "conda-forge"), nix = column(c, "nixpkgs");
   // Every id is in debian.toml, mapped or said to be absent there with a note; the other tables
@@ -54,6 +54,10 @@ TEST(Coverage, AtLeast900IdsInEveryTableThatHasThem) {
   const std::size_t arch = column(c, "arch");
   EXPECT_GE(c.count(arch, Cover::mapped), 450u);
   EXPECT_EQ(c.count_unverified(arch, Cover::mapped), c.count(arch, Cover::mapped));
+  // fedora.toml's too (rosdep and PEP 804, no Fedora index here).
+  const std::size_t fedora = column(c, "fedora");
+  EXPECT_GE(c.count(fedora, Cover::mapped), 500u);
+  EXPECT_EQ(c.count_unverified(fedora, Cover::mapped), c.count(fedora, Cover::mapped));
 }
 
 TEST(Coverage, TheFamiliesTheIssueNames) {

@@ -58,8 +58,8 @@ TEST(ProviderDescriptor, NameRulesComeFromTheDescriptor) {
   if (!descriptor_for_manager("apt")) GTEST_SKIP() << "built without the apt provider";
   EXPECT_FALSE(mapping::name_problem("apt-get", "libxml2-dev"));
   EXPECT_TRUE(mapping::name_problem("apt-get", "LibXML2"));  // Debian names are lower case
-  EXPECT_FALSE(mapping::name_problem("dnf", "LibXML2"));     // no dnf provider: generic rule
-  EXPECT_TRUE(mapping::name_problem("dnf", "-oPre-Invoke=x"));
+  EXPECT_FALSE(mapping::name_problem("emerge", "LibXML2"));  // no emerge provider: generic rule
+  EXPECT_TRUE(mapping::name_problem("emerge", "-oPre-Invoke=x"));
 }
 
 class ProviderOptionsCli : public test::CliFixture {};

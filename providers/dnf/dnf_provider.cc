@@ -1,0 +1,219 @@
+// The dnf provider: the rpm-md repositories of /etc/yum.repos.d (or zypper's), downloaded through
+// the fetcher; the rpm database under the root, asked of rpm; dnf, yum or zypper commands.
+#include "providers/dnf/dnf_provider.h"
+
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/detect/os_release.h"
+#include "core/detect/process.h"
+#include "core/fetch/fetch.h"
+#include "core/util/file_stamp.h"
+#include "core/util/subprocess.h"
+
+namespace extdeps::dnf {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool suse_like(const detect::OsRelease& os) {
+  auto suse = [](std::string_view id) { return id.starts_with("opensuse") || id == "suse" || id == "sles"; };
+  if (suse(os.id)) return true;
+  for (const auto& l : os.id_like)
+    if (suse(l)) return true;
+  return false;
+}
+
+bool rpm_like(const detect::OsRelease& os) {
+  static const char* kIds[] = {"fedora", "rhel", "centos", "rocky", "almalinux", "ol"};
+  for (const char* id : kIds) {
+    if (os.id == id) return true;
+    for (const auto& l : os.id_like)
+      if (l == id) return true;
+  }
+  return suse_like(os);
+}
+
+// Where the root's rpm database is: rpm >= 4.16 keeps it in /usr/lib/sysimage/rpm (Fedora links
+// /var/lib/rpm there), older ones in /var/lib/rpm. Empty when neither holds one.
+std::string rpm_dbpath(const Context& ctx) {
+  for (const char* p : {"/usr/lib/sysimage/rpm", "/var/lib/rpm"}) {
+    std::error_code ec;
+    for (const char* f : {"rpmdb.sqlite", "Packages", "Packages.db"})
+      if (fs::exists(ctx.host_path(std::string(p) + "/" + f), ec)) return p;
+  }
+  return {};
+}
+
+struct Primary {
+  std::string repo;
+  std::string url;   // of primary.xml.*, for messages
+  std::string path;  // the fetched body
+};
+
+class DnfProvider final : public Provider {
+ public:
+  DnfProvider(std::string ecosystem, Frontend frontend, std::vector<RepoConfig> repos, std::string releasever,
+              std::string basearch, bool rpm_host)
+      : ecosystem_(std::move(ecosystem)),
+        frontend_(frontend),
+        repos_(std::move(repos)),
+        releasever_(std::move(releasever)),
+        basearch_(std::move(basearch)),
+        rpm_host_(rpm_host) {}
+
+  std::string_view ecosystem() const override { return ecosystem_; }
+  std::string_view manager() const override { return "dnf"; }
+  bool system_wide() const override { return true; }
+  VersionScheme scheme() const override { return VersionScheme::rpm; }
+  bool unversioned_provides_meet_versions() const override { return true; }
+
+  bool available(const Context& ctx) const override { return rpm_host_ && !rpm_dbpath(ctx).empty(); }
+
+  // Each enabled repository's repomd.xml, then its primary metadata, from its first baseurl that
+  // answers.
+  Result<void> prepare(const Context&, fetch::Fetcher& fetcher) override {
+    primaries_.clear();
+    for (const auto& repo : repos_) {
+      if (!repo.enabled) continue;
+      if (repo.baseurls.empty())
+        return error_at(ExitCode::bad_input, repo.origin, "repository '" + repo.id + "' has no baseurl",
+                        "baseurl=URL (metalink and mirrorlist are not read yet)");
+      std::optional<Error> last;
+      for (const auto& raw : repo.baseurls) {
+        std::string base = expand(raw, releasever_, basearch_);
+        while (!base.empty() && base.back() == '/') base.pop_back();
+        auto repomd = fetcher.fetch({.url = base + "/repodata/repomd.xml"});
+        if (!repomd) {
+          last = repomd.error();
+          continue;
+        }
+        auto text = read_file(repomd->body_path);
+        if (!text) return text.error();
+        auto href = primary_location(*text, base + "/repodata/repomd.xml");
+        if (!href) return href.error();
+        auto primary = fetcher.fetch({.url = base + "/" + *href});
+        if (!primary) {
+          last = primary.error();
+          continue;
+        }
+        primaries_.push_back({repo.id, base + "/" + *href, primary->body_path});
+        last.reset();
+        break;
+      }
+      if (last) return at_place(*last, "repository '" + repo.id + "' (" + repo.origin + ")");
+    }
+    return {};
+  }
+
+  Result<SourceId> identity(const Context& ctx) const override {
+    std::string key = "dnf arch=" + basearch_ + "\n";
+    std::vector<std::string> files;
+    for (const auto& p : primaries_) files.push_back(p.path);
+    const std::string db = rpm_dbpath(ctx);
+    if (!db.empty()) files.push_back(ctx.host_path(db));
+    for (const auto& f : files) {
+      struct stat st {};
+      if (::stat(f.c_str(), &st) != 0)
+        return error_at(ExitCode::environment, f, std::string("cannot stat: ") + std::strerror(errno));
+      key += f + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
+    }
+    // The database folder's mtime moves with every transaction (its -wal, its Packages file).
+    if (!db.empty())
+      for (const auto& e : fs::directory_iterator(ctx.host_path(db))) {
+        struct stat st {};
+        if (::stat(e.path().c_str(), &st) == 0)
+          key += e.path().string() + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
+      }
+    return SourceId{std::move(key)};
+  }
+
+  Result<void> load(const Context& ctx, const RecordSink& available, const RecordSink& installed) override {
+    for (const auto& p : primaries_) {
+      auto reader = CompressedReader::open_sniffed(p.path);
+      if (!reader) return reader.error();
+      if (auto r = read_primary(**reader, p.url, basearch_, available); !r) return r;
+    }
+    const std::string db = rpm_dbpath(ctx);
+    if (db.empty()) return {};
+    const std::string rpm = detect::find_on_path(ctx, "rpm");
+    if (rpm.empty())
+      return error_at(ExitCode::environment, ctx.host_path(db), "an rpm database, and no rpm on PATH to read it", "",
+                      "install rpm");
+    ProcessRequest req;
+    req.argv = {rpm, "--root", ctx.root().empty() ? "/" : ctx.root(), "--dbpath", db, "-qa", "--queryformat", kQueryFormat};
+    req.timeout_ms = 60000;
+    req.max_output = std::size_t{1} << 30;
+    auto ran = ctx.processes().run(req);
+    if (!ran) return ran.error();
+    if (!ran->ok())
+      return error_at(ExitCode::environment, ctx.host_path(db), "rpm -qa failed: " + ran->err_tail);
+    return parse_rpm_query(ran->out, ctx.host_path(db), installed);
+  }
+
+  std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const override {
+    return dnf::install_commands(frontend_, packages);
+  }
+
+ private:
+  static Result<std::string> read_file(const std::string& path) {
+    auto reader = CompressedReader::open(path);
+    if (!reader) return reader.error();
+    return read_all(**reader);
+  }
+
+  std::string ecosystem_;
+  Frontend frontend_;
+  std::vector<RepoConfig> repos_;
+  std::string releasever_, basearch_;
+  bool rpm_host_;
+  std::vector<Primary> primaries_;
+};
+
+}  // namespace
+
+std::vector<Command> install_commands(Frontend frontend, const std::vector<PlannedPackage>& packages) {
+  if (packages.empty()) return {};
+  Command c;
+  if (frontend == Frontend::zypper) {
+    c.argv = {"zypper", "--non-interactive", "install", "--"};
+    for (const auto& p : packages) c.argv.push_back(p.name + "=" + p.version);
+  } else {
+    c.argv = {frontend == Frontend::yum ? "yum" : "dnf", "install", "-y", "--"};
+    for (const auto& p : packages)
+      c.argv.push_back(p.name + "-" + p.version + (p.arch.empty() ? "" : "." + p.arch));
+  }
+  c.requires_elevation = true;
+  return {std::move(c)};
+}
+
+std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettings& settings) {
+  const detect::OsRelease os = detect::read_os_release(ctx);
+  const bool suse = suse_like(os);
+  std::vector<RepoConfig> repos;
+  const auto urls = settings.option_list("dnf-repo");
+  if (!urls.empty()) {
+    for (std::size_t i = 0; i < urls.size(); ++i)
+      repos.push_back({"repo" + std::to_string(i + 1), {urls[i]}, true, settings.option("dnf-repo")->from});
+  } else {
+    auto read = read_repo_files({ctx.host_path("/etc/yum.repos.d"), ctx.host_path("/etc/zypp/repos.d")});
+    if (read) repos = std::move(*read);
+    else ctx.warn(read.error().message + " (the repository files are ignored)");
+  }
+  struct utsname u {};
+  std::string basearch = ::uname(&u) == 0 ? u.machine : "x86_64";
+  Frontend frontend = suse ? Frontend::zypper : Frontend::dnf;
+  const std::string chosen = settings.option_text("dnf-frontend");
+  if (chosen == "yum") frontend = Frontend::yum;
+  if (chosen == "zypper") frontend = Frontend::zypper;
+  if (chosen == "dnf") frontend = Frontend::dnf;
+  return std::make_unique<DnfProvider>(suse ? "opensuse" : "fedora", frontend, std::move(repos), os.version_id,
+                                       basearch, rpm_like(os));
+}
+
+}  // namespace extdeps::dnf

@@ -1,0 +1,59 @@
+// The dnf provider (Fedora, RHEL and its rebuilds, openSUSE): rpm-md repositories (repomd.xml ->
+// primary.xml, as createrepo_c writes them) configured in /etc/yum.repos.d and /etc/zypp/repos.d
+// or named with --repo, downloaded through the fetcher; the installed set from the rpm database
+// (asked of rpm itself, below); dnf, zypper or yum commands. Internal to providers/dnf.
+//
+// The installed set: `rpm --root R --dbpath DB -qa --queryformat ...` through the Context's
+// ProcessRunner. Not librpm (a link dependency for one query, and its database backends differ
+// by release: sqlite, bdb, ndb) and not libsolv's rpmdb reader (providers stay blind to libsolv):
+// rpm is on every machine that has an rpm database, and reads whichever backend it has.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/provider/provider.h"
+#include "core/util/compressed_reader.h"
+
+namespace extdeps::dnf {
+
+const ProviderDescriptor& descriptor();
+
+// A repository of a .repo file (yum/dnf INI, zypper's too): [id] with baseurl, enabled.
+struct RepoConfig {
+  std::string id;
+  std::vector<std::string> baseurls;  // $releasever, $basearch, $arch not yet replaced
+  bool enabled = true;
+  std::string origin;                 // "file:line" of its [id]
+};
+
+// Reads every *.repo of the folders (under the root already), in name order. A line that is not
+// a section, a comment or key=value is an error at its line.
+Result<std::vector<RepoConfig>> read_repo_files(const std::vector<std::string>& dirs);
+
+// "$releasever", "$basearch", "$arch" replaced.
+std::string expand(std::string text, const std::string& releasever, const std::string& basearch);
+
+// repomd.xml: the location (href, relative to the repository's base) of its primary metadata.
+Result<std::string> primary_location(std::string_view repomd, const std::string& name);
+
+// Streams the packages of a primary.xml (decompressed by `in`) as records; `name` names it in
+// errors and is their origin. Records of another architecture than `arch` (or noarch) are left
+// out; "src" always. File provides (the paths primary lists) are added as provides.
+Result<void> read_primary(CompressedReader& in, const std::string& name, std::string_view arch,
+                          const RecordSink& sink);
+
+// The installed set as `rpm -qa --queryformat kQueryFormat` prints it.
+extern const char* const kQueryFormat;
+Result<void> parse_rpm_query(std::string_view text, const std::string& origin, const RecordSink& sink);
+
+// "dnf install -y NAME-[EPOCH:]VERSION-RELEASE.ARCH..." (or zypper, yum).
+enum class Frontend { dnf, yum, zypper };
+std::vector<Command> install_commands(Frontend frontend, const std::vector<PlannedPackage>& packages);
+
+std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettings& settings);
+
+}  // namespace extdeps::dnf

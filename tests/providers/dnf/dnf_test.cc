@@ -1,0 +1,164 @@
+// The dnf provider on a world the real tools built (make_world.sh: rpmbuild packages, createrepo_c,
+// rpm -i --justdb into a throw-away root): primary.xml and the rpm database read as they are,
+// thirteen needs resolved, and the plan checked by the real dnf's transaction test.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/cli/cli.h"
+#include "providers/dnf/dnf_provider.h"
+#include "tests/core/version/version_fixtures.h"
+#include "tests/test_support.h"
+
+namespace extdeps::dnf {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool have(const char* tool) { return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0; }
+
+const std::string& world() {
+  static const std::string dir = [] {
+    if (!have("rpmbuild") || !have("rpm") || !have("createrepo_c")) return std::string();
+    std::string d = test::temp_dir() + "/world";
+    const std::string script = std::string(EXTDEPS_TEST_DATA) + "/../providers/dnf/make_world.sh";
+    if (std::system(("bash " + script + " " + d + " >" + d + ".log 2>&1").c_str()) != 0) {
+      ADD_FAILURE() << "make_world.sh failed: " << test::read_file(d + ".log");
+      return std::string();
+    }
+    return d;
+  }();
+  return dir;
+}
+
+#define WORLD_OR_SKIP(w)     \
+  const std::string& w = world(); \
+  if (w.empty()) GTEST_SKIP() << "needs rpmbuild, rpm and createrepo_c (Debian: rpm, createrepo-c)"
+
+std::string show(const NativeDep& d) {
+  static const char* ops[] = {"", "=", "<", "<=", ">", ">=", "!=", "~"};
+  return d.name + ops[static_cast<int>(d.op)] + d.version;
+}
+
+TEST(DnfPrimary, ThePrimaryMetadataReadsAsCreaterepoWroteIt) {
+  WORLD_OR_SKIP(w);
+  auto repomd = test::read_file(w + "/repo/repodata/repomd.xml");
+  auto href = primary_location(repomd, "repomd.xml");
+  ASSERT_TRUE(href.ok()) << href.error().message;
+  EXPECT_TRUE(href->starts_with("repodata/") && href->ends_with("-primary.xml.gz")) << *href;
+  auto reader = CompressedReader::open(w + "/repo/" + *href);
+  ASSERT_TRUE(reader.ok());
+  std::map<std::string, PackageRecord> by_name;
+  auto r = read_primary(**reader, "primary.xml.gz", "x86_64", [&](PackageRecord&& rec) { by_name[rec.name] = std::move(rec); });
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(by_name.size(), 28u);
+  EXPECT_EQ(by_name.at("libpng").version, "2:1.6.40-4.fc41");
+  EXPECT_EQ(by_name.at("cmake-data").arch, "noarch");
+  std::vector<std::string> deps;
+  for (const auto& alts : by_name.at("gdal-devel").depends) {
+    std::string d;
+    for (const auto& a : alts) d += (d.empty() ? "" : "|") + show(a);
+    deps.push_back(d);
+  }
+  // The rich dependency as alternatives, the file dependency, the exact release.
+  std::sort(deps.begin(), deps.end());
+  EXPECT_EQ(deps, (std::vector<std::string>{"/usr/bin/pkg-config", "gdal-libs=3.9.3-1.fc41", "libcurl-devel|curl-devel"}));
+  std::set<std::string> provides;
+  for (const auto& p : by_name.at("pkgconf-pkg-config").provides) provides.insert(show(p));
+  EXPECT_TRUE(provides.count("/usr/bin/pkg-config"));  // primary lists *bin/* files
+  EXPECT_TRUE(provides.count("pkgconfig=1:2.3.0"));
+  EXPECT_TRUE(provides.count("pkg-config=2.3.0"));
+  std::vector<std::string> conflicts;
+  for (const auto& c : by_name.at("oldcurl").conflicts) conflicts.push_back(show(c));
+  EXPECT_EQ(conflicts, (std::vector<std::string>{"libcurl<8"}));
+}
+
+TEST(DnfInstalled, TheRpmDatabaseAsRpmPrintsIt) {
+  WORLD_OR_SKIP(w);
+  auto r = version::testing::run_command("rpm --root " + w + "/root --dbpath /var/lib/rpm -qa --queryformat '" +
+                                         std::string(kQueryFormat) + "'");
+  ASSERT_EQ(r.status, 0);
+  std::map<std::string, PackageRecord> by_name;
+  auto parsed = parse_rpm_query(r.out, "rpmdb", [&](PackageRecord&& rec) { by_name[rec.name] = std::move(rec); });
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(by_name.size(), 5u);
+  EXPECT_EQ(by_name.at("pkgconf").version, "1.9.5-1.fc40");
+  EXPECT_TRUE(by_name.at("pkgconf").installed);
+  std::set<std::string> provides;
+  for (const auto& p : by_name.at("bash").provides) provides.insert(show(p));
+  EXPECT_TRUE(provides.count("/bin/sh")) << "file provides kept for file dependencies";
+}
+
+TEST(DnfConfig, RepoFilesAndTheirVariables) {
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/fedora.repo") << "[fedora]\nname=Fedora $releasever - $basearch\n"
+                                         "metalink=https://mirrors.fedoraproject.org/metalink?repo=fedora-$releasever\n"
+                                         "baseurl=https://a.example/$releasever/$basearch/os/\n"
+                                         "        https://b.example/$releasever/$basearch/os/\n"
+                                         "enabled=1\n\n[fedora-debuginfo]\nbaseurl=https://c.example/\nenabled=0\n";
+  auto repos = read_repo_files({dir});
+  ASSERT_TRUE(repos.ok()) << repos.error().message;
+  ASSERT_EQ(repos->size(), 2u);
+  EXPECT_EQ((*repos)[0].id, "fedora");
+  ASSERT_EQ((*repos)[0].baseurls.size(), 2u);
+  EXPECT_EQ(expand((*repos)[0].baseurls[1], "41", "x86_64"), "https://b.example/41/x86_64/os/");
+  EXPECT_FALSE((*repos)[1].enabled);
+  std::ofstream(dir + "/bad.repo") << "baseurl=x\n";
+  auto bad = read_repo_files({dir});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().place, dir + "/bad.repo:1");
+}
+
+TEST(DnfCommands, DnfNamesTheExactPackagesZypperTheirVersions) {
+  const std::vector<PlannedPackage> p{{"gdal-devel", "3.9.3-1.fc41", "x86_64", ""}, {"libpng", "2:1.6.40-4.fc41", "x86_64", ""}};
+  EXPECT_EQ(install_commands(Frontend::dnf, p)[0].argv,
+            (std::vector<std::string>{"dnf", "install", "-y", "--", "gdal-devel-3.9.3-1.fc41.x86_64", "libpng-2:1.6.40-4.fc41.x86_64"}));
+  EXPECT_EQ(install_commands(Frontend::zypper, p)[0].argv,
+            (std::vector<std::string>{"zypper", "--non-interactive", "install", "--", "gdal-devel=3.9.3-1.fc41", "libpng=2:1.6.40-4.fc41"}));
+  EXPECT_TRUE(install_commands(Frontend::dnf, p)[0].requires_elevation);
+}
+
+// Thirteen needs on the world's root: the repository read from /etc/yum.repos.d (file://), the
+// installed set from rpm; the real dnf's transaction test accepts the planned packages.
+TEST(DnfResolve, ThirteenNeedsAndDnfAcceptsThePlan) {
+  WORLD_OR_SKIP(w);
+  auto ctx = Context::from_process();
+  ctx.set_warning_sink(nullptr);
+  std::ostringstream out, err;
+  const std::string data = std::string(EXTDEPS_TEST_DATA) + "/dnf";
+  int rc = cli::run(ctx,
+                    {"resolve", data + "/pyproject.toml", "--root", w + "/root", "--manager", "dnf", "--mapping-dir",
+                     data + "/mappings", "--json", "--cache-dir", test::temp_dir()},
+                    out, err);
+  ASSERT_EQ(rc, 0) << err.str() << out.str();
+  auto j = nlohmann::json::parse(out.str());
+  std::map<std::string, std::string> status;
+  for (const auto& r : j["requirements"]) status[r["id"]] = r["status"];
+  EXPECT_EQ(status.size(), 13u);
+  EXPECT_EQ(status["dep:generic/pkg-config"], "planned");  // 1.9.5 installed; >=2 upgrades it
+  EXPECT_EQ(status["dep:generic/gdal"], "planned");
+  ASSERT_EQ(j["steps"].size(), 1u);
+  std::map<std::string, std::string> planned;
+  for (const auto& p : j["steps"][0]["packages"]) planned[p["name"]] = p["version"];
+  // The step's own arguments after "dnf install -y": "--" and NAME-[E:]V-R.ARCH each.
+  const auto& argv = j["steps"][0]["command"];
+  ASSERT_GE(argv.size(), 5u);
+  EXPECT_EQ(argv[0], "dnf");
+  std::string targets;
+  for (std::size_t i = 3; i < argv.size(); ++i) targets += " '" + argv[i].get<std::string>() + "'";
+  EXPECT_EQ(planned["pkgconf-pkg-config"], "2.3.0-1.fc41");
+  EXPECT_EQ(planned["libpng-devel"], "2:1.6.40-4.fc41");
+  if (!have("dnf")) GTEST_SKIP() << "no dnf to check the plan with (Debian: dnf)";
+  auto r = version::testing::run_command(w + "/dnf.sh -y --setopt=tsflags=test install" + targets + " 2>&1");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("Transaction test succeeded."), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace extdeps::dnf
