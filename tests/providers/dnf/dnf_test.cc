@@ -14,6 +14,7 @@
 #include "core/cli/cli.h"
 #include "providers/dnf/dnf_provider.h"
 #include "tests/core/version/version_fixtures.h"
+#include "tests/support/tool_world.h"
 #include "tests/test_support.h"
 
 namespace extdeps::dnf {
@@ -21,30 +22,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool have(const char* tool) { return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0; }
-
-const std::string& world() {
-  static const std::string dir = [] {
-    if (!have("rpmbuild") || !have("rpm") || !have("createrepo_c")) return std::string();
-    std::string d = test::temp_dir() + "/world";
-    const std::string script = std::string(EXTDEPS_TEST_DATA) + "/../providers/dnf/make_world.sh";
-    if (std::system(("bash " + script + " " + d + " >" + d + ".log 2>&1").c_str()) != 0) {
-      ADD_FAILURE() << "make_world.sh failed: " << test::read_file(d + ".log");
-      return std::string();
-    }
-    return d;
-  }();
-  return dir;
-}
-
-#define WORLD_OR_SKIP(w)     \
-  const std::string& w = world(); \
+#define WORLD_OR_SKIP(w)                                                    \
+  const std::string& w = test::tool_world("dnf", {"rpmbuild", "rpm", "createrepo_c"}); \
   if (w.empty()) GTEST_SKIP() << "needs rpmbuild, rpm and createrepo_c (Debian: rpm, createrepo-c)"
 
-std::string show(const NativeDep& d) {
-  static const char* ops[] = {"", "=", "<", "<=", ">", ">=", "!=", "~"};
-  return d.name + ops[static_cast<int>(d.op)] + d.version;
-}
 
 TEST(DnfPrimary, ThePrimaryMetadataReadsAsCreaterepoWroteIt) {
   WORLD_OR_SKIP(w);
@@ -63,19 +44,19 @@ TEST(DnfPrimary, ThePrimaryMetadataReadsAsCreaterepoWroteIt) {
   std::vector<std::string> deps;
   for (const auto& alts : by_name.at("gdal-devel").depends) {
     std::string d;
-    for (const auto& a : alts) d += (d.empty() ? "" : "|") + show(a);
+    for (const auto& a : alts) d += (d.empty() ? "" : "|") + test::show_dep(a);
     deps.push_back(d);
   }
   // The rich dependency as alternatives, the file dependency, the exact release.
   std::sort(deps.begin(), deps.end());
   EXPECT_EQ(deps, (std::vector<std::string>{"/usr/bin/pkg-config", "gdal-libs=3.9.3-1.fc41", "libcurl-devel|curl-devel"}));
   std::set<std::string> provides;
-  for (const auto& p : by_name.at("pkgconf-pkg-config").provides) provides.insert(show(p));
+  for (const auto& p : by_name.at("pkgconf-pkg-config").provides) provides.insert(test::show_dep(p));
   EXPECT_TRUE(provides.count("/usr/bin/pkg-config"));  // primary lists *bin/* files
   EXPECT_TRUE(provides.count("pkgconfig=1:2.3.0"));
   EXPECT_TRUE(provides.count("pkg-config=2.3.0"));
   std::vector<std::string> conflicts;
-  for (const auto& c : by_name.at("oldcurl").conflicts) conflicts.push_back(show(c));
+  for (const auto& c : by_name.at("oldcurl").conflicts) conflicts.push_back(test::show_dep(c));
   EXPECT_EQ(conflicts, (std::vector<std::string>{"libcurl<8"}));
 }
 
@@ -91,7 +72,7 @@ TEST(DnfInstalled, TheRpmDatabaseAsRpmPrintsIt) {
   EXPECT_EQ(by_name.at("pkgconf").version, "1.9.5-1.fc40");
   EXPECT_TRUE(by_name.at("pkgconf").installed);
   std::set<std::string> provides;
-  for (const auto& p : by_name.at("bash").provides) provides.insert(show(p));
+  for (const auto& p : by_name.at("bash").provides) provides.insert(test::show_dep(p));
   EXPECT_TRUE(provides.count("/bin/sh")) << "file provides kept for file dependencies";
 }
 
@@ -154,7 +135,7 @@ TEST(DnfResolve, ThirteenNeedsAndDnfAcceptsThePlan) {
   for (std::size_t i = 3; i < argv.size(); ++i) targets += " '" + argv[i].get<std::string>() + "'";
   EXPECT_EQ(planned["pkgconf-pkg-config"], "2.3.0-1.fc41");
   EXPECT_EQ(planned["libpng-devel"], "2:1.6.40-4.fc41");
-  if (!have("dnf")) GTEST_SKIP() << "no dnf to check the plan with (Debian: dnf)";
+  if (!test::have_tool("dnf")) GTEST_SKIP() << "no dnf to check the plan with (Debian: dnf)";
   auto r = version::testing::run_command(w + "/dnf.sh -y --setopt=tsflags=test install" + targets + " 2>&1");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("Transaction test succeeded."), std::string::npos) << r.out;

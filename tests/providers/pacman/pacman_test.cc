@@ -15,6 +15,7 @@
 #include "tests/support/http_server.h"
 #include "providers/pacman/pacman_provider.h"
 #include "tests/core/version/version_fixtures.h"
+#include "tests/support/tool_world.h"
 #include "tests/test_support.h"
 
 namespace extdeps::pacman {
@@ -22,32 +23,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool have(const char* tool) { return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0; }
+#define WORLD_OR_SKIP(w)                                                    \
+  const std::string& w = test::tool_world("pacman", {"bsdtar", "repo-add", "pacman"}); \
+  if (w.empty()) GTEST_SKIP() << "needs bsdtar, repo-add and pacman (Debian: libarchive-tools, pacman-package-manager)"
 
-// One world per test program: building it takes a few seconds.
-const std::string& world() {
-  static const std::string dir = [] {
-    if (!have("bsdtar") || !have("repo-add") || !have("pacman")) return std::string();
-    std::string d = test::temp_dir() + "/world";
-    const std::string script = std::string(EXTDEPS_TEST_DATA) + "/../providers/pacman/make_world.sh";
-    if (std::system(("bash " + script + " " + d + " >" + d + ".log 2>&1").c_str()) != 0) {
-      ADD_FAILURE() << "make_world.sh failed: " << test::read_file(d + ".log");
-      return std::string();
-    }
-    return d;
-  }();
-  return dir;
-}
-
-#define WORLD_OR_SKIP(w)                                                                                  \
-  const std::string& w = world();                                                                         \
-  if (w.empty())                                                                                          \
-    GTEST_SKIP() << "needs bsdtar, repo-add and pacman (Debian: libarchive-tools, pacman-package-manager)"
-
-std::string show(const NativeDep& d) {
-  static const char* ops[] = {"", "=", "<", "<=", ">", ">=", "!=", "~"};
-  return d.name + ops[static_cast<int>(d.op)] + d.version;
-}
 
 TEST(PacmanDatabase, TheSyncDatabaseReadsAsRepoAddWroteIt) {
   WORLD_OR_SKIP(w);
@@ -61,13 +40,13 @@ TEST(PacmanDatabase, TheSyncDatabaseReadsAsRepoAddWroteIt) {
   EXPECT_EQ(zlib.arch, "x86_64");
   const auto& gdal = by_name.at("gdal");
   std::set<std::string> deps;
-  for (const auto& alt : gdal.depends) deps.insert(show(alt.front()));
+  for (const auto& alt : gdal.depends) deps.insert(test::show_dep(alt.front()));
   EXPECT_TRUE(deps.count("proj>=9")) << gdal.depends.size();
   EXPECT_TRUE(deps.count("hdf5"));
   const auto& openblas = by_name.at("openblas");
   ASSERT_EQ(openblas.provides.size(), 3u);
-  EXPECT_EQ(show(openblas.provides[0]), "blas=3.12.0");
-  EXPECT_EQ(show(openblas.conflicts[0]), "blas");
+  EXPECT_EQ(test::show_dep(openblas.provides[0]), "blas=3.12.0");
+  EXPECT_EQ(test::show_dep(openblas.conflicts[0]), "blas");
   EXPECT_EQ(by_name.at("eigen").arch, "any");  // "any" is every architecture's
 
   // Another architecture's packages are left out, "any" kept.
