@@ -27,6 +27,11 @@ Usage: bench/run.sh [OPTIONS]
                       --manager pacman against the Arch root DIR/root (bench/gen-pacman-repo.py
                       writes one: 50,000 packages), cold and warm, next to the real
                       `pacman -Sp --needed` for the packages of the plan on the same root
+      --dnf DIR       the dnf benchmark instead: bench/dnf-ten-deps resolved with --manager dnf
+                      against the Fedora root DIR/root, whose repository DIR/repo
+                      (bench/gen-rpm-repo.py writes both: 50,000 packages) is read by file://,
+                      cold and warm, next to the real `dnf --assumeno install` (from its own
+                      metadata cache, -C) for the packages of the plan
       --no-rosdep     skip the rosdep cases
       --no-apt        skip the apt-get -s case
       --no-hyperfine  time with the helper's pass only, even when hyperfine is installed
@@ -55,6 +60,7 @@ profile=""
 top=25
 conda_channel=""
 pacman_dir=""
+dnf_dir=""
 pypi_index=""
 
 while (($#)); do
@@ -66,6 +72,7 @@ while (($#)); do
     --rosdep-base) rosdep_base=$2; shift 2 ;;
     --conda) conda_channel=$2; shift 2 ;;
     --pacman) pacman_dir=$2; shift 2 ;;
+    --dnf) dnf_dir=$2; shift 2 ;;
     --pypi) pypi_index=$2; shift 2 ;;
     --no-rosdep) do_rosdep=0; shift ;;
     --no-apt) do_apt=0; shift ;;
@@ -185,6 +192,31 @@ if [[ -n $pacman_dir ]]; then
     add_case pacman-Sp "$runs" 1 "" 0 pacman --config "$r/etc/pacman.conf" --root "$r" --dbpath "$r/var/lib/pacman" \
       --cachedir "$work/pacman-cache" --logfile "$work/pacman.log" --gpgdir "$work/gnupg" --hookdir "$work/hooks" \
       -Sp --needed --print-format '%n %v' -- "${pac_pkgs[@]}"
+  fi
+fi
+if [[ -n $dnf_dir ]]; then
+  [[ -r $dnf_dir/repo/repodata/repomd.xml ]] || die "no rpm-md repository in $dnf_dir (bench/gen-rpm-repo.py DIR writes one)"
+  dnf_dir=$(cd "$dnf_dir" && pwd)
+  decl="$repo/bench/dnf-ten-deps"
+  ext=("$bin" resolve "$decl" --manager dnf --root "$dnf_dir/root")
+  do_rosdep=0
+  do_apt=0
+  if [[ -z $profile ]] && command -v dnf >/dev/null && command -v rpm >/dev/null && command -v jq >/dev/null; then
+    mapfile -t dnf_pkgs < <("${ext[@]}" --json --no-cache | jq -r '[.steps[].packages[].name] | unique[]')
+    ((${#dnf_pkgs[@]})) || die "extdeps --json planned no dnf package"
+    # An empty rpm database for dnf's root, and a HOME whose .rpmmacros points rpm at it.
+    mkdir -p "$work/dnf-root" "$work/dnf-home"
+    echo '%_dbpath /var/lib/rpm' >"$work/dnf-home/.rpmmacros"
+    rpm --root "$work/dnf-root" --dbpath /var/lib/rpm --initdb
+    dnf_cmd=(env "HOME=$work/dnf-home" dnf --installroot="$work/dnf-root" --setopt=reposdir="$dnf_dir/root/etc/yum.repos.d"
+             --setopt=cachedir="$work/dnf-cache" --setopt=logdir=/var/log --releasever=41 --disablerepo='*' --enablerepo=bench)
+    "${dnf_cmd[@]}" makecache >/dev/null 2>&1 || die "dnf makecache failed on $dnf_dir"
+    # --assumeno: dnf resolves, shows the transaction and exits 1 without installing anything
+    # (1 too when it cannot resolve: then there is no "Transaction Summary"); a small sh wrapper
+    # (one fork more) makes a shown transaction the success the timing passes expect.
+    printf '#!/bin/sh\nout=$("$@" 2>&1)\n[ $? -eq 1 ] || exit 1\ncase $out in *"Transaction Summary"*) exit 0 ;; esac\nexit 1\n' \
+      >"$work/exit1.sh"
+    add_case dnf-assumeno "$runs" 1 "" 0 sh "$work/exit1.sh" "${dnf_cmd[@]}" -C --assumeno install -- "${dnf_pkgs[@]}"
   fi
 fi
 cold_dir="$work/cache-cold"

@@ -33,6 +33,10 @@ step "gen-pacman-repo.py (2,000 packages), run.sh --pacman"
 python3 "$repo/bench/gen-pacman-repo.py" "$tmp/pacman" --packages 2000 >/dev/null
 "$repo/bench/run.sh" --pacman "$tmp/pacman" -n 1 -c 1 --no-hyperfine -x "$bin" -o "$tmp/pacman-out"
 
+step "gen-rpm-repo.py (2,000 packages), run.sh --dnf"
+python3 "$repo/bench/gen-rpm-repo.py" "$tmp/dnf" --packages 2000 >/dev/null
+"$repo/bench/run.sh" --dnf "$tmp/dnf" -n 1 -c 1 --no-hyperfine -x "$bin" -o "$tmp/dnf-out"
+
 if [[ -d /var/lib/apt/lists ]] && compgen -G "/var/lib/apt/lists/*_Packages*" >/dev/null; then
   step "run.sh (ten needs against this machine's apt lists, rosdep and apt-get -s beside)"
   rosdep=()

@@ -59,13 +59,14 @@ struct Primary {
 class DnfProvider final : public Provider {
  public:
   DnfProvider(std::string ecosystem, Frontend frontend, std::vector<RepoConfig> repos, std::string releasever,
-              std::string basearch, bool rpm_host)
+              std::string basearch, bool rpm_host, bool named)
       : ecosystem_(std::move(ecosystem)),
         frontend_(frontend),
         repos_(std::move(repos)),
         releasever_(std::move(releasever)),
         basearch_(std::move(basearch)),
-        rpm_host_(rpm_host) {}
+        rpm_host_(rpm_host),
+        named_(named) {}
 
   std::string_view ecosystem() const override { return ecosystem_; }
   std::string_view manager() const override { return "dnf"; }
@@ -73,7 +74,9 @@ class DnfProvider final : public Provider {
   VersionScheme scheme() const override { return VersionScheme::rpm; }
   bool unversioned_provides_meet_versions() const override { return true; }
 
-  bool available(const Context& ctx) const override { return rpm_host_ && !rpm_dbpath(ctx).empty(); }
+  // A Fedora-, RHEL- or SUSE-like root with an rpm database; anywhere when named (--manager dnf):
+  // a plan for another machine's repositories, or a root without a database yet.
+  bool available(const Context& ctx) const override { return named_ || (rpm_host_ && !rpm_dbpath(ctx).empty()); }
 
   // Each enabled repository's repomd.xml, then its primary metadata, from its first baseurl that
   // answers.
@@ -172,6 +175,7 @@ class DnfProvider final : public Provider {
   std::vector<RepoConfig> repos_;
   std::string releasever_, basearch_;
   bool rpm_host_;
+  bool named_;
   std::vector<Primary> primaries_;
 };
 
@@ -213,7 +217,7 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
   if (chosen == "zypper") frontend = Frontend::zypper;
   if (chosen == "dnf") frontend = Frontend::dnf;
   return std::make_unique<DnfProvider>(suse ? "opensuse" : "fedora", frontend, std::move(repos), os.version_id,
-                                       basearch, rpm_like(os));
+                                       basearch, rpm_like(os), settings.names("dnf"));
 }
 
 }  // namespace extdeps::dnf

@@ -38,11 +38,12 @@ bool arch_like(const detect::OsRelease& os) {
 
 class PacmanProvider final : public Provider {
  public:
-  PacmanProvider(Config config, std::string config_path, std::vector<std::string> dbs, bool arch_host)
+  PacmanProvider(Config config, std::string config_path, std::vector<std::string> dbs, bool arch_host, bool named)
       : config_(std::move(config)),
         config_path_(std::move(config_path)),
         dbs_(std::move(dbs)),
-        arch_host_(arch_host) {}
+        arch_host_(arch_host),
+        named_(named) {}
 
   std::string_view ecosystem() const override { return "arch"; }
   std::string_view manager() const override { return "pacman"; }
@@ -53,7 +54,7 @@ class PacmanProvider final : public Provider {
   // pacman): Debian packages pacman too, for building Arch packages, not for this machine's.
   bool available(const Context& ctx) const override {
     std::error_code ec;
-    return arch_host_ && fs::is_directory(under(ctx, config_.dbpath, "local"), ec);
+    return named_ || (arch_host_ && fs::is_directory(under(ctx, config_.dbpath, "local"), ec));
   }
 
   // A repository whose sync database pacman -Sy has not fetched (a fresh container, a root made
@@ -162,6 +163,7 @@ class PacmanProvider final : public Provider {
   std::string config_path_;
   std::vector<std::string> dbs_;
   bool arch_host_;
+  bool named_;
   std::map<std::string, std::string> fetched_;  // repository -> its downloaded sync database
 };
 
@@ -187,7 +189,7 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
   Config c = config ? *config : Config{};
   if (!config) ctx.warn(config.error().message + " (pacman.conf ignored)");
   return std::make_unique<PacmanProvider>(std::move(c), path, settings.option_list("pacman-db"),
-                                          arch_like(detect::read_os_release(ctx)));
+                                          arch_like(detect::read_os_release(ctx)), settings.names("pacman"));
 }
 
 }  // namespace extdeps::pacman
