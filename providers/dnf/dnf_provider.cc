@@ -127,12 +127,14 @@ class DnfProvider final : public Provider {
       key += f + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
     }
     // The database folder's mtime moves with every transaction (its -wal, its Packages file).
-    if (!db.empty())
-      for (const auto& e : fs::directory_iterator(ctx.host_path(db))) {
+    if (!db.empty()) {
+      std::error_code ec;  // never an exception: a folder that cannot be listed keys on its stat alone
+      for (fs::directory_iterator it(ctx.host_path(db), ec), end; !ec && it != end; it.increment(ec)) {
         struct stat st {};
-        if (::stat(e.path().c_str(), &st) == 0)
-          key += e.path().string() + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
+        if (::stat(it->path().c_str(), &st) == 0)
+          key += it->path().string() + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
       }
+    }
     return SourceId{std::move(key)};
   }
 

@@ -140,9 +140,15 @@ class TarReader {
     while (i < body.size()) {
       const auto space = body.find(' ', i);
       if (space == std::string::npos) break;
+      // The record's length, digits only, and within what is left (a bigger one is damage).
       std::size_t len = 0;
-      for (std::size_t k = i; k < space; ++k) len = len * 10 + static_cast<unsigned>(body[k] - '0');
-      if (len == 0 || i + len > body.size()) break;
+      bool digits = space > i;
+      for (std::size_t k = i; k < space && digits; ++k) {
+        digits = body[k] >= '0' && body[k] <= '9';
+        len = len * 10 + static_cast<unsigned>(body[k] - '0');
+        if (len > body.size()) break;
+      }
+      if (!digits || len <= space - i + 1 || len > body.size() - i) break;
       const std::string_view rec(body.data() + space + 1, i + len - space - 2);
       if (rec.starts_with("path=")) return std::string(rec.substr(5));
       i += len;
