@@ -35,6 +35,10 @@ namespace {
 void add_sources(CLI::App* cmd, engine::SourceOptions& o) {
   cmd->add_flag("--offline", o.offline, "use only cached downloads; fail where there is none");
   cmd->add_option("--python", o.python, "the Python interpreter pypi plans for (default: python3 on PATH)");
+  cmd->add_option("--system", o.system,
+                  "plan for this system, not the machine's: ID[:VERSION] as os-release names it (fedora:41, "
+                  "rocky:9, ubuntu:24.04) or macos:VERSION (macos:14)")
+      ->type_name("ID[:VERSION]");
   for (const ProviderDescriptor* d : provider_descriptors()) {
     for (const auto& option : d->options) {
       auto& values = o.provider_options[std::string(option.name)];

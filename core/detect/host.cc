@@ -18,6 +18,7 @@
 #include "core/detect/host_cache.h"
 #include "core/detect/host_json.h"
 #include "core/detect/overrides.h"
+#include "core/util/subprocess.h"
 
 namespace extdeps::detect {
 
@@ -46,6 +47,25 @@ Result<long long> env_seconds(const Context& ctx, const char* name, long long fa
   return n;
 }
 
+// macOS has no os-release: `sw_vers -productVersion` says the release ("14.5"), as id "macos"
+// (the name EXTDEPS_OVERRIDE_OS=macos:14 uses). An empty version when sw_vers cannot be run.
+OsRelease macos_release(const Context& ctx, int timeout_ms) {
+  OsRelease os;
+  os.id = "macos";
+  ProcessRequest req;
+  req.argv = {"/usr/bin/sw_vers", "-productVersion"};
+  req.timeout_ms = timeout_ms;
+  req.max_output = 4096;
+  auto r = ctx.processes().run(req);
+  if (r.ok() && r->ok()) {
+    std::string v = r->out;
+    while (!v.empty() && (v.back() == '\n' || v.back() == '\r' || v.back() == ' ')) v.pop_back();
+    os.version_id = v;
+  }
+  os.pretty_name = os.version_id.empty() ? "macOS" : "macOS " + os.version_id;
+  return os;
+}
+
 // What is detected without the driver probe; overrides are not applied here.
 Result<HostFacts> detect_machine(const Context& ctx, int timeout_ms) {
   HostFacts f;
@@ -55,6 +75,8 @@ Result<HostFacts> detect_machine(const Context& ctx, int timeout_ms) {
     return error_at(ExitCode::environment, "", std::string("uname failed: ") + std::strerror(errno));
   f.machine = u.machine;
   f.kernel = u.release;
+  const bool darwin = std::string_view(u.sysname) == "Darwin";
+  if (darwin) f.os = macos_release(ctx, timeout_ms);
   // The real architecture: dpkg_architecture would apply EXTDEPS_OVERRIDE_ARCH, which must not
   // reach the cache.
   Context plain = ctx;
@@ -70,8 +92,9 @@ Result<HostFacts> detect_machine(const Context& ctx, int timeout_ms) {
   f.libc = "glibc";
   f.libc_version = gnu_get_libc_version();
 #else
-  f.libc = "musl";
+  if (!darwin) f.libc = "musl";
 #endif
+  if (darwin) f.kernel.clear();  // Darwin's version is not a Linux kernel's (__linux)
   f.compilers = detect_compilers(ctx, timeout_ms);
   return f;
 }

@@ -36,7 +36,7 @@ OsRelease read_os_release(const Context& ctx) {
   std::ifstream in(ctx.host_path("/etc/os-release"));
   if (!in) in.open(ctx.host_path("/usr/lib/os-release"));
   if (!in) return os;
-  std::string line;
+  std::string line, ubuntu_codename;
   while (std::getline(in, line)) {
     auto eq = line.find('=');
     if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
@@ -45,6 +45,7 @@ OsRelease read_os_release(const Context& ctx) {
     if (key == "ID") os.id = value;
     else if (key == "VERSION_ID") os.version_id = value;
     else if (key == "VERSION_CODENAME") os.version_codename = value;
+    else if (key == "UBUNTU_CODENAME") ubuntu_codename = value;
     else if (key == "PRETTY_NAME") os.pretty_name = value;
     else if (key == "ID_LIKE") {
       std::istringstream words(value);
@@ -52,6 +53,9 @@ OsRelease read_os_release(const Context& ctx) {
       while (words >> w) os.id_like.push_back(w);
     }
   }
+  // Ubuntu's derivatives (Linux Mint "wilma", Pop!_OS) name the Ubuntu release they are built on
+  // in UBUNTU_CODENAME: that is the release whose packages they have, and the one tables name.
+  if (!ubuntu_codename.empty() && os.id != "ubuntu") os.version_codename = ubuntu_codename;
   return os;
 }
 

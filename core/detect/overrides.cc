@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace extdeps::detect {
 
@@ -73,6 +75,30 @@ std::string dpkg_arch_of(const std::string& arch) {
   return arch;
 }
 
+// The ID_LIKE of the systems an override names most (from each one's os-release), so that
+// EXTDEPS_OVERRIDE_OS=rocky:9 plans with Fedora's tables and dnf as a Rocky machine would.
+std::vector<std::string> known_id_like(const std::string& id) {
+  static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kLike = {
+      {"ubuntu", {"debian"}},
+      {"linuxmint", {"ubuntu", "debian"}},
+      {"pop", {"ubuntu", "debian"}},
+      {"raspbian", {"debian"}},
+      {"rhel", {"fedora"}},
+      {"centos", {"rhel", "fedora"}},
+      {"rocky", {"rhel", "centos", "fedora"}},
+      {"almalinux", {"rhel", "centos", "fedora"}},
+      {"ol", {"fedora"}},
+      {"manjaro", {"arch"}},
+      {"endeavouros", {"arch"}},
+      {"opensuse-tumbleweed", {"opensuse", "suse"}},
+      {"opensuse-leap", {"suse", "opensuse"}},
+      {"sles", {"suse"}},
+  };
+  for (const auto& [known, like] : kLike)
+    if (known == id) return like;
+  return {};
+}
+
 // "invalid EXTDEPS_OVERRIDE_CUDA='twelve': expected a cuda version like 12.4, ...", blamed on
 // the variable that set it.
 Error bad_override(const Override& o, std::string_view expected) {
@@ -125,8 +151,14 @@ void apply_overrides(const Overrides& o, HostFacts& f) {
     std::string id = o.os->value.substr(0, colon);
     std::string version = colon == std::string::npos ? "" : o.os->value.substr(colon + 1);
     if (id != f.os.id) {
-      f.os.id_like.clear();
+      f.os.id_like = known_id_like(id);
       f.os.version_codename.clear();
+      if (id == "macos") {
+        // A mac has no glibc and no Linux kernel; its CPU features are another machine's.
+        f.libc.clear();
+        f.libc_version.clear();
+        f.kernel.clear();
+      }
     } else if (version != f.os.version_id) {
       f.os.version_codename.clear();
     }

@@ -87,6 +87,7 @@ Result<config::Settings> settings_for(const Context& ctx, const std::string& dec
   auto options = cli_options(sources);
   if (!options.ok()) return options.error();
   cli.provider_options = std::move(*options);
+  if (!sources.system.empty()) cli.core_options["system"] = OptionValue{{sources.system}, "--system"};
   return config::load(ctx, declaration, cli);
 }
 

@@ -26,6 +26,9 @@ namespace extdeps::engine {
 struct SourceOptions {
   bool offline = false;  // downloads come from the cache only
   std::string python;    // the interpreter the plan is for (default: python3 on PATH)
+  // --system ID[:VERSION] ("fedora:41", "macos:14"): plan for that system instead of this one's
+  // os-release or sw_vers; the command line's EXTDEPS_OVERRIDE_OS (core option "system").
+  std::string system;
   // The providers' options (ProviderDescriptor::options) by name ("channel" -> names): above
   // the environment and the configuration files.
   std::map<std::string, std::vector<std::string>, std::less<>> provider_options;

@@ -160,8 +160,8 @@ Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, c
   return {};
 }
 
-// The host as installed, locked virtual packages (DESIGN.md decision 4): __unix, __linux,
-// __glibc, __archspec, and __cuda / __cuda_arch when a driver is there.
+// The host as installed, locked virtual packages (DESIGN.md decision 4): __unix, __linux and
+// __glibc (or __osx on macOS), __archspec, and __cuda / __cuda_arch when a driver is there.
 void Resolver::add_host(const detect::HostFacts& h) {
   Pool* pool = b_.pool();
   Repo* repo = b_.installed();
@@ -181,9 +181,14 @@ void Resolver::add_host(const detect::HostFacts& h) {
     host_solvables_.push_back(p);
   };
   add("__unix", "0");
-  std::string kernel = h.kernel.substr(0, h.kernel.find_first_not_of("0123456789."));
-  if (!kernel.empty()) add("__linux", kernel);
-  if (h.libc == "glibc" && !h.libc_version.empty()) add("__glibc", h.libc_version);
+  if (h.os.id == "macos") {
+    // conda's __osx: the macOS release (sw_vers -productVersion, or EXTDEPS_OVERRIDE_OS=macos:14).
+    add("__osx", h.os.version_id);
+  } else {
+    std::string kernel = h.kernel.substr(0, h.kernel.find_first_not_of("0123456789."));
+    if (!kernel.empty()) add("__linux", kernel);
+    if (h.libc == "glibc" && !h.libc_version.empty()) add("__glibc", h.libc_version);
+  }
   add("__archspec", "1");
   if (h.cuda.state == detect::CudaState::ok && !h.cuda.cuda_version.empty()) {
     add("__cuda", h.cuda.cuda_version);

@@ -5,6 +5,7 @@
 #include "core/version/conda.h"
 #include "core/version/deb.h"
 #include "core/version/nix.h"
+#include "core/version/homebrew.h"
 #include "core/version/pacman.h"
 #include "core/version/detail.h"
 #include "core/version/pep440.h"
@@ -71,6 +72,8 @@ int compare(VersionScheme scheme, std::string_view a, std::string_view b) {
       return nix_compare(a, b);
     case VersionScheme::pacman:
       return pacman_compare(a, b);
+    case VersionScheme::homebrew:
+      return homebrew_compare(a, b);
   }
   return 0;
 }
@@ -92,6 +95,8 @@ Result<std::string> normalize(VersionScheme scheme, std::string_view native) {
       return nix_pool_order(native);
     case VersionScheme::pacman:
       return pacman_normalize(native);
+    case VersionScheme::homebrew:
+      return homebrew_normalize(native);
   }
   return error_at(ExitCode::bad_input, "", "unknown version scheme");
 }
@@ -123,6 +128,7 @@ std::optional<VersionScheme> parse_scheme(std::string_view name) {
   if (name == "conda") return VersionScheme::conda;
   if (name == "nix") return VersionScheme::nix;
   if (name == "pacman") return VersionScheme::pacman;
+  if (name == "homebrew") return VersionScheme::homebrew;
   return std::nullopt;
 }
 
@@ -140,6 +146,8 @@ std::string_view scheme_name(VersionScheme scheme) {
       return "nix";
     case VersionScheme::pacman:
       return "pacman";
+    case VersionScheme::homebrew:
+      return "homebrew";
   }
   return "unknown";
 }

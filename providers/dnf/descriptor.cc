@@ -1,5 +1,12 @@
 // The dnf provider as the rest of extdeps sees it (core/provider/descriptor.h).
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/fetch/fetch.h"
+#include "core/fetch/options.h"
 #include "core/mapping/names.h"
+#include "core/mapping/verify.h"
 #include "providers/dnf/dnf_provider.h"
 
 namespace extdeps::dnf {
@@ -17,6 +24,58 @@ std::optional<std::string> name_problem(std::string_view name) {
     if (!ok) return "'" + mapping::printable(name) + "' is not an rpm package name (letters, digits and -._+ only)";
   }
   return std::nullopt;
+}
+
+// `mappings verify` of a fedora or opensuse table: the package names of rpm-md repositories
+// (--index: a repository's base URL, whose repodata/repomd.xml names its primary metadata, or a
+// primary.xml file, compressed or not), and the names only others provide (Provides:).
+Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) {
+  if (input.sources.empty())
+    return environment_error("name rpm-md repositories with --index (a repository's base URL or a primary.xml file)");
+  mapping::NameIndex index;
+  std::unordered_map<std::string, std::string> provided;
+  std::size_t packages = 0;
+  auto sink = [&](PackageRecord&& r) {
+    for (const auto& p : r.provides)
+      if (p.name.find('/') == std::string::npos) provided.emplace(p.name, r.name);
+    index.names.insert(std::move(r.name));
+    ++packages;
+  };
+  std::unique_ptr<fetch::Fetcher> fetcher;
+  for (const auto& src : input.sources) {
+    std::string path = src, name = src;
+    if (src.starts_with("http://") || src.starts_with("https://") || src.starts_with("file://")) {
+      if (!fetcher) {
+        fetch::FetchFlags flags;
+        flags.offline = input.offline;
+        auto fo = fetch::options_for(ctx, flags);
+        if (!fo) return fo.error();
+        fetcher = std::make_unique<fetch::Fetcher>(ctx, *fo);
+      }
+      std::string base = src;
+      while (!base.empty() && base.back() == '/') base.pop_back();
+      auto repomd = fetcher->fetch({.url = base + "/repodata/repomd.xml"});
+      if (!repomd) return repomd.error();
+      std::ifstream in(repomd->body_path, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      auto href = primary_location(text.str(), base + "/repodata/repomd.xml");
+      if (!href) return href.error();
+      auto primary = fetcher->fetch({.url = base + "/" + *href});
+      if (!primary) return primary.error();
+      path = primary->body_path;
+      name = base + "/" + *href;
+    }
+    auto reader = CompressedReader::open_sniffed(path);
+    if (!reader) return reader.error();
+    // Every architecture: a table names packages, whichever machine installs them.
+    if (auto r = read_primary(**reader, name, "", sink); !r) return r.error();
+  }
+  for (auto& [name, by] : provided)
+    if (!index.names.count(name)) index.provided_by.emplace(name, std::move(by));
+  index.description = "the given rpm-md repositories (" + std::to_string(input.sources.size()) +
+                      (input.sources.size() == 1 ? " source, " : " sources, ") + std::to_string(packages) + " packages)";
+  return index;
 }
 
 }  // namespace
@@ -45,8 +104,8 @@ const ProviderDescriptor& descriptor() {
                .env = {"EXTDEPS_DNF_FRONTEND"}},
           },
       .reads_env = {},
-      .verify_index = nullptr,
-      .verify_reads = "",
+      .verify_index = verify_index,
+      .verify_reads = "rpm-md repositories (fedora and opensuse tables)",
       .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
   };
   return d;

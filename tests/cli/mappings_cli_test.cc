@@ -35,7 +35,7 @@ TEST_F(MappingsCli, CoverageAsTextAndJson) {
   ASSERT_EQ(r.rc, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_GE(j["count"].get<int>(), 250);
-  EXPECT_EQ(j["ecosystems"], (nlohmann::json{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch", "fedora"}));
+  EXPECT_EQ(j["ecosystems"], (nlohmann::json{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch", "fedora", "homebrew", "opensuse"}));
 }
 
 

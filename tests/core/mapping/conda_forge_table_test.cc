@@ -389,10 +389,14 @@ TEST_F(CondaNames, UpperCaseSpacesAndMatchSpecsAreRefused) {
 TEST_F(CondaNames, OtherManagersKeepTheirOwnRules) {
   // Only a space, a control character or a leading '-' (an option of the install command) is
   // refused where the manager has no rule of its own (nix's are in nixpkgs_table_test.cc).
-  EXPECT_EQ(load("brew", R"(["LibXML2", "python@3.12"])"), "");
-  EXPECT_EQ(load("brew", R"(["a b"])"), "F:7:9: 'a b' is not a valid name (it has a space or a control character)");
-  EXPECT_EQ(load("brew", R"(["--force"])"),
+  EXPECT_EQ(load("port", R"(["LibXML2", "python@3.12"])"), "");
+  EXPECT_EQ(load("port", R"(["a b"])"), "F:7:9: 'a b' is not a valid name (it has a space or a control character)");
+  EXPECT_EQ(load("port", R"(["--force"])"),
             "F:7:9: '--force' is not a valid name (it starts with '-', as an option does)");
+  // brew has its own rule (providers/homebrew/descriptor.cc): formula names are lower case.
+  EXPECT_EQ(load("brew", R"(["python@3.12", "libxml2"])"), "");
+  EXPECT_EQ(load("brew", R"(["LibXML2"])"),
+            "F:7:9: 'LibXML2' does not start with a lower-case letter or a digit, as formula names do");
 }
 
 }  // namespace

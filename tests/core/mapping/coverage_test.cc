@@ -34,7 +34,7 @@ const CoverageRow* row(const Coverage& c, const std::string& id) {
 
 TEST(Coverage, AtLeast900IdsInEveryTableThatHasThem) {
   const Coverage c = coverage(shipped());
-  EXPECT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch", "fedora"}));
+  EXPECT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch", "fedora", "homebrew", "opensuse"}));
   EXPECT_GE(c.rows.size(), 900u);
   const std::size_t deb = column(c, "debian"), cf = column(c, "conda-forge"), nix = column(c, "nixpkgs");
   // Every id is in debian.toml, mapped or said to be absent there with a note; the other tables
@@ -58,6 +58,14 @@ TEST(Coverage, AtLeast900IdsInEveryTableThatHasThem) {
   const std::size_t fedora = column(c, "fedora");
   EXPECT_GE(c.count(fedora, Cover::mapped), 500u);
   EXPECT_EQ(c.count_unverified(fedora, Cover::mapped), c.count(fedora, Cover::mapped));
+  EXPECT_GE(c.count(fedora, Cover::mapped), 600u);
+  EXPECT_GE(c.count(arch, Cover::mapped), 500u);
+  // homebrew.toml's names were each found among homebrew-core's formulae (its header says
+  // where); opensuse.toml's come from rosdep and openSUSE's package lists of 2019, unchecked.
+  const std::size_t brew = column(c, "homebrew"), suse = column(c, "opensuse");
+  EXPECT_GE(c.count(brew, Cover::mapped), 400u);
+  EXPECT_GE(c.count(suse, Cover::mapped), 300u);
+  EXPECT_EQ(c.count_unverified(suse, Cover::mapped), c.count(suse, Cover::mapped));
 }
 
 TEST(Coverage, TheFamiliesTheIssueNames) {

@@ -1,0 +1,1 @@
+#define OPENSSL_VERSION_TEXT "OpenSSL 3.3.2 3 Sep 2024"
