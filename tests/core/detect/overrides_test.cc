@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "core/detect/host.h"
 #include "tests/test_support.h"
 
@@ -156,6 +159,35 @@ TEST(HostOverrides, DetectHostAppliesThemAndSkipsTheProbe) {
   EXPECT_EQ(f->cuda.source, "override");
   EXPECT_EQ(f->libc_version, "2.31");
   EXPECT_EQ(f->os.version_codename, "bookworm");
+}
+
+// --system (EXTDEPS_OVERRIDE_OS) names another system: its ID_LIKE is the one that system's
+// os-release has, so its tables and managers are chosen as on it; a mac has no glibc or Linux.
+TEST(HostOverrides, AnotherSystemGetsItsIdLike) {
+  auto rocky = with_env({{"EXTDEPS_OVERRIDE_OS", "rocky:9.4"}});
+  ASSERT_TRUE(rocky.ok());
+  EXPECT_EQ(rocky->os.id, "rocky");
+  EXPECT_EQ(rocky->os.version_id, "9.4");
+  EXPECT_EQ(rocky->os.id_like, (std::vector<std::string>{"rhel", "centos", "fedora"}));
+  auto mint = with_env({{"EXTDEPS_OVERRIDE_OS", "linuxmint:22"}});
+  EXPECT_EQ(mint->os.id_like, (std::vector<std::string>{"ubuntu", "debian"}));
+  auto mac = with_env({{"EXTDEPS_OVERRIDE_OS", "macos:14.5"}});
+  EXPECT_EQ(mac->os.id, "macos");
+  EXPECT_TRUE(mac->libc.empty());
+  EXPECT_TRUE(mac->kernel.empty());
+  EXPECT_TRUE(has(mac->overridden, "os"));
+}
+
+// Ubuntu's derivatives name the Ubuntu release they are built on: that is their codename here.
+TEST(HostOverrides, AnUbuntuDerivativeReadsAsItsUbuntuRelease) {
+  const std::string root = test::temp_dir();
+  std::filesystem::create_directories(root + "/etc");
+  std::ofstream(root + "/etc/os-release") << "NAME=\"Linux Mint\"\nVERSION_ID=\"22\"\nVERSION_CODENAME=wilma\n"
+                                             "ID=linuxmint\nID_LIKE=\"ubuntu debian\"\nUBUNTU_CODENAME=noble\n";
+  auto ctx = Context::for_test(root, {});
+  auto os = read_os_release(ctx);
+  EXPECT_EQ(os.id, "linuxmint");
+  EXPECT_EQ(os.version_codename, "noble");
 }
 
 }  // namespace

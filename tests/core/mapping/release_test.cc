@@ -76,6 +76,25 @@ TEST(Releases, AVersionWithoutCodenameFindsTheCodenamesTable) {
             (L{{"libssl3t64"}}));
 }
 
+// RHEL and its rebuilds use Fedora's table with their release "elN": the shipped fedora.toml's
+// el9 tables apply on Rocky 9 (EPEL's and RHEL's names, or none).
+TEST(Releases, ARhelRebuildIsElN) {
+  EXPECT_EQ(HostRelease({"rocky", {"rhel", "centos", "fedora"}, "", "9.4"}).release_names(),
+            (std::vector<std::string>{"9.4", "el9"}));
+  EXPECT_EQ(HostRelease({"rhel", {"fedora"}, "", "8.10"}).release_names(), (std::vector<std::string>{"8.10", "el8"}));
+  EXPECT_EQ(HostRelease({"fedora", {}, "", "41"}).release_names(), (std::vector<std::string>{"41"}));
+  EXPECT_EQ(HostRelease({"linuxmint", {"ubuntu", "debian"}, "", "22"}).release_names(),
+            (std::vector<std::string>{"22", "noble"}));
+  auto fedora = load_table(std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/fedora.toml");
+  ASSERT_TRUE(fedora.ok()) << fedora.error().message;
+  Tables t;
+  t.tables.push_back(std::move(*fedora));
+  EXPECT_FALSE(t.tables[0].find("dep:generic/libcbor")->unavailable());
+  select_for_host(t, HostRelease{"rocky", {"rhel", "centos", "fedora"}, "", "9.4"});
+  EXPECT_TRUE(t.tables[0].find("dep:generic/libcbor")->unavailable());
+  EXPECT_EQ(t.tables[0].selected_release, "el9");
+}
+
 TEST(Releases, UbuntuUsesItsOwnTableOverDebiansAndItsReleaseTables) {
   Tables t = releases_folder();
   select_for_host(t, HostRelease{"ubuntu", {"debian"}, "noble", "24.04"});
