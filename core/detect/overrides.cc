@@ -164,7 +164,8 @@ void apply_overrides(const Overrides& o, HostFacts& f) {
     }
     f.os.id = id;
     f.os.version_id = version;
-    f.os.pretty_name = version.empty() ? id : id + " " + version;
+    const std::string shown = id == "macos" ? "macOS" : id;
+    f.os.pretty_name = version.empty() ? shown : shown + " " + version;
     mark("os");
   }
   if (o.arch) {

@@ -121,7 +121,7 @@ Result<void> check_managers(const std::vector<std::unique_ptr<Provider>>& provid
   for (const auto& p : providers)
     if (!p->manager().empty()) known.insert(std::string(p->manager()));
   for (const auto& m : settings.managers.value_or(std::vector<std::string>{})) {
-    if (known.count(m)) continue;
+    if (known.count(canonical_manager(m))) continue;
     std::string list;
     for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
     Error e = bad_input("unknown package manager '" + m + "' (known here: " + list + ")");
@@ -132,10 +132,17 @@ Result<void> check_managers(const std::vector<std::unique_ptr<Provider>>& provid
   return {};
 }
 
-std::string host_text(const Context& ctx) {
-  auto os = detect::read_os_release(ctx);
+// "Debian GNU/Linux 12 (bookworm), amd64": the system a plan is for, as the machine's os-release
+// names it, or as --system names it; its CPU as its own package manager does (dpkg's names on
+// Debian and its derivatives, arm64 on a mac, uname's elsewhere).
+std::string host_text(const Context& ctx, const detect::HostFacts& host) {
+  const bool overridden = std::find(host.overridden.begin(), host.overridden.end(), "os") != host.overridden.end();
+  auto os = overridden ? host.os : detect::read_os_release(ctx);
   std::string name = os.pretty_name.empty() ? (os.id.empty() ? "an unknown system" : os.id) : os.pretty_name;
-  return name + ", " + detect::dpkg_architecture(ctx);
+  bool debian_like = os.id == "debian" || os.id == "ubuntu" || os.id.empty();
+  for (const auto& l : os.id_like) debian_like = debian_like || l == "debian";
+  if (os.id == "macos") return name + ", " + (host.machine == "aarch64" || host.machine == "arm64" ? "arm64" : "x86_64");
+  return name + ", " + (debian_like || host.machine.empty() ? detect::dpkg_architecture(ctx) : host.machine);
 }
 
 // The native names each table maps the requirements to (every category, every alternative).
@@ -337,7 +344,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, selected), &*host, o.environment_format);
   if (!sources.ok()) return sources.error();
   solve::Options sopt;
-  sopt.managers = settings->managers.value_or(std::vector<std::string>{});
+  sopt.managers = canonical_managers(settings->managers.value_or(std::vector<std::string>{}));
   sopt.use_cache = o.use_cache;
   sopt.host = &*host;
   sopt.guess_unmapped = o.guess;
@@ -349,7 +356,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   if (!o.dump_testcase_dir.empty())
     if (auto w = write_request(o, *path, has_declaration, *tables, *host, *outcome); !w.ok()) return w.error();
   std::string on = o.host_file.empty()
-                       ? host_text(ctx)
+                       ? host_text(ctx, *host)
                        : (host->os.pretty_name.empty() ? host->os.id : host->os.pretty_name) + ", " +
                              host->dpkg_arch + " (facts from " + o.host_file + ")";
   Planned p{*path, on, std::move(*outcome), {}, std::move(*host),
@@ -419,7 +426,7 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, {probe}), &*host);
   if (!sources.ok()) return sources.error();
   solve::Options sopt;
-  sopt.managers = settings->managers.value_or(std::vector<std::string>{});
+  sopt.managers = canonical_managers(settings->managers.value_or(std::vector<std::string>{}));
   sopt.use_cache = o.use_cache;
   sopt.host = &*host;
   for (Category c : {Category::build, Category::host, Category::run}) {

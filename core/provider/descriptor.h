@@ -92,6 +92,12 @@ bool register_descriptor(std::unique_ptr<ProviderDescriptor> descriptor);
 // The descriptor whose manager (or an alias of it) is `manager`; null when none.
 const ProviderDescriptor* descriptor_for_manager(std::string_view manager);
 
+// The manager a name stands for: a descriptor's manager for one of its aliases ("zypper" ->
+// "dnf", "homebrew" -> "brew"), else the name itself.
+std::string canonical_manager(std::string_view name);
+// The names canonical, each once, in order.
+std::vector<std::string> canonical_managers(const std::vector<std::string>& names);
+
 // The descriptor of an option name ("channel"); null when none. The option is returned too.
 const ProviderDescriptor* descriptor_for_option(std::string_view option, const ProviderOption** found = nullptr);
 

@@ -100,14 +100,34 @@ const ProviderDescriptor* descriptor_for_option(std::string_view option, const P
 }
 
 bool wanted(const Provider& provider, const Context& ctx, const ProviderSettings& settings) {
-  if (!provider.manager().empty() && !settings.managers.empty() && !settings.names(provider.manager()))
-    return false;
+  if (!provider.manager().empty() && !settings.managers.empty()) {
+    const auto named = canonical_managers(settings.managers);
+    if (std::find(named.begin(), named.end(), provider.manager()) == named.end()) return false;
+  }
   return provider.available(ctx);
 }
 
 std::vector<std::unique_ptr<Provider>> make_providers(const Context& ctx, const ProviderSettings& settings) {
   std::vector<std::unique_ptr<Provider>> out;
   for (const ProviderDescriptor* d : provider_descriptors()) out.push_back(d->make(ctx, settings));
+  return out;
+}
+
+}  // namespace extdeps
+
+namespace extdeps {
+
+std::string canonical_manager(std::string_view name) {
+  const ProviderDescriptor* d = descriptor_for_manager(name);
+  return d && !d->manager.empty() ? std::string(d->manager) : std::string(name);
+}
+
+std::vector<std::string> canonical_managers(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& n : names) {
+    std::string c = canonical_manager(n);
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
 // small buffer and reports errors at the byte offset of the compressed input it had consumed.
 #include "core/util/compressed_reader.h"
 
+#include <bzlib.h>
 #include <fcntl.h>
 #include <lz4frame.h>
 #include <lzma.h>
@@ -228,6 +229,66 @@ class XzReader final : public CompressedReader {
   bool ok_ = false, done_ = false;
 };
 
+// bzip2 (rpm-md's primary.xml.bz2 of older createrepo, SUSE's and EPEL's repositories);
+// concatenated streams are read one after another, as bzip2 -d does.
+class Bz2Reader final : public CompressedReader {
+ public:
+  explicit Bz2Reader(std::unique_ptr<Input> in) : in_(std::move(in)) { ok_ = BZ2_bzDecompressInit(&bz_, 0, 0) == BZ_OK; }
+  ~Bz2Reader() override {
+    if (ok_) BZ2_bzDecompressEnd(&bz_);
+  }
+
+  Result<size_t> read(char* dst, size_t cap) override {
+    if (!ok_) return error_at(ExitCode::environment, in_->path(), "cannot create a bzip2 decoder");
+    size_t produced = 0;
+    while (produced < cap) {
+      if (auto r = in_->fill(); !r) return r.error();
+      if (in_->eof() && !in_stream_) break;
+      if (!in_stream_) {  // the next of concatenated streams
+        BZ2_bzDecompressEnd(&bz_);
+        bz_ = bz_stream{};
+        if (BZ2_bzDecompressInit(&bz_, 0, 0) != BZ_OK) {
+          ok_ = false;
+          return error_at(ExitCode::environment, in_->path(), "cannot create a bzip2 decoder");
+        }
+        in_stream_ = true;
+      }
+      const unsigned avail_in = static_cast<unsigned>(std::min<size_t>(in_->size(), 1u << 30));
+      const unsigned avail_out = static_cast<unsigned>(std::min<size_t>(cap - produced, 1u << 30));
+      bz_.next_in = const_cast<char*>(in_->data());
+      bz_.avail_in = avail_in;
+      bz_.next_out = dst + produced;
+      bz_.avail_out = avail_out;
+      const int rc = BZ2_bzDecompress(&bz_);
+      const size_t used = avail_in - bz_.avail_in;
+      const size_t made = avail_out - bz_.avail_out;
+      produced += made;
+      // The input has ended inside a stream, and the decoder has nothing left to give.
+      if (rc == BZ_OK && in_->eof() && used == 0 && made == 0) return in_->truncated("bzip2");
+      if (rc == BZ_STREAM_END) {
+        in_->consume(used);
+        in_stream_ = false;
+        continue;
+      }
+      if (rc != BZ_OK) {
+        const char* why = rc == BZ_DATA_ERROR_MAGIC ? "not a bzip2 stream"
+                          : rc == BZ_DATA_ERROR    ? "compressed data is corrupt"
+                          : rc == BZ_MEM_ERROR     ? "out of memory"
+                                                   : "decoder error";
+        return in_->corrupt("bzip2", in_->offset() + used, why);
+      }
+      in_->consume(used);
+    }
+    return produced;
+  }
+
+ private:
+  std::unique_ptr<Input> in_;
+  bz_stream bz_{};
+  bool ok_ = false;
+  bool in_stream_ = true;
+};
+
 class ZstdReader final : public CompressedReader {
  public:
   explicit ZstdReader(std::unique_ptr<Input> in) : in_(std::move(in)), ctx_(ZSTD_createDCtx()) {}
@@ -268,7 +329,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-enum class Codec { plain, lz4, gzip, xz, zstd };
+enum class Codec { plain, lz4, gzip, xz, zstd, bzip2 };
 
 std::unique_ptr<CompressedReader> make_reader(std::unique_ptr<Input> in, Codec codec) {
   switch (codec) {
@@ -276,6 +337,7 @@ std::unique_ptr<CompressedReader> make_reader(std::unique_ptr<Input> in, Codec c
     case Codec::gzip: return std::make_unique<GzipReader>(std::move(in));
     case Codec::xz: return std::make_unique<XzReader>(std::move(in));
     case Codec::zstd: return std::make_unique<ZstdReader>(std::move(in));
+    case Codec::bzip2: return std::make_unique<Bz2Reader>(std::move(in));
     case Codec::plain: break;
   }
   return std::make_unique<PlainReader>(std::move(in));
@@ -287,6 +349,7 @@ std::unique_ptr<CompressedReader> make_reader(std::unique_ptr<Input> in) {
                       : ends_with(path, ".gz")  ? Codec::gzip
                       : ends_with(path, ".xz")  ? Codec::xz
                       : ends_with(path, ".zst") ? Codec::zstd
+                      : ends_with(path, ".bz2") ? Codec::bzip2
                                                 : Codec::plain;
   return make_reader(std::move(in), codec);
 }
@@ -328,6 +391,7 @@ Result<std::unique_ptr<CompressedReader>> CompressedReader::open_sniffed(const s
                 : starts("\xfd" "7zXZ")               ? Codec::xz
                 : starts("\x28\xb5\x2f\xfd")         ? Codec::zstd
                 : starts("\x04\x22\x4d\x18")         ? Codec::lz4
+                : starts("BZh")                      ? Codec::bzip2
                                                      : Codec::plain;
   return make_reader(std::move(in), codec);
 }

@@ -1,4 +1,4 @@
-// Streaming reads of compressed index files (.lz4 frames, .gz, .xz, .zst, or plain), decompressed
+// Streaming reads of compressed index files (.lz4 frames, .gz, .xz, .zst, .bz2, or plain), decompressed
 // by extension or by their first bytes, so a 50 MB Packages list or a pacman sync database is
 // read a megabyte at a time instead of being held whole. Shared by the providers.
 #pragma once
@@ -16,7 +16,7 @@ class CompressedReader {
   virtual ~CompressedReader() = default;
   // Opens `path`, choosing the decoder by its extension.
   static Result<std::unique_ptr<CompressedReader>> open(const std::string& path);
-  // Opens `path`, choosing the decoder by its first bytes (gzip, xz, zstd, lz4 frame magic; else
+  // Opens `path`, choosing the decoder by its first bytes (gzip, xz, zstd, lz4 frame, bzip2 magic; else
   // plain), for files whose name does not say (pacman's "core.db").
   static Result<std::unique_ptr<CompressedReader>> open_sniffed(const std::string& path);
   // Reads `data` already in memory (it must outlive the reader); `name`'s extension picks the

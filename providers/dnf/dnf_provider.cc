@@ -54,15 +54,17 @@ struct Primary {
   std::string repo;
   std::string url;   // of primary.xml.*, for messages
   std::string path;  // the fetched body
+  std::vector<std::string> exclude, include;  // the repository's and dnf.conf's globs
 };
 
 class DnfProvider final : public Provider {
  public:
-  DnfProvider(std::string ecosystem, Frontend frontend, std::vector<RepoConfig> repos, std::string releasever,
-              std::string basearch, bool rpm_host, bool named)
+  DnfProvider(std::string ecosystem, Frontend frontend, std::vector<RepoConfig> repos, MainConfig main,
+              std::string releasever, std::string basearch, bool rpm_host, bool named)
       : ecosystem_(std::move(ecosystem)),
         frontend_(frontend),
         repos_(std::move(repos)),
+        main_(std::move(main)),
         releasever_(std::move(releasever)),
         basearch_(std::move(basearch)),
         rpm_host_(rpm_host),
@@ -84,11 +86,12 @@ class DnfProvider final : public Provider {
     primaries_.clear();
     for (const auto& repo : repos_) {
       if (!repo.enabled) continue;
-      if (repo.baseurls.empty())
-        return error_at(ExitCode::bad_input, repo.origin, "repository '" + repo.id + "' has no baseurl",
-                        "baseurl=URL (metalink and mirrorlist are not read yet)");
+      auto mirrors = mirrors_of(repo, fetcher);
+      if (!mirrors) return mirrors.error();
+      std::vector<std::string> exclude = main_.exclude;
+      exclude.insert(exclude.end(), repo.exclude.begin(), repo.exclude.end());
       std::optional<Error> last;
-      for (const auto& raw : repo.baseurls) {
+      for (const auto& raw : *mirrors) {
         std::string base = expand(raw, releasever_, basearch_);
         while (!base.empty() && base.back() == '/') base.pop_back();
         auto repomd = fetcher.fetch({.url = base + "/repodata/repomd.xml"});
@@ -105,7 +108,7 @@ class DnfProvider final : public Provider {
           last = primary.error();
           continue;
         }
-        primaries_.push_back({repo.id, base + "/" + *href, primary->body_path});
+        primaries_.push_back({repo.id, base + "/" + *href, primary->body_path, exclude, repo.include});
         last.reset();
         break;
       }
@@ -142,7 +145,12 @@ class DnfProvider final : public Provider {
     for (const auto& p : primaries_) {
       auto reader = CompressedReader::open_sniffed(p.path);
       if (!reader) return reader.error();
-      if (auto r = read_primary(**reader, p.url, basearch_, available); !r) return r;
+      // excludepkgs / includepkgs: what dnf leaves out of the repository is not offered.
+      const bool filtered = !p.exclude.empty() || !p.include.empty();
+      RecordSink keep = [&](PackageRecord&& rec) {
+        if (!excluded(rec.name, p.exclude, p.include)) available(std::move(rec));
+      };
+      if (auto r = read_primary(**reader, p.url, basearch_, filtered ? keep : available); !r) return r;
     }
     const std::string db = rpm_dbpath(ctx);
     if (db.empty()) return {};
@@ -166,6 +174,32 @@ class DnfProvider final : public Provider {
   }
 
  private:
+  // The repository's base URLs: baseurl=, else the mirrors its mirrorlist= or metalink= names
+  // (downloaded through the fetcher, variables replaced), as dnf tries them.
+  Result<std::vector<std::string>> mirrors_of(const RepoConfig& repo, fetch::Fetcher& fetcher) const {
+    if (!repo.baseurls.empty()) return repo.baseurls;
+    for (const auto* source : {&repo.mirrorlist, &repo.metalink}) {
+      if (source->empty()) continue;
+      const std::string url = expand(*source, releasever_, basearch_);
+      auto got = fetcher.fetch({.url = url});
+      if (!got) return at_place(got.error(), "repository '" + repo.id + "' (" + repo.origin + ")");
+      auto text = read_file(got->body_path);
+      if (!text) return text.error();
+      if (source == &repo.metalink) {
+        auto urls = metalink_urls(*text, url);
+        if (!urls) return at_place(urls.error(), "repository '" + repo.id + "' (" + repo.origin + ")");
+        return urls;
+      }
+      auto urls = mirrorlist_urls(*text);
+      if (urls.empty())
+        return error_at(ExitCode::environment, url, "a mirrorlist with no URL", "one base URL a line",
+                        "repository '" + repo.id + "' (" + repo.origin + ")");
+      return urls;
+    }
+    return error_at(ExitCode::bad_input, repo.origin, "repository '" + repo.id + "' has no baseurl, mirrorlist or metalink",
+                    "baseurl=URL, mirrorlist=URL or metalink=URL");
+  }
+
   static Result<std::string> read_file(const std::string& path) {
     auto reader = CompressedReader::open(path);
     if (!reader) return reader.error();
@@ -175,6 +209,7 @@ class DnfProvider final : public Provider {
   std::string ecosystem_;
   Frontend frontend_;
   std::vector<RepoConfig> repos_;
+  MainConfig main_;
   std::string releasever_, basearch_;
   bool rpm_host_;
   bool named_;
@@ -205,7 +240,13 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
   const auto urls = settings.option_list("dnf-repo");
   if (!urls.empty()) {
     for (std::size_t i = 0; i < urls.size(); ++i)
-      repos.push_back({"repo" + std::to_string(i + 1), {urls[i]}, true, settings.option("dnf-repo")->from});
+    {
+      RepoConfig repo;
+      repo.id = "repo" + std::to_string(i + 1);
+      repo.baseurls = {urls[i]};
+      repo.origin = settings.option("dnf-repo")->from;
+      repos.push_back(std::move(repo));
+    }
   } else {
     auto read = read_repo_files({ctx.host_path("/etc/yum.repos.d"), ctx.host_path("/etc/zypp/repos.d")});
     if (read) repos = std::move(*read);
@@ -214,12 +255,18 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
   struct utsname u {};
   std::string basearch = ::uname(&u) == 0 ? u.machine : "x86_64";
   Frontend frontend = suse ? Frontend::zypper : Frontend::dnf;
+  // --manager yum or zypper names the front end too; --dnf-frontend decides over it.
+  if (settings.names("yum") && !settings.names("dnf")) frontend = Frontend::yum;
+  if (settings.names("zypper") && !settings.names("dnf")) frontend = Frontend::zypper;
   const std::string chosen = settings.option_text("dnf-frontend");
   if (chosen == "yum") frontend = Frontend::yum;
   if (chosen == "zypper") frontend = Frontend::zypper;
   if (chosen == "dnf") frontend = Frontend::dnf;
-  return std::make_unique<DnfProvider>(suse ? "opensuse" : "fedora", frontend, std::move(repos), os.version_id,
-                                       basearch, rpm_like(os), settings.names("dnf"));
+  auto main = read_dnf_conf(ctx.host_path("/etc/dnf/dnf.conf"));
+  if (!main) ctx.warn(main.error().message + " (dnf.conf ignored)");
+  return std::make_unique<DnfProvider>(suse ? "opensuse" : "fedora", frontend, std::move(repos),
+                                       main ? std::move(*main) : MainConfig{}, os.version_id, basearch, rpm_like(os),
+                                       settings.names("dnf") || settings.names("yum") || settings.names("zypper"));
 }
 
 }  // namespace extdeps::dnf

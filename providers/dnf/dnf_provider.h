@@ -28,7 +28,27 @@ struct RepoConfig {
   std::vector<std::string> baseurls;  // $releasever, $basearch, $arch not yet replaced
   bool enabled = true;
   std::string origin;                 // "file:line" of its [id]
+  std::string metalink;               // metalink= (Fedora's default), a URL; empty when none
+  std::string mirrorlist;             // mirrorlist= (a list of base URLs, one a line)
+  // excludepkgs= (exclude=) and includepkgs=: name globs (fnmatch) of packages dnf leaves out
+  // of the repository, or keeps only.
+  std::vector<std::string> exclude, include;
 };
+
+// The [main] section of dnf.conf that the provider uses: excludepkgs= for every repository.
+struct MainConfig {
+  std::vector<std::string> exclude;
+};
+// Reads <root>/etc/dnf/dnf.conf (`path` on the host); a missing file is the default.
+Result<MainConfig> read_dnf_conf(const std::string& path);
+
+// Whether dnf leaves a package of this name out of a repository with these settings.
+bool excluded(std::string_view name, const std::vector<std::string>& exclude, const std::vector<std::string>& include);
+
+// The base URLs a mirrorlist names (one a line; '#' comments), and those of a metalink (the
+// <url> elements of its repomd.xml file, each's "/repodata/repomd.xml" dropped), in order.
+std::vector<std::string> mirrorlist_urls(std::string_view text);
+Result<std::vector<std::string>> metalink_urls(std::string_view xml, const std::string& name);
 
 // Reads every *.repo of the folders (under the root already), in name order. A line that is not
 // a section, a comment or key=value is an error at its line.

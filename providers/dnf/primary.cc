@@ -2,6 +2,7 @@
 // with libxml2's streaming reader (a 100 MB primary.xml is never held whole).
 #include <libxml/xmlreader.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -138,6 +139,40 @@ Result<std::string> primary_location(std::string_view repomd, const std::string&
   }
   if (ret < 0) return xml_error(r.get(), name, "malformed XML");
   return error_at(ExitCode::environment, name, "no primary metadata", "a <data type=\"primary\"> with a <location>");
+}
+
+// A metalink (Fedora's mirror manager: <metalink><files><file name="repomd.xml"><resources>
+// <url protocol="https" preference="100">https://.../repodata/repomd.xml</url>...): the base
+// URLs of its mirrors, by preference (highest first, the file's order among equals).
+Result<std::vector<std::string>> metalink_urls(std::string_view xml, const std::string& name) {
+  ReaderPtr r(xmlReaderForMemory(xml.data(), static_cast<int>(xml.size()), name.c_str(), nullptr,
+                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+  if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
+  std::vector<std::pair<long, std::string>> found;
+  int ret;
+  while ((ret = xmlTextReaderRead(r.get())) == 1) {
+    if (xmlTextReaderNodeType(r.get()) != XML_READER_TYPE_ELEMENT) continue;
+    if (text_of(xmlTextReaderConstLocalName(r.get())) != "url") continue;
+    const std::string protocol = attribute(r.get(), "protocol");
+    const std::string pref = attribute(r.get(), "preference");
+    xmlChar* inner = xmlTextReaderReadString(r.get());
+    std::string url(text_of(inner));
+    xmlFree(inner);
+    while (!url.empty() && (url.back() == ' ' || url.back() == '\n')) url.pop_back();
+    while (!url.empty() && (url.front() == ' ' || url.front() == '\n')) url.erase(0, 1);
+    constexpr std::string_view kTail = "/repodata/repomd.xml";
+    if (protocol == "rsync" || !url.ends_with(kTail)) continue;
+    long p = 0;
+    for (char c : pref)
+      if (c >= '0' && c <= '9' && p < 1000000) p = p * 10 + (c - '0');
+    found.emplace_back(p, url.substr(0, url.size() - kTail.size()));
+  }
+  if (ret < 0) return xml_error(r.get(), name, "malformed XML");
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  if (out.empty()) return error_at(ExitCode::environment, name, "a metalink with no mirror of repomd.xml", "<url>.../repodata/repomd.xml</url>");
+  return out;
 }
 
 Result<void> read_primary(CompressedReader& in, const std::string& name, std::string_view arch,

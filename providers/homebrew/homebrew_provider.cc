@@ -242,7 +242,8 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
     else if (!home.empty()) cache = home + "/.cache/Homebrew";
   }
   return std::make_unique<HomebrewProvider>(std::move(p), settings.option_text("homebrew-api"), std::move(cache),
-                                            ctx.env("HOMEBREW_API_DOMAIN").value_or(""), settings.names("brew"),
+                                            ctx.env("HOMEBREW_API_DOMAIN").value_or(""),
+                                            settings.names("brew") || settings.names("homebrew"),
                                             macos_host);
 }
 

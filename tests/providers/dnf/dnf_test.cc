@@ -14,6 +14,7 @@
 #include "core/cli/cli.h"
 #include "providers/dnf/dnf_provider.h"
 #include "tests/core/version/version_fixtures.h"
+#include "tests/support/http_server.h"
 #include "tests/support/tool_world.h"
 #include "tests/test_support.h"
 
@@ -94,6 +95,88 @@ TEST(DnfConfig, RepoFilesAndTheirVariables) {
   auto bad = read_repo_files({dir});
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().place, dir + "/bad.repo:1");
+}
+
+TEST(DnfConfig, MirrorsAndExcludes) {
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/f.repo") << "[fedora]\nmetalink=https://mirrors.example/metalink?repo=fedora-$releasever&arch=$basearch\n"
+                                    "excludepkgs=kernel*, gdal-devel\n\n[epel]\nmirrorlist=https://m.example/list\n"
+                                    "includepkgs=hdf5*\n";
+  auto repos = read_repo_files({dir});
+  ASSERT_TRUE(repos.ok()) << repos.error().message;
+  EXPECT_TRUE((*repos)[0].baseurls.empty());
+  EXPECT_EQ(expand((*repos)[0].metalink, "41", "x86_64"), "https://mirrors.example/metalink?repo=fedora-41&arch=x86_64");
+  EXPECT_EQ((*repos)[0].exclude, (std::vector<std::string>{"kernel*", "gdal-devel"}));
+  EXPECT_EQ((*repos)[1].mirrorlist, "https://m.example/list");
+  EXPECT_TRUE(excluded("kernel-core", (*repos)[0].exclude, (*repos)[0].include));
+  EXPECT_TRUE(excluded("gdal-devel", (*repos)[0].exclude, (*repos)[0].include));
+  EXPECT_FALSE(excluded("gdal", (*repos)[0].exclude, (*repos)[0].include));
+  EXPECT_FALSE(excluded("hdf5-devel", (*repos)[1].exclude, (*repos)[1].include));
+  EXPECT_TRUE(excluded("zlib", (*repos)[1].exclude, (*repos)[1].include));  // not included
+
+  std::ofstream(dir + "/dnf.conf") << "[main]\ngpgcheck=1\nexcludepkgs=boost*\n";
+  auto main = read_dnf_conf(dir + "/dnf.conf");
+  ASSERT_TRUE(main.ok());
+  EXPECT_EQ(main->exclude, std::vector<std::string>{"boost*"});
+  EXPECT_TRUE(read_dnf_conf(dir + "/absent.conf").ok());
+
+  EXPECT_EQ(mirrorlist_urls("# a comment\nhttps://a.example/41/\n\n  http://b.example/41/  \nrsync://c/\n"),
+            (std::vector<std::string>{"https://a.example/41/", "http://b.example/41/"}));
+  // A metalink as Fedora's MirrorManager writes it (metalink 3.0, one file, its mirrors).
+  const std::string metalink =
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<metalink version=\"3.0\" xmlns=\"http://www.metalinker.org/\" "
+      "type=\"dynamic\" pubdate=\"Tue, 26 Nov 2024 10:00:00 GMT\" generator=\"mirrormanager\" "
+      "xmlns:mm0=\"http://fedorahosted.org/mirrormanager\">\n <files>\n  <file name=\"repomd.xml\">\n"
+      "   <mm0:timestamp>1732600000</mm0:timestamp>\n   <size>6140</size>\n   <verification>\n"
+      "    <hash type=\"sha256\">aa</hash>\n   </verification>\n   <resources maxconnections=\"1\">\n"
+      "    <url protocol=\"rsync\" type=\"rsync\" location=\"DE\" preference=\"100\">rsync://r.example/41/os/repodata/repomd.xml</url>\n"
+      "    <url protocol=\"https\" type=\"https\" location=\"US\" preference=\"99\">https://slow.example/41/os/repodata/repomd.xml</url>\n"
+      "    <url protocol=\"https\" type=\"https\" location=\"DE\" preference=\"100\">https://near.example/41/os/repodata/repomd.xml</url>\n"
+      "   </resources>\n  </file>\n </files>\n</metalink>\n";
+  auto urls = metalink_urls(metalink, "metalink");
+  ASSERT_TRUE(urls.ok()) << urls.error().message;
+  EXPECT_EQ(*urls, (std::vector<std::string>{"https://near.example/41/os", "https://slow.example/41/os"}));
+  EXPECT_FALSE(metalink_urls("<metalink><files/></metalink>", "metalink").ok());
+  EXPECT_FALSE(metalink_urls("<metalink><files>", "metalink").ok());
+}
+
+// The repository through a metalink served on 127.0.0.1 (its first mirror gone), excludepkgs
+// leaving gdal-devel out: the same world's plan without gdal.
+TEST(DnfResolve, AMetalinksMirrorsAndExcludedPackages) {
+  WORLD_OR_SKIP(w);
+  test::HttpServer server;
+  server.serve_dir("/fedora/41/os", w + "/repo");
+  test::Route link;
+  link.body = "<?xml version=\"1.0\"?><metalink version=\"3.0\" xmlns=\"http://www.metalinker.org/\"><files><file name=\"repomd.xml\">"
+              "<resources><url protocol=\"http\" preference=\"100\">" + server.url("/gone/41/os/repodata/repomd.xml") +
+              "</url><url protocol=\"http\" preference=\"90\">" + server.url("/fedora/41/os/repodata/repomd.xml") +
+              "</url></resources></file></files></metalink>";
+  server.route("/metalink", link);
+  const std::string root = test::temp_dir() + "/root";
+  fs::copy(w + "/root", root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  fs::remove_all(root + "/etc/yum.repos.d");
+  fs::create_directories(root + "/etc/yum.repos.d");
+  std::ofstream(root + "/etc/yum.repos.d/fedora.repo")
+      << "[fedora]\nmetalink=" << server.url("/metalink") << "?repo=fedora-$releasever\nexcludepkgs=gdal*\n";
+  auto ctx = Context::from_process();
+  ctx.set_warning_sink(nullptr);
+  std::ostringstream out, err;
+  const std::string data = std::string(EXTDEPS_TEST_DATA) + "/dnf";
+  int rc = cli::run(ctx,
+                    {"resolve", data + "/pyproject.toml", "--root", root, "--manager", "yum", "--mapping-dir",
+                     data + "/mappings", "--json", "--cache-dir", test::temp_dir()},
+                    out, err);
+  EXPECT_EQ(rc, 1) << err.str() << out.str();  // gdal is excluded: that need is unmet
+  auto j = nlohmann::json::parse(out.str());
+  std::map<std::string, std::string> status;
+  for (const auto& r : j["requirements"]) status[r["id"]] = r["status"];
+  EXPECT_EQ(status["dep:generic/gdal"], "unsatisfiable");
+  EXPECT_EQ(status["dep:generic/hdf5"], "planned");
+  EXPECT_EQ(server.count("/gone/41/os/repodata/repomd.xml"), 1);
+  EXPECT_EQ(server.count("/fedora/41/os/repodata/repomd.xml"), 1);
+  // --manager yum: yum's command.
+  ASSERT_FALSE(j["steps"].empty());
+  EXPECT_EQ(j["steps"][0]["command"][0], "yum");
 }
 
 TEST(DnfCommands, DnfNamesTheExactPackagesZypperTheirVersions) {
