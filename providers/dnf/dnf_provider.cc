@@ -82,8 +82,10 @@ class DnfProvider final : public Provider {
 
   // Each enabled repository's repomd.xml, then its primary metadata, from its first baseurl that
   // answers.
-  Result<void> prepare(const Context&, fetch::Fetcher& fetcher) override {
+  Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher) override {
     primaries_.clear();
+    modules_ = ModuleIndex{};
+    module_files_.clear();
     for (const auto& repo : repos_) {
       if (!repo.enabled) continue;
       auto mirrors = mirrors_of(repo, fetcher);
@@ -109,11 +111,26 @@ class DnfProvider final : public Provider {
           continue;
         }
         primaries_.push_back({repo.id, base + "/" + *href, primary->body_path, exclude, repo.include});
+        // Module metadata, where the repository has some (RHEL's AppStream).
+        auto modules = modules_location(*text, base + "/repodata/repomd.xml");
+        if (!modules) return modules.error();
+        if (!modules->empty()) {
+          auto got = fetcher.fetch({.url = base + "/" + *modules});
+          if (!got) return at_place(got.error(), "repository '" + repo.id + "' (" + repo.origin + ")");
+          auto reader = CompressedReader::open_sniffed(got->body_path);
+          if (!reader) return reader.error();
+          auto yaml = read_all(**reader);
+          if (!yaml) return yaml.error();
+          if (auto r = read_modules(*yaml, base + "/" + *modules, modules_); !r) return r;
+          module_files_.push_back(got->body_path);
+        }
         last.reset();
         break;
       }
       if (last) return at_place(*last, "repository '" + repo.id + "' (" + repo.origin + ")");
     }
+    filter_ = modules_.streams.empty() ? ModularFilter{}
+                                       : ModularFilter(modules_, read_module_states(ctx.host_path("/etc/dnf/modules.d")));
     return {};
   }
 
@@ -121,6 +138,7 @@ class DnfProvider final : public Provider {
     std::string key = "dnf arch=" + basearch_ + "\n";
     std::vector<std::string> files;
     for (const auto& p : primaries_) files.push_back(p.path);
+    for (const auto& m : module_files_) files.push_back(m);
     const std::string db = rpm_dbpath(ctx);
     if (!db.empty()) files.push_back(ctx.host_path(db));
     for (const auto& f : files) {
@@ -128,6 +146,15 @@ class DnfProvider final : public Provider {
       if (::stat(f.c_str(), &st) != 0)
         return error_at(ExitCode::environment, f, std::string("cannot stat: ") + std::strerror(errno));
       key += f + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
+    }
+    // What modules are enabled: /etc/dnf/modules.d's files.
+    if (!module_files_.empty()) {
+      std::error_code ec;
+      for (fs::directory_iterator it(ctx.host_path("/etc/dnf/modules.d"), ec), end; !ec && it != end; it.increment(ec)) {
+        struct stat st {};
+        if (::stat(it->path().c_str(), &st) == 0)
+          key += it->path().string() + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
+      }
     }
     // The database folder's mtime moves with every transaction (its -wal, its Packages file).
     if (!db.empty()) {
@@ -146,9 +173,10 @@ class DnfProvider final : public Provider {
       auto reader = CompressedReader::open_sniffed(p.path);
       if (!reader) return reader.error();
       // excludepkgs / includepkgs: what dnf leaves out of the repository is not offered.
-      const bool filtered = !p.exclude.empty() || !p.include.empty();
+      // Modular filtering: what dnf hides of the module streams that are not active.
+      const bool filtered = !p.exclude.empty() || !p.include.empty() || !filter_.empty();
       RecordSink keep = [&](PackageRecord&& rec) {
-        if (!excluded(rec.name, p.exclude, p.include)) available(std::move(rec));
+        if (!excluded(rec.name, p.exclude, p.include) && !filter_.hides(rec)) available(std::move(rec));
       };
       if (auto r = read_primary(**reader, p.url, basearch_, filtered ? keep : available); !r) return r;
     }
@@ -214,6 +242,9 @@ class DnfProvider final : public Provider {
   bool rpm_host_;
   bool named_;
   std::vector<Primary> primaries_;
+  ModuleIndex modules_;
+  std::vector<std::string> module_files_;
+  ModularFilter filter_;
 };
 
 }  // namespace

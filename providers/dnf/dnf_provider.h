@@ -10,6 +10,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -65,6 +66,44 @@ Result<std::string> primary_location(std::string_view repomd, const std::string&
 // out; "src" always. File provides (the paths primary lists) are added as provides.
 Result<void> read_primary(CompressedReader& in, const std::string& name, std::string_view arch,
                           const RecordSink& sink);
+
+// repomd.xml: the location of its module metadata (<data type="modules">); empty when it has none.
+Result<std::string> modules_location(std::string_view repomd, const std::string& name);
+
+// Modularity (modules.cc): the streams of modules.yaml and their packages, the default streams,
+// the state /etc/dnf/modules.d gives each module, and what dnf then hides.
+struct ModuleStream {
+  std::string name, stream;
+  std::vector<std::string> artifacts;  // "nodejs-1:18.20.4-1.module_el9.x86_64": NAME-EPOCH:VERSION-RELEASE.ARCH
+};
+struct ModuleIndex {
+  std::vector<ModuleStream> streams;
+  std::map<std::string, std::string> defaults;  // module -> its default stream
+};
+struct ModuleState {
+  std::string stream;  // stream=
+  std::string state;   // state=: enabled, disabled, or empty
+};
+// Adds a modules.yaml's modulemd (v2) and modulemd-defaults documents to `into`; bad YAML is an
+// error naming `name` and its line.
+Result<void> read_modules(std::string_view yaml, const std::string& name, ModuleIndex& into);
+// The *.module files of a folder (<root>/etc/dnf/modules.d): [NAME] stream= state=.
+std::map<std::string, ModuleState> read_module_states(const std::string& dir);
+
+class ModularFilter {
+ public:
+  ModularFilter() = default;
+  ModularFilter(const ModuleIndex& index, const std::map<std::string, ModuleState>& states);
+  bool empty() const { return modular_.empty() && active_names_.empty(); }
+  // Whether dnf hides this package: it belongs to a stream that is not active, or it is not
+  // modular and an active stream ships a package of its name.
+  bool hides(const PackageRecord& r) const;
+
+ private:
+  std::set<std::string> modular_;       // NEVRAs of streams that are not active
+  std::set<std::string> allowed_;       // NEVRAs of active streams
+  std::set<std::string> active_names_;  // package names active streams ship
+};
 
 // The installed set as `rpm -qa --queryformat kQueryFormat` prints it.
 extern const char* const kQueryFormat;

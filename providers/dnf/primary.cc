@@ -141,6 +141,27 @@ Result<std::string> primary_location(std::string_view repomd, const std::string&
   return error_at(ExitCode::environment, name, "no primary metadata", "a <data type=\"primary\"> with a <location>");
 }
 
+Result<std::string> modules_location(std::string_view repomd, const std::string& name) {
+  ReaderPtr r(xmlReaderForMemory(repomd.data(), static_cast<int>(repomd.size()), name.c_str(), nullptr,
+                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+  if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
+  bool in_modules = false;
+  int ret;
+  while ((ret = xmlTextReaderRead(r.get())) == 1) {
+    if (xmlTextReaderNodeType(r.get()) != XML_READER_TYPE_ELEMENT) continue;
+    const std::string_view tag = text_of(xmlTextReaderConstLocalName(r.get()));
+    if (tag == "data") in_modules = attribute(r.get(), "type") == "modules";
+    if (tag == "location" && in_modules) {
+      std::string href = attribute(r.get(), "href");
+      if (href.empty() || href.find("..") != std::string::npos || href.front() == '/')
+        return error_at(ExitCode::environment, name, "the modules' location '" + shorten(href) + "' is not a path inside the repository");
+      return href;
+    }
+  }
+  if (ret < 0) return xml_error(r.get(), name, "malformed XML");
+  return std::string();
+}
+
 // A metalink (Fedora's mirror manager: <metalink><files><file name="repomd.xml"><resources>
 // <url protocol="https" preference="100">https://.../repodata/repomd.xml</url>...): the base
 // URLs of its mirrors, by preference (highest first, the file's order among equals).

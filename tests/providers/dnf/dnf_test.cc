@@ -179,6 +179,95 @@ TEST(DnfResolve, AMetalinksMirrorsAndExcludedPackages) {
   EXPECT_EQ(j["steps"][0]["command"][0], "yum");
 }
 
+TEST(DnfModules, StreamsDefaultsAndStates) {
+  ModuleIndex index;
+  const std::string yaml =
+      "---\ndocument: modulemd\nversion: 2\ndata:\n  name: nodejs\n  stream: \"18\"\n  artifacts:\n    rpms:\n"
+      "    - nodejs-1:18.20.4-1.module_el9.x86_64\n    - nodejs-1:18.20.4-1.module_el9.src\n    - npm-1:10.7.0-1.module_el9.x86_64\n...\n"
+      "---\ndocument: modulemd\nversion: 2\ndata:\n  name: nodejs\n  stream: \"20\"\n  artifacts:\n    rpms:\n"
+      "    - nodejs-1:20.17.0-1.module_el9.x86_64\n...\n"
+      "---\ndocument: modulemd-defaults\nversion: 1\ndata:\n  module: nodejs\n  stream: \"18\"\n...\n";
+  ASSERT_TRUE(read_modules(yaml, "modules.yaml", index).ok());
+  ASSERT_EQ(index.streams.size(), 2u);
+  EXPECT_EQ(index.defaults.at("nodejs"), "18");
+  auto rec = [](std::string name, std::string version) {
+    PackageRecord r;
+    r.name = std::move(name);
+    r.version = std::move(version);
+    r.arch = "x86_64";
+    return r;
+  };
+  const auto n18 = rec("nodejs", "1:18.20.4-1.module_el9"), n20 = rec("nodejs", "1:20.17.0-1.module_el9"),
+             n16 = rec("nodejs", "16.20.2-1.el9"), other = rec("zlib", "1.2.11-40.el9");
+  ModularFilter by_default(index, {});
+  EXPECT_FALSE(by_default.hides(n18));
+  EXPECT_TRUE(by_default.hides(n20));    // a stream that is not active
+  EXPECT_TRUE(by_default.hides(n16));    // non-modular, shadowed by the active stream's nodejs
+  EXPECT_FALSE(by_default.hides(other));
+  ModularFilter enabled(index, {{"nodejs", {"20", "enabled"}}});
+  EXPECT_TRUE(enabled.hides(n18));
+  EXPECT_FALSE(enabled.hides(n20));
+  ModularFilter disabled(index, {{"nodejs", {"", "disabled"}}});
+  EXPECT_TRUE(disabled.hides(n18));
+  EXPECT_TRUE(disabled.hides(n20));
+  EXPECT_FALSE(disabled.hides(n16));
+  ModuleIndex bad;
+  auto e = read_modules("---\ndocument: [modulemd\n", "modules.yaml", bad);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().message.find("modules.yaml:"), std::string::npos) << e.error().message;
+}
+
+// The world's modular repository (nodejs in the streams 18, the default, and 20, and a
+// non-modular nodejs 16) in each state /etc/dnf/modules.d can give: the plan installs what the
+// real dnf installs.
+TEST(DnfResolve, ModuleStreamsAsDnfFiltersThem) {
+  WORLD_OR_SKIP(w);
+  const std::string root = test::temp_dir() + "/modroot";
+  fs::create_directories(root + "/etc/yum.repos.d");
+  fs::create_directories(root + "/etc/dnf/modules.d");
+  fs::copy_file(w + "/root/etc/os-release", root + "/etc/os-release");
+  std::ofstream(root + "/etc/yum.repos.d/test.repo") << "[test]\nbaseurl=file://" << w << "/repo\ngpgcheck=0\nmetadata_expire=0\n\n"
+                                                    << "[mod]\nbaseurl=file://" << w << "/modrepo\ngpgcheck=0\nmetadata_expire=0\n";
+  const std::string project = test::temp_dir();
+  std::ofstream(project + "/pyproject.toml") << "[project]\nname = \"m\"\nversion = \"0\"\n[external]\nbuild-requires = [\"dep:generic/nodejs\"]\n";
+  struct Case {
+    std::string module_file;  // the nodejs.module; empty: none
+    std::string version;      // what dnf installs
+  };
+  const std::vector<Case> cases = {
+      {"", "1:18.20.4-1.module_el9.4.0+1"},
+      {"[nodejs]\nname=nodejs\nstream=20\nprofiles=\nstate=enabled\n", "1:20.17.0-1.module_el9.4.0+2"},
+      {"[nodejs]\nname=nodejs\nstream=\nprofiles=\nstate=disabled\n", "16.20.2-1.el9"},
+  };
+  const bool have_dnf = test::have_tool("dnf");
+  for (const auto& c : cases) {
+    fs::remove(root + "/etc/dnf/modules.d/nodejs.module");
+    if (!c.module_file.empty()) std::ofstream(root + "/etc/dnf/modules.d/nodejs.module") << c.module_file;
+    auto ctx = Context::from_process();
+    ctx.set_warning_sink(nullptr);
+    std::ostringstream out, err;
+    int rc = cli::run(ctx,
+                      {"resolve", project + "/pyproject.toml", "--root", root, "--manager", "dnf", "--mapping-dir",
+                       std::string(EXTDEPS_TEST_DATA) + "/dnf/mappings", "--json", "--cache-dir", test::temp_dir()},
+                      out, err);
+    ASSERT_EQ(rc, 0) << err.str() << out.str();
+    auto j = nlohmann::json::parse(out.str());
+    ASSERT_EQ(j["steps"].size(), 1u) << out.str();
+    EXPECT_EQ(j["steps"][0]["packages"][0]["version"], c.version) << c.module_file;
+    if (!have_dnf) continue;
+    // The real dnf on the same root, asked to install nodejs: the same version.
+    const std::string home = test::temp_dir();
+    std::ofstream(home + "/.rpmmacros") << "%_dbpath /var/lib/rpm\n";
+    auto r = version::testing::run_command(
+        "rpm --root '" + root + "' --dbpath /var/lib/rpm --initdb 2>/dev/null; HOME='" + home + "' dnf --installroot='" + root +
+        "' --setopt=reposdir='" + root + "/etc/yum.repos.d' --setopt=cachedir='" + home + "/cache' --setopt=logdir=/var/log "
+        "--setopt=persistdir='" + home + "/persist' --releasever=9 -y --setopt=tsflags=test install nodejs 2>&1");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("Transaction test succeeded."), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(c.version), std::string::npos) << "dnf installs another nodejs than " << c.version << ":\n" << r.out;
+  }
+}
+
 TEST(DnfCommands, DnfNamesTheExactPackagesZypperTheirVersions) {
   const std::vector<PlannedPackage> p{{"gdal-devel", "3.9.3-1.fc41", "x86_64", ""}, {"libpng", "2:1.6.40-4.fc41", "x86_64", ""}};
   EXPECT_EQ(install_commands(Frontend::dnf, p)[0].argv,

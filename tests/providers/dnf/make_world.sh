@@ -114,3 +114,70 @@ HOME="$W/home" exec dnf --installroot="$W/root" --setopt=reposdir="$W/root/etc/y
   --releasever=41 --disablerepo='*' --enablerepo=test "\$@"
 SH
 chmod +x "$W/dnf.sh"
+
+# A modular repository (RHEL 9's AppStream is one): nodejs in the module streams 18 (the default)
+# and 20, and a non-modular nodejs 16, with the modules.yaml modifyrepo_c adds as dnf reads it.
+mkdir -p "$W/modrepo"
+pkg nodejs 1 18.20.4 1.module_el9.4.0+1 x86_64 "Requires: glibc"
+pkg nodejs 1 20.17.0 1.module_el9.4.0+2 x86_64 "Requires: glibc"
+pkg nodejs 0 16.20.2 1.el9 x86_64 "Requires: glibc"
+cp "$R"/nodejs-*.rpm "$W/modrepo/"
+createrepo_c -q "$W/modrepo"
+cat > "$W/modules.yaml" <<'YAML'
+---
+document: modulemd
+version: 2
+data:
+  name: nodejs
+  stream: "18"
+  version: 9040020240101000000
+  context: rhel9
+  arch: x86_64
+  summary: Javascript runtime
+  description: >-
+    Node.js is a platform built on Chrome's JavaScript runtime.
+  license:
+    module:
+    - MIT
+  profiles:
+    common:
+      rpms:
+      - nodejs
+  artifacts:
+    rpms:
+    - nodejs-1:18.20.4-1.module_el9.4.0+1.x86_64
+...
+---
+document: modulemd
+version: 2
+data:
+  name: nodejs
+  stream: "20"
+  version: 9040020240201000000
+  context: rhel9
+  arch: x86_64
+  summary: Javascript runtime
+  description: >-
+    Node.js is a platform built on Chrome's JavaScript runtime.
+  license:
+    module:
+    - MIT
+  profiles:
+    common:
+      rpms:
+      - nodejs
+  artifacts:
+    rpms:
+    - nodejs-1:20.17.0-1.module_el9.4.0+2.x86_64
+...
+---
+document: modulemd-defaults
+version: 1
+data:
+  module: nodejs
+  stream: "18"
+  profiles:
+    "18": [common]
+...
+YAML
+modifyrepo_c --mdtype=modules "$W/modules.yaml" "$W/modrepo/repodata" >/dev/null

@@ -1,0 +1,137 @@
+// Modularity (RHEL 8/9 and their rebuilds' AppStream, EPEL 8): a repository's modules.yaml says
+// which of its packages belong to which module stream; dnf offers a stream's packages only while
+// the stream is active (enabled in /etc/dnf/modules.d, or the module's default stream while the
+// module is neither enabled nor disabled), and hides the non-modular packages whose names an
+// active stream ships ("modular filtering", libdnf's dnf_sack_filter_modules).
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "core/util/text.h"
+#include "providers/dnf/dnf_provider.h"
+
+namespace extdeps::dnf {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string scalar(const YAML::Node& n, const char* key) {
+  const YAML::Node v = n[key];
+  return v && v.IsScalar() ? v.as<std::string>() : std::string();
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+Result<void> read_modules(std::string_view yaml, const std::string& name, ModuleIndex& into) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(std::string(yaml));
+  } catch (const YAML::Exception& e) {
+    return error_at(ExitCode::environment, name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1),
+                    "not YAML: " + e.msg, "modulemd documents, as modifyrepo_c adds them");
+  }
+  try {
+    for (const auto& d : docs) {
+      if (!d.IsMap()) continue;
+      const std::string kind = scalar(d, "document");
+      const YAML::Node data = d["data"];
+      if (!data || !data.IsMap()) continue;
+      if (kind == "modulemd") {
+        ModuleStream s;
+        s.name = scalar(data, "name");
+        s.stream = scalar(data, "stream");
+        if (s.name.empty() || s.stream.empty()) continue;
+        const YAML::Node rpms = data["artifacts"] ? data["artifacts"]["rpms"] : YAML::Node();
+        if (rpms && rpms.IsSequence())
+          for (const auto& r : rpms)
+            if (r.IsScalar()) s.artifacts.push_back(r.as<std::string>());
+        into.streams.push_back(std::move(s));
+      } else if (kind == "modulemd-defaults") {
+        const std::string module = scalar(data, "module"), stream = scalar(data, "stream");
+        if (!module.empty() && !stream.empty()) into.defaults[module] = stream;
+      }
+    }
+  } catch (const YAML::Exception& e) {
+    return error_at(ExitCode::environment, name, "a modulemd document that cannot be read: " + e.msg);
+  }
+  return {};
+}
+
+std::map<std::string, ModuleState> read_module_states(const std::string& dir) {
+  std::map<std::string, ModuleState> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".module") continue;
+    std::ifstream in(it->path());
+    std::string raw, section;
+    ModuleState st;
+    while (std::getline(in, raw)) {
+      std::string_view line = trim(raw);
+      if (line.empty() || line.front() == '#') continue;
+      if (line.front() == '[' && line.back() == ']') {
+        if (!section.empty()) out[section] = st;
+        section = std::string(line.substr(1, line.size() - 2));
+        st = ModuleState{};
+        continue;
+      }
+      auto eq = line.find('=');
+      if (eq == std::string_view::npos) continue;
+      const std::string_view key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+      if (key == "stream") st.stream = std::string(value);
+      if (key == "state") st.state = std::string(value);
+    }
+    if (!section.empty()) out[section] = st;
+  }
+  return out;
+}
+
+ModularFilter::ModularFilter(const ModuleIndex& index, const std::map<std::string, ModuleState>& states) {
+  // The active stream of each module: enabled, else (neither enabled nor disabled) its default.
+  std::map<std::string, std::string> active;
+  for (const auto& s : index.streams) {
+    if (active.count(s.name)) continue;
+    auto st = states.find(s.name);
+    if (st != states.end() && st->second.state == "disabled") continue;
+    if (st != states.end() && st->second.state == "enabled" && !st->second.stream.empty()) {
+      active[s.name] = st->second.stream;
+      continue;
+    }
+    if (auto d = index.defaults.find(s.name); d != index.defaults.end()) active[s.name] = d->second;
+  }
+  for (const auto& s : index.streams) {
+    const bool on = active.count(s.name) && active.at(s.name) == s.stream;
+    for (const auto& a : s.artifacts) {
+      if (a.find(".src") != std::string::npos && a.ends_with(".src")) continue;
+      if (on) {
+        allowed_.insert(a);
+        // NAME-EPOCH:VERSION-RELEASE.ARCH: the name is what precedes the second '-' from the end.
+        auto dash = a.rfind('-');
+        if (dash != std::string::npos) dash = a.rfind('-', dash - 1);
+        if (dash != std::string::npos) active_names_.insert(a.substr(0, dash));
+      }
+      modular_.insert(a);
+    }
+  }
+  for (const auto& a : allowed_) modular_.erase(a);
+}
+
+bool ModularFilter::hides(const PackageRecord& r) const {
+  if (empty()) return false;
+  // The record's version is [EPOCH:]VERSION-RELEASE; artifacts always write the epoch.
+  std::string evr = r.version.find(':') == std::string::npos ? "0:" + r.version : r.version;
+  const std::string nevra = r.name + "-" + evr + "." + r.arch;
+  if (allowed_.count(nevra)) return false;
+  if (modular_.count(nevra)) return true;           // a stream that is not active
+  return active_names_.count(r.name) > 0;            // non-modular, shadowed by an active stream
+}
+
+}  // namespace extdeps::dnf
