@@ -1,6 +1,7 @@
 // Fuzzes the dnf provider's reading of rpm-md metadata: primary.xml through libxml2's streaming
 // reader into records (versions, relations, rich dependencies, file provides), and the same bytes
-// as a repomd.xml, as a damaged or hostile repository's metadata reaches them.
+// as a repomd.xml, a metalink and a modules.yaml, as a damaged or hostile repository's metadata
+// reaches them.
 #include <cstdint>
 
 #include "core/util/compressed_reader.h"
@@ -17,6 +18,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (rec.arch == "src") fuzz::fail("a source package kept", bytes);
   });
   (void)r;
+  // The same bytes as a metalink, a repomd.xml's modules, and a modules.yaml.
+  auto mirrors = dnf::metalink_urls(bytes, "metalink");
+  if (mirrors)
+    for (const auto& m : *mirrors)
+      if (m.empty()) fuzz::fail("an empty mirror from a metalink", bytes);
+  (void)dnf::modules_location(bytes, "repomd.xml");
+  dnf::ModuleIndex modules;
+  if (dnf::read_modules(bytes, "modules.yaml", modules)) {
+    dnf::ModularFilter filter(modules, {});
+    PackageRecord probe;
+    probe.name = "nodejs";
+    probe.version = "1:18-1";
+    probe.arch = "x86_64";
+    (void)filter.hides(probe);
+  }
   auto href = dnf::primary_location(bytes, "repomd.xml");
   if (href && (href->empty() || href->front() == '/' || href->find("..") != std::string::npos))
     fuzz::fail("a primary location outside the repository", bytes);
