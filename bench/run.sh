@@ -32,6 +32,11 @@ Usage: bench/run.sh [OPTIONS]
                       (bench/gen-rpm-repo.py writes both: 50,000 packages) is read by file://,
                       cold and warm, next to the real `dnf --assumeno install` (from its own
                       metadata cache, -C) for the packages of the plan
+      --homebrew DIR  the Homebrew benchmark instead: bench/homebrew-ten-deps resolved with
+                      --manager brew, for macOS 14 on Apple silicon (overrides), against the
+                      formula index DIR/formula.json and the prefix DIR/root/opt/homebrew
+                      (bench/gen-homebrew-api.py writes both: 50,000 formulae), cold and warm;
+                      no peer (brew does not run on Linux)
       --no-rosdep     skip the rosdep cases
       --no-apt        skip the apt-get -s case
       --no-hyperfine  time with the helper's pass only, even when hyperfine is installed
@@ -61,6 +66,7 @@ top=25
 conda_channel=""
 pacman_dir=""
 dnf_dir=""
+homebrew_dir=""
 pypi_index=""
 
 while (($#)); do
@@ -73,6 +79,7 @@ while (($#)); do
     --conda) conda_channel=$2; shift 2 ;;
     --pacman) pacman_dir=$2; shift 2 ;;
     --dnf) dnf_dir=$2; shift 2 ;;
+    --homebrew) homebrew_dir=$2; shift 2 ;;
     --pypi) pypi_index=$2; shift 2 ;;
     --no-rosdep) do_rosdep=0; shift ;;
     --no-apt) do_apt=0; shift ;;
@@ -193,6 +200,15 @@ if [[ -n $pacman_dir ]]; then
       --cachedir "$work/pacman-cache" --logfile "$work/pacman.log" --gpgdir "$work/gnupg" --hookdir "$work/hooks" \
       -Sp --needed --print-format '%n %v' -- "${pac_pkgs[@]}"
   fi
+fi
+if [[ -n $homebrew_dir ]]; then
+  [[ -r $homebrew_dir/formula.json ]] || die "no formula index in $homebrew_dir (bench/gen-homebrew-api.py DIR writes one)"
+  homebrew_dir=$(cd "$homebrew_dir" && pwd)
+  decl="$repo/bench/homebrew-ten-deps"
+  ext=(env EXTDEPS_OVERRIDE_OS=macos:14.5 EXTDEPS_OVERRIDE_ARCH=arm64 "$bin" resolve "$decl" --manager brew
+       --root "$homebrew_dir/root" --homebrew-api "$homebrew_dir/formula.json")
+  do_rosdep=0
+  do_apt=0
 fi
 if [[ -n $dnf_dir ]]; then
   [[ -r $dnf_dir/repo/repodata/repomd.xml ]] || die "no rpm-md repository in $dnf_dir (bench/gen-rpm-repo.py DIR writes one)"

@@ -37,6 +37,10 @@ step "gen-rpm-repo.py (2,000 packages), run.sh --dnf"
 python3 "$repo/bench/gen-rpm-repo.py" "$tmp/dnf" --packages 2000 >/dev/null
 "$repo/bench/run.sh" --dnf "$tmp/dnf" -n 1 -c 1 --no-hyperfine -x "$bin" -o "$tmp/dnf-out"
 
+step "gen-homebrew-api.py (2,000 formulae), run.sh --homebrew"
+python3 "$repo/bench/gen-homebrew-api.py" "$tmp/homebrew" --formulae 2000 >/dev/null
+"$repo/bench/run.sh" --homebrew "$tmp/homebrew" -n 1 -c 1 --no-hyperfine -x "$bin" -o "$tmp/homebrew-out"
+
 if [[ -d /var/lib/apt/lists ]] && compgen -G "/var/lib/apt/lists/*_Packages*" >/dev/null; then
   step "run.sh (ten needs against this machine's apt lists, rosdep and apt-get -s beside)"
   rosdep=()

@@ -132,6 +132,20 @@ std::string Explainer::libc_needed(Id source, const std::string& relation) const
          " (EXTDEPS_OVERRIDE_GLIBC plans for another machine)";
 }
 
+// A relation on the host's OS ("__osx >=15", a formula's macOS requirement; "__linux"), in words.
+std::string Explainer::os_needed(Id source, const std::string& relation) const {
+  const bool osx = relation.starts_with("__osx");
+  std::string need = relation.substr(relation.find(' ') == std::string::npos ? relation.size() : relation.find(' ') + 1);
+  std::string have = "an unknown system";
+  if (host_) {
+    if (host_->os.id == "macos") have = "macOS " + host_->os.version_id;
+    else if (!host_->os.pretty_name.empty()) have = host_->os.pretty_name;
+    else if (!host_->os.id.empty()) have = host_->os.id;
+  }
+  return solvable(source) + " needs " + (osx ? "macOS" : "Linux") + (need.empty() ? "" : " " + need) +
+         " and this plan is for " + have + (osx ? " (--system macos:VERSION plans for another mac)" : "");
+}
+
 Reason Explainer::rule(Solver* solv, Id r) const {
   using K = ReasonKind;
   Id source = 0, target = 0, d = 0;
@@ -139,6 +153,8 @@ Reason Explainer::rule(Solver* solv, Id r) const {
   if ((type == SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP || type == SOLVER_RULE_PKG_REQUIRES) && d) {
     std::string text = dep(d);
     if (text == "__glibc" || text.starts_with("__glibc ")) return {libc_needed(source, text)};
+    if (text == "__osx" || text.starts_with("__osx ") || text == "__linux" || text.starts_with("__linux "))
+      return {os_needed(source, text)};
     Id name = d;
     while (ISRELDEP(name)) name = GETRELDEP(b_.pool(), name)->name;
     std::string n = pool_id2str(b_.pool(), name);

@@ -34,6 +34,7 @@ class Explainer {
   // (libcuda.so.1 not found); set EXTDEPS_OVERRIDE_CUDA=12.4 to plan for another machine"
   std::string driver_needed(Id source, Id dep) const;
   // "X needs glibc >=2.17 and this machine has glibc 2.12 (...)": a relation on __glibc in words.
+  std::string os_needed(Id source, const std::string& relation) const;
   std::string libc_needed(Id source, const std::string& relation) const;
 
   // "libfoo-dev 1.2-3 (apt)", "the debian mapping of dep:generic/foo (libfoo-dev)".
