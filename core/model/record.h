@@ -34,6 +34,9 @@ struct PackageRecord {
   std::string arch;            // e.g. amd64, all; empty where the manager has none
   std::vector<NativeDep> provides;
   std::vector<DepAlternatives> depends;  // all must hold (apt: Pre-Depends + Depends)
+  // rpm's boolean dependencies that alternatives cannot say ("(plugin if host)", "(a with b)",
+  // nested ones), as written; all must hold too. The solver reads them (core/solve/rich_dep.h).
+  std::vector<std::string> rich_depends;
   std::vector<NativeDep> conflicts;       // none may be installed (apt: Conflicts + Breaks)
   // When a package of that name is in the plan or installed, it must match (conda `constrains`);
   // no package of that name is pulled in by it.

@@ -56,6 +56,11 @@ std::string Explainer::dep(Id d) const {
     if (operands.size() > kShown) out += sep + "and " + std::to_string(operands.size() - kShown) + " more";
     return out;
   }
+  // rpm's boolean relations: "(plugin if host)", "(a without b)".
+  if (rd->flags == REL_COND || rd->flags == REL_UNLESS || rd->flags == REL_ELSE || rd->flags == REL_WITHOUT) {
+    const char* word = rd->flags == REL_COND ? " if " : rd->flags == REL_UNLESS ? " unless " : rd->flags == REL_ELSE ? " else " : " without ";
+    return "(" + dep(rd->name) + word + dep(rd->evr) + ")";
+  }
   if (rd->flags == REL_NAMESPACE && b_.is_spec_namespace(rd->name)) {
     // "conda-forge:numpy >=1.20,<2" -> "numpy >=1.20,<2"
     std::string arg = PoolBuilder::decode_spec_arg(pool_id2str(pool, rd->evr));

@@ -1,4 +1,6 @@
 #include "core/solve/pool_builder.h"
+
+#include "core/solve/rich_dep.h"
 #include "core/solve/record_buffer.h"
 
 #include <fcntl.h>
@@ -88,6 +90,15 @@ class RecordAdder {
       if (alts.empty()) continue;
       s->requires_ = repo_addid_dep(repo_, s->requires_, any_of(alts, 0, alts.size()), 0);
     }
+    for (const auto& text : r.rich_depends) {
+      auto parsed = parse_rich_dep(text);
+      if (!parsed) {
+        // The record stays, without this relation: a plan may miss it, never invent one.
+        if (rich_warned_++ == 0) ctx_.warn(eco_ + ": " + r.name + ": " + parsed.error().message + " (the relation is left out)");
+        continue;
+      }
+      s->requires_ = repo_addid_dep(repo_, s->requires_, rich_id(*parsed), 0);
+    }
     for (const auto& d : r.conflicts) s->conflicts = repo_addid_dep(repo_, s->conflicts, dep_id(d), 0);
     // A constraint conflicts with every package of that name that does not meet it.
     for (const auto& d : r.constrains)
@@ -104,6 +115,31 @@ class RecordAdder {
   }
 
   void finish() { repodata_internalize(data_); }
+
+  // A rich dependency as libsolv's complex relations: (A if B else C) is REL_COND(A, REL_ELSE(B, C)).
+  Id rich_id(const solve::RichDep& d) {
+    using Op = solve::RichDep::Op;
+    if (d.op == Op::atom) return dep_id(d.atom);
+    auto fold = [&](int flag) {
+      Id out = rich_id(d.args[0]);
+      for (std::size_t i = 1; i < d.args.size(); ++i) out = pool_rel2id(pool_, out, rich_id(d.args[i]), flag, 1);
+      return out;
+    };
+    switch (d.op) {
+      case Op::and_: return fold(REL_AND);
+      case Op::or_: return fold(REL_OR);
+      case Op::with: return fold(REL_WITH);
+      case Op::without: return fold(REL_WITHOUT);
+      case Op::if_:
+      case Op::unless: {
+        Id cond = rich_id(d.args[1]);
+        if (d.args.size() > 2) cond = pool_rel2id(pool_, cond, rich_id(d.args[2]), REL_ELSE, 1);
+        return pool_rel2id(pool_, rich_id(d.args[0]), cond, d.op == Op::if_ ? REL_COND : REL_UNLESS, 1);
+      }
+      case Op::atom: break;
+    }
+    return 0;
+  }
 
  private:
   Id evr_id(const std::string& native) {
@@ -147,6 +183,7 @@ class RecordAdder {
   VersionScheme scheme_;
   bool unversioned_meet_versions_;
   std::unordered_map<std::string, Id> evr_cache_;
+  int rich_warned_ = 0;
 };
 
 }  // namespace
@@ -486,6 +523,8 @@ Result<void> PoolBuilder::load_records(Provider& provider, Repo* available, Repo
       reach.push_back(r.name);
       for (const auto& alts : r.depends)
         for (const auto& d : alts) reach.push_back(d.name);
+      for (const auto& text : r.rich_depends)
+        if (auto parsed = parse_rich_dep(text)) rich_names(*parsed, reach);
     }
     inst.add(std::move(r));
   };

@@ -1,8 +1,12 @@
-// Lists are stored in ints_ as [count, items...]: a NativeDep is (name, op, version) and a depends
-// entry is [alternatives, NativeDep...]. Strings are ids into strings_; the empty string is id 0.
+// Lists are stored in ints_ as [count, items...]: a NativeDep is (name, op, version), a depends
+// entry is [alternatives, NativeDep...], a rich dependency [text offset, count, name ids...]. In
+// order: provides, depends, rich depends, conflicts, constrains. Strings are ids into strings_;
+// the empty string is id 0.
 #include "core/solve/record_buffer.h"
 
 #include <cstring>
+
+#include "core/solve/rich_dep.h"
 
 namespace extdeps::solve {
 
@@ -78,6 +82,15 @@ void RecordBuffer::add(PackageRecord&& r) {
   put_deps(r.provides);
   ints_.push_back(static_cast<std::uint32_t>(r.depends.size()));
   for (const auto& alts : r.depends) put_deps(alts);
+  // Rich dependencies: [count, (text, names, name ids...)...], the names for the closure.
+  ints_.push_back(static_cast<std::uint32_t>(r.rich_depends.size()));
+  for (const auto& text : r.rich_depends) {
+    ints_.push_back(raw(text));
+    std::vector<std::string> names;
+    if (auto parsed = parse_rich_dep(text)) rich_names(*parsed, names);
+    ints_.push_back(static_cast<std::uint32_t>(names.size()));
+    for (const auto& n : names) ints_.push_back(intern(n));
+  }
   put_deps(r.conflicts);
   put_deps(r.constrains);
   records_.push_back(c);
@@ -100,6 +113,11 @@ PackageRecord RecordBuffer::get(std::uint32_t index) const {
   r.provides = get_deps(at);
   r.depends.resize(ints_[at++]);
   for (auto& alts : r.depends) alts = get_deps(at);
+  r.rich_depends.resize(ints_[at++]);
+  for (auto& text : r.rich_depends) {
+    text = raw_text(ints_[at++]);
+    at += 1 + ints_[at];  // past the names
+  }
   r.conflicts = get_deps(at);
   r.constrains = get_deps(at);
   return r;
@@ -147,6 +165,13 @@ std::vector<std::uint32_t> RecordBuffer::closure(const std::vector<std::string>&
     for (std::uint32_t g = 0; g < groups; ++g) {
       std::uint32_t n = ints_[at++];
       for (std::uint32_t k = 0; k < n; ++k, at += 3) visit(ints_[at]);
+    }
+    // Every name of a rich dependency may be needed (a condition's too: it decides what is).
+    std::uint32_t rich = ints_[at++];
+    for (std::uint32_t g = 0; g < rich; ++g) {
+      ++at;  // the text
+      std::uint32_t n = ints_[at++];
+      for (std::uint32_t k = 0; k < n; ++k) visit(ints_[at++]);
     }
   }
   std::vector<std::uint32_t> out;

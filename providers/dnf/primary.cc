@@ -240,9 +240,11 @@ Result<void> read_primary(CompressedReader& in, const std::string& name, std::st
             auto rich = parse_rich(d.name);
             if (rich) {
               for (auto& alts : *rich) rec.depends.push_back(std::move(alts));
+            } else {
+              // What alternatives cannot say (if, unless, with, without, nesting): as written,
+              // for the solver's complex relations.
+              rec.rich_depends.push_back(std::move(d.name));
             }
-            // What one record cannot say (if, unless, with, without) is left out: the plan may
-            // miss a conditional dependency, never invent one.
             continue;
           }
           rec.depends.push_back({std::move(d)});

@@ -4,6 +4,7 @@
 // reaches them.
 #include <cstdint>
 
+#include "core/solve/rich_dep.h"
 #include "core/util/compressed_reader.h"
 #include "providers/dnf/dnf_provider.h"
 #include "tests/fuzz/fuzz_support.h"
@@ -16,6 +17,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto r = dnf::read_primary(*reader, "primary.xml", "x86_64", [&](PackageRecord&& rec) {
     if (rec.name.empty() || rec.version.empty()) fuzz::fail("a record without a name or a version", bytes);
     if (rec.arch == "src") fuzz::fail("a source package kept", bytes);
+    for (const auto& text : rec.rich_depends) {
+      auto rich = solve::parse_rich_dep(text);
+      std::vector<std::string> names;
+      if (rich) solve::rich_names(*rich, names);
+      for (const auto& n : names)
+        if (n.empty()) fuzz::fail("a rich dependency naming nothing", bytes);
+    }
   });
   (void)r;
   // The same bytes as a metalink, a repomd.xml's modules, and a modules.yaml.

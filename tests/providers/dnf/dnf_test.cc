@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/cli/cli.h"
+#include "core/solve/rich_dep.h"
 #include "providers/dnf/dnf_provider.h"
 #include "tests/core/version/version_fixtures.h"
 #include "tests/support/http_server.h"
@@ -265,6 +266,84 @@ TEST(DnfResolve, ModuleStreamsAsDnfFiltersThem) {
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("Transaction test succeeded."), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(c.version), std::string::npos) << "dnf installs another nodejs than " << c.version << ":\n" << r.out;
+  }
+}
+
+TEST(DnfRich, TheBooleanSyntaxAsRpmWritesIt) {
+  using solve::RichDep;
+  auto d = solve::parse_rich_dep("(libfoo >= 2 with libfoo < 3)");
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->op, RichDep::Op::with);
+  ASSERT_EQ(d->args.size(), 2u);
+  EXPECT_EQ(test::show_dep(d->args[1].atom), "libfoo<3");
+  auto c = solve::parse_rich_dep("(a if (b or pkgconfig(zlib) >= 1.2) else c)");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->op, RichDep::Op::if_);
+  ASSERT_EQ(c->args.size(), 3u);
+  EXPECT_EQ(c->args[1].op, RichDep::Op::or_);
+  EXPECT_EQ(test::show_dep(c->args[1].args[1].atom), "pkgconfig(zlib)>=1.2");
+  std::vector<std::string> names;
+  solve::rich_names(*c, names);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "pkgconfig(zlib)", "c"}));
+  for (const char* bad : {"a or b", "(a or b", "(a or b and c)", "(a if b else c else d)", "(a >=)", "(and)", "(a b)", "(a) x"}) {
+    auto e = solve::parse_rich_dep(bad);
+    EXPECT_FALSE(e.ok()) << bad;
+    if (!e.ok()) EXPECT_NE(e.error().message.find("at byte"), std::string::npos) << e.error().message;
+  }
+}
+
+// Rich dependencies the solver honours as dnf does: "with" chooses libfoo 2.5 of 1.0, 2.5 and
+// 3.1; "if" needs tool's zsh completion only with zsh, and that completion needs a zsh newer than
+// there is, so tool and zsh together cannot be installed. Each checked with the real dnf.
+TEST(DnfResolve, RichDependenciesAsDnfHonoursThem) {
+  WORLD_OR_SKIP(w);
+  const std::string root = test::temp_dir() + "/richroot";
+  fs::create_directories(root + "/etc/yum.repos.d");
+  fs::copy_file(w + "/root/etc/os-release", root + "/etc/os-release");
+  std::ofstream(root + "/etc/yum.repos.d/test.repo") << "[test]\nbaseurl=file://" << w << "/repo\ngpgcheck=0\nmetadata_expire=0\n\n"
+                                                    << "[mod]\nbaseurl=file://" << w << "/modrepo\ngpgcheck=0\nmetadata_expire=0\n";
+  struct Case {
+    std::vector<std::string> ids;   // the needs
+    int rc;                         // extdeps' exit status, and dnf's
+    std::string libfoo;             // the libfoo planned, when one is
+  };
+  const std::vector<Case> cases = {
+      {{"client", "libfoo"}, 0, "2.5-1.fc41"},
+      {{"tool"}, 0, ""},
+      {{"tool", "zsh"}, 1, ""},
+  };
+  const bool have_dnf = test::have_tool("dnf");
+  for (const auto& c : cases) {
+    const std::string project = test::temp_dir();
+    std::string list, names;
+    for (const auto& id : c.ids) {
+      list += std::string(list.empty() ? "" : ", ") + "\"dep:generic/" + id + "\"";
+      names += " " + id;
+    }
+    std::ofstream(project + "/pyproject.toml") << "[project]\nname = \"r\"\nversion = \"0\"\n[external]\nbuild-requires = [" << list << "]\n";
+    auto ctx = Context::from_process();
+    ctx.set_warning_sink(nullptr);
+    std::ostringstream out, err;
+    int rc = cli::run(ctx,
+                      {"resolve", project + "/pyproject.toml", "--root", root, "--manager", "dnf", "--mapping-dir",
+                       std::string(EXTDEPS_TEST_DATA) + "/dnf/mappings", "--json", "--cache-dir", test::temp_dir()},
+                      out, err);
+    EXPECT_EQ(rc, c.rc) << names << ": " << err.str() << out.str();
+    if (!c.libfoo.empty()) {
+      auto j = nlohmann::json::parse(out.str());
+      std::map<std::string, std::string> planned;
+      for (const auto& p : j["steps"][0]["packages"]) planned[p["name"]] = p["version"];
+      EXPECT_EQ(planned["libfoo"], c.libfoo) << out.str();
+    }
+    if (!have_dnf) continue;
+    const std::string home = test::temp_dir();
+    std::ofstream(home + "/.rpmmacros") << "%_dbpath /var/lib/rpm\n";
+    auto r = version::testing::run_command(
+        "rpm --root '" + root + "' --dbpath /var/lib/rpm --initdb 2>/dev/null; HOME='" + home + "' dnf --installroot='" + root +
+        "' --setopt=reposdir='" + root + "/etc/yum.repos.d' --setopt=cachedir='" + home + "/cache' --setopt=logdir=/var/log "
+        "--setopt=persistdir='" + home + "/persist' --releasever=41 -y --setopt=tsflags=test install" + names + " 2>&1");
+    EXPECT_EQ(r.status, c.rc) << names << ":\n" << r.out;
+    if (!c.libfoo.empty()) EXPECT_NE(r.out.find("libfoo-2.5-1.fc41"), std::string::npos) << r.out;
   }
 }
 

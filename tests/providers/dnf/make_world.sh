@@ -121,7 +121,17 @@ mkdir -p "$W/modrepo"
 pkg nodejs 1 18.20.4 1.module_el9.4.0+1 x86_64 "Requires: glibc"
 pkg nodejs 1 20.17.0 1.module_el9.4.0+2 x86_64 "Requires: glibc"
 pkg nodejs 0 16.20.2 1.el9 x86_64 "Requires: glibc"
-cp "$R"/nodejs-*.rpm "$W/modrepo/"
+# Rich dependencies (rpm >= 4.13): client needs libfoo 2.x of 1.0, 2.5 and 3.1 ("with"); tool
+# needs its zsh completion when zsh is installed ("if"), which needs a newer zsh than there is.
+pkg libfoo 0 1.0 1.fc41 x86_64
+pkg libfoo 0 2.5 1.fc41 x86_64
+pkg libfoo 0 3.1 1.fc41 x86_64
+pkg client 0 1.0 1.fc41 x86_64 "Requires: (libfoo >= 2 with libfoo < 3)"
+pkg zsh 0 5.8 1.fc41 x86_64
+pkg tool-zsh-completion 0 1.0 1.fc41 noarch "Requires: zsh >= 5.9"
+pkg tool 0 1.0 1.fc41 x86_64 "Requires: (tool-zsh-completion if zsh)"
+cp "$R"/nodejs-*.rpm "$R"/libfoo-*.rpm "$R"/client-*.rpm "$R"/zsh-*.rpm "$R"/tool-*.rpm \
+  "$W"/rpmbuild/RPMS/noarch/tool-zsh-completion-*.rpm "$W/modrepo/"
 createrepo_c -q "$W/modrepo"
 cat > "$W/modules.yaml" <<'YAML'
 ---
