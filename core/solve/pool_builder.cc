@@ -25,7 +25,7 @@ namespace extdeps::solve {
 namespace {
 
 // Bump when the way records become solvables changes: old caches are then ignored.
-constexpr std::string_view kCacheFormat = "records-5";  // 4: apt records provide src:<source>; 5: spec args encoded
+constexpr std::string_view kCacheFormat = "records-6";  // 4: apt records provide src:<source>; 5: spec args encoded; 6: rpm rich dependencies
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;

@@ -347,6 +347,28 @@ TEST(DnfResolve, RichDependenciesAsDnfHonoursThem) {
   }
 }
 
+// `mappings verify` of a fedora table against rpm-md repositories: a base URL (repomd.xml, then
+// its primary) and a primary.xml file.
+TEST(DnfVerify, ATableAgainstRpmMdRepositories) {
+  WORLD_OR_SKIP(w);
+  std::string primary;
+  for (const auto& e : fs::directory_iterator(w + "/modrepo/repodata"))
+    if (e.path().filename().string().ends_with("-primary.xml.gz")) primary = e.path().string();
+  auto ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", std::string(EXTDEPS_TEST_DATA) + "/dnf/mappings"}});
+  std::ostringstream out, err;
+  int rc = cli::run(ctx,
+                    {"mappings", "verify", "--ecosystem", "fedora", "--index", "file://" + w + "/repo", "--index", primary,
+                     "--cache-dir", test::temp_dir()},
+                    out, err);
+  EXPECT_EQ(rc, 0) << out.str() << err.str();
+  EXPECT_NE(out.str().find("18 found, 0 missing"), std::string::npos) << out.str() << err.str();
+  std::ostringstream out2, err2;
+  rc = cli::run(ctx, {"mappings", "verify", "--ecosystem", "fedora", "--index", "file://" + w + "/repo", "--cache-dir", test::temp_dir()},
+                out2, err2);
+  EXPECT_EQ(rc, 1);  // without the second repository, its packages are missing
+  EXPECT_NE((out2.str() + err2.str()).find("nodejs is not in the index"), std::string::npos) << out2.str() << err2.str();
+}
+
 TEST(DnfCommands, DnfNamesTheExactPackagesZypperTheirVersions) {
   const std::vector<PlannedPackage> p{{"gdal-devel", "3.9.3-1.fc41", "x86_64", ""}, {"libpng", "2:1.6.40-4.fc41", "x86_64", ""}};
   EXPECT_EQ(install_commands(Frontend::dnf, p)[0].argv,

@@ -340,5 +340,29 @@ TEST(HomebrewEnv, AKegOnlyFormulaIsFoundThroughItsOptPrefix) {
   EXPECT_NE(text.find(data("root") + "/opt/homebrew/opt/openssl@3/include"), std::string::npos) << text;
 }
 
+// `mappings verify` of a homebrew table against a formula index: every name found; an alias is
+// "provided by" its formula, a name no formula has is missing (exit 1).
+TEST(HomebrewVerify, ATableAgainstAFormulaIndex) {
+  auto verify = [](const std::string& dir, std::string& out_text) {
+    auto ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", dir}});
+    std::ostringstream out, err;
+    int rc = cli::run(ctx, {"mappings", "verify", "--ecosystem", "homebrew", "--index", data("formula.json")}, out, err);
+    out_text = out.str() + err.str();
+    return rc;
+  };
+  std::string text;
+  EXPECT_EQ(verify(data("mappings"), text), 0) << text;
+  EXPECT_NE(text.find("16 found, 0 missing"), std::string::npos) << text;
+  const std::string dir = test::temp_dir();
+  std::string table = test::read_file(data("mappings/homebrew.toml"));
+  auto swap = [&](const std::string& from, const std::string& to) { table.replace(table.find(from), from.size(), to); };
+  swap("build = [\"pkgconf\"]", "build = [\"pkg-config\"]");
+  swap("host = [\"zlib\"]", "host = [\"zlib-nope\"]");
+  std::ofstream(dir + "/homebrew.toml") << table;
+  EXPECT_EQ(verify(dir, text), 1) << text;
+  EXPECT_NE(text.find("pkg-config is only a virtual package (provided by pkgconf)"), std::string::npos) << text;
+  EXPECT_NE(text.find("zlib-nope is not in the index"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace extdeps::homebrew
