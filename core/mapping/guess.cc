@@ -45,7 +45,8 @@ std::vector<GuessCandidate> guess_candidates(std::string_view id, std::string_vi
           return c.name == candidate && c.kind == kind && c.dev_packages == dev;
         }))
       return;
-    if (name_problem(manager, candidate)) return;
+    // A provide is looked up, not installed: pkgconfig(zlib) is no package name, its provider is.
+    if (kind != Kind::provides && name_problem(manager, candidate)) return;
     out.push_back({std::move(candidate), "named after " + std::string(id) + " (" + std::move(form) + ")", kind, dev});
   };
   if (ecosystem == "pkgconfig") {
@@ -85,6 +86,34 @@ std::vector<GuessCandidate> guess_candidates(std::string_view id, std::string_vi
     lib_dev();
     if (host) add(name, "a package of exactly that name");
     add(name, "a package that provides that name", Kind::provides);
+    return out;
+  }
+  if (manager == "dnf" || manager == "yum" || manager == "zypper") {
+    if (pypi) {  // Fedora's and openSUSE's Python modules are python3-<name>
+      add("python3-" + name, "the python3-<name> form");
+      return out;
+    }
+    const std::string base = name.size() > 3 && name.rfind("lib", 0) == 0 ? name.substr(3) : name;
+    if (category == Category::host) {
+      // What ships the .pc file: rpm's automatic Provides: pkgconfig(NAME) is the evidence.
+      add("pkgconfig(" + name + ")", "a package that provides pkgconfig(<name>)", Kind::provides);
+      if (base != name) add("pkgconfig(" + base + ")", "a package that provides pkgconfig(<name> without 'lib')", Kind::provides);
+      else add("pkgconfig(lib" + base + ")", "a package that provides pkgconfig(lib<name>)", Kind::provides);
+      add(name + "-devel", "the <name>-devel form");
+      add("lib" + base + "-devel", "the lib<name>-devel form");
+    }
+    add(name, "a package of exactly that name");
+    add(name, "a package that provides that name", Kind::provides);
+    return out;
+  }
+  if (manager == "pacman" || manager == "brew") {
+    // Arch and Homebrew ship headers with the library: one package of the project's name.
+    if (pypi) {
+      if (manager == "pacman") add("python-" + name, "Arch's python-<name> form");
+      return out;
+    }
+    add(name, "a package of exactly that name");
+    if (manager == "pacman") add(name, "a package that provides that name", Kind::provides);
     return out;
   }
   if (is_conda_manager(manager)) {

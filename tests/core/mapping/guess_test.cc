@@ -75,6 +75,21 @@ TEST(GuessCandidates, CondaForgeAndPkgconfig) {
   EXPECT_EQ(names("dep:generic/foo", "pkgconfig", "", Category::run), V{});
 }
 
+// rpm: a library's .pc file is the evidence (rpm's automatic Provides: pkgconfig(NAME)), then the
+// -devel forms; pacman and Homebrew ship headers with the library, one package of its name.
+TEST(GuessCandidates, RpmPacmanAndHomebrew) {
+  EXPECT_EQ(names("dep:generic/libxml2", "fedora", "dnf", Category::host),
+            (V{"provides:pkgconfig(libxml2)", "provides:pkgconfig(xml2)", "libxml2-devel", "libxml2", "provides:libxml2"}));
+  EXPECT_EQ(names("dep:generic/zlib", "opensuse", "zypper", Category::host),
+            (V{"provides:pkgconfig(zlib)", "provides:pkgconfig(libzlib)", "zlib-devel", "libzlib-devel", "zlib",
+               "provides:zlib"}));
+  EXPECT_EQ(names("dep:generic/cmake", "fedora", "dnf", Category::build), (V{"cmake", "provides:cmake"}));
+  EXPECT_EQ(names("dep:pypi/numpy", "fedora", "dnf", Category::host), (V{"python3-numpy"}));
+  EXPECT_EQ(names("dep:generic/zstd", "arch", "pacman", Category::host), (V{"zstd", "provides:zstd"}));
+  EXPECT_EQ(names("dep:pypi/numpy", "arch", "pacman", Category::host), (V{"python-numpy"}));
+  EXPECT_EQ(names("dep:generic/gdal", "homebrew", "brew", Category::host), (V{"gdal"}));
+}
+
 TEST(GuessCandidates, NothingForVirtualIdsOrUnknownManagersAndTheRulesAreNamed) {
   EXPECT_EQ(names("dep:virtual/interface/blas", "debian", "apt", Category::host), V{});
   EXPECT_EQ(names("dep:virtual/compiler/c", "pkgconfig", "", Category::build), V{});
