@@ -120,46 +120,42 @@ Error xml_error(xmlTextReader* r, const std::string& name, const char* what) {
 
 }  // namespace
 
-Result<std::string> primary_location(std::string_view repomd, const std::string& name) {
-  ReaderPtr r(xmlReaderForMemory(repomd.data(), static_cast<int>(repomd.size()), name.c_str(), nullptr,
-                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
-  if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
-  bool in_primary = false;
-  int ret;
-  while ((ret = xmlTextReaderRead(r.get())) == 1) {
-    if (xmlTextReaderNodeType(r.get()) != XML_READER_TYPE_ELEMENT) continue;
-    const std::string_view tag = text_of(xmlTextReaderConstLocalName(r.get()));
-    if (tag == "data") in_primary = attribute(r.get(), "type") == "primary";
-    if (tag == "location" && in_primary) {
-      std::string href = attribute(r.get(), "href");
-      if (href.empty() || href.find("..") != std::string::npos || href.front() == '/')
-        return error_at(ExitCode::environment, name, "primary's location '" + shorten(href) + "' is not a path inside the repository");
-      return href;
-    }
-  }
-  if (ret < 0) return xml_error(r.get(), name, "malformed XML");
-  return error_at(ExitCode::environment, name, "no primary metadata", "a <data type=\"primary\"> with a <location>");
-}
+namespace {
 
-Result<std::string> modules_location(std::string_view repomd, const std::string& name) {
+// repomd.xml: the location (href) of its <data type="TYPE">; empty when it has none.
+Result<std::string> data_location(std::string_view repomd, const std::string& name, std::string_view type) {
   ReaderPtr r(xmlReaderForMemory(repomd.data(), static_cast<int>(repomd.size()), name.c_str(), nullptr,
                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
   if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
-  bool in_modules = false;
+  bool in_type = false;
   int ret;
   while ((ret = xmlTextReaderRead(r.get())) == 1) {
     if (xmlTextReaderNodeType(r.get()) != XML_READER_TYPE_ELEMENT) continue;
     const std::string_view tag = text_of(xmlTextReaderConstLocalName(r.get()));
-    if (tag == "data") in_modules = attribute(r.get(), "type") == "modules";
-    if (tag == "location" && in_modules) {
+    if (tag == "data") in_type = attribute(r.get(), "type") == type;
+    if (tag == "location" && in_type) {
       std::string href = attribute(r.get(), "href");
       if (href.empty() || href.find("..") != std::string::npos || href.front() == '/')
-        return error_at(ExitCode::environment, name, "the modules' location '" + shorten(href) + "' is not a path inside the repository");
+        return error_at(ExitCode::environment, name,
+                        std::string(type) + "'s location '" + shorten(href) + "' is not a path inside the repository");
       return href;
     }
   }
   if (ret < 0) return xml_error(r.get(), name, "malformed XML");
   return std::string();
+}
+
+}  // namespace
+
+Result<std::string> primary_location(std::string_view repomd, const std::string& name) {
+  auto href = data_location(repomd, name, "primary");
+  if (href && href->empty())
+    return error_at(ExitCode::environment, name, "no primary metadata", "a <data type=\"primary\"> with a <location>");
+  return href;
+}
+
+Result<std::string> modules_location(std::string_view repomd, const std::string& name) {
+  return data_location(repomd, name, "modules");
 }
 
 // A metalink (Fedora's mirror manager: <metalink><files><file name="repomd.xml"><resources>

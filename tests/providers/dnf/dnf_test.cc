@@ -180,6 +180,19 @@ TEST(DnfResolve, AMetalinksMirrorsAndExcludedPackages) {
   EXPECT_EQ(j["steps"][0]["command"][0], "yum");
 }
 
+// The real dnf's transaction test on `root` (its repositories, an empty rpm database made for it):
+// `dnf install NAMES` without installing anything. `names` starts with a blank.
+version::testing::CommandResult real_dnf_install(const std::string& root, const std::string& releasever,
+                                                 const std::string& names) {
+  const std::string home = test::temp_dir();
+  std::ofstream(home + "/.rpmmacros") << "%_dbpath /var/lib/rpm\n";
+  return version::testing::run_command(
+      "rpm --root '" + root + "' --dbpath /var/lib/rpm --initdb 2>/dev/null; HOME='" + home + "' dnf --installroot='" + root +
+      "' --setopt=reposdir='" + root + "/etc/yum.repos.d' --setopt=cachedir='" + home + "/cache' --setopt=logdir=/var/log "
+      "--setopt=persistdir='" + home + "/persist' --releasever=" + releasever + " -y --setopt=tsflags=test install" + names +
+      " 2>&1");
+}
+
 TEST(DnfModules, StreamsDefaultsAndStates) {
   ModuleIndex index;
   const std::string yaml =
@@ -257,12 +270,7 @@ TEST(DnfResolve, ModuleStreamsAsDnfFiltersThem) {
     EXPECT_EQ(j["steps"][0]["packages"][0]["version"], c.version) << c.module_file;
     if (!have_dnf) continue;
     // The real dnf on the same root, asked to install nodejs: the same version.
-    const std::string home = test::temp_dir();
-    std::ofstream(home + "/.rpmmacros") << "%_dbpath /var/lib/rpm\n";
-    auto r = version::testing::run_command(
-        "rpm --root '" + root + "' --dbpath /var/lib/rpm --initdb 2>/dev/null; HOME='" + home + "' dnf --installroot='" + root +
-        "' --setopt=reposdir='" + root + "/etc/yum.repos.d' --setopt=cachedir='" + home + "/cache' --setopt=logdir=/var/log "
-        "--setopt=persistdir='" + home + "/persist' --releasever=9 -y --setopt=tsflags=test install nodejs 2>&1");
+    auto r = real_dnf_install(root, "9", " nodejs");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("Transaction test succeeded."), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(c.version), std::string::npos) << "dnf installs another nodejs than " << c.version << ":\n" << r.out;
@@ -336,12 +344,7 @@ TEST(DnfResolve, RichDependenciesAsDnfHonoursThem) {
       EXPECT_EQ(planned["libfoo"], c.libfoo) << out.str();
     }
     if (!have_dnf) continue;
-    const std::string home = test::temp_dir();
-    std::ofstream(home + "/.rpmmacros") << "%_dbpath /var/lib/rpm\n";
-    auto r = version::testing::run_command(
-        "rpm --root '" + root + "' --dbpath /var/lib/rpm --initdb 2>/dev/null; HOME='" + home + "' dnf --installroot='" + root +
-        "' --setopt=reposdir='" + root + "/etc/yum.repos.d' --setopt=cachedir='" + home + "/cache' --setopt=logdir=/var/log "
-        "--setopt=persistdir='" + home + "/persist' --releasever=41 -y --setopt=tsflags=test install" + names + " 2>&1");
+    auto r = real_dnf_install(root, "41", names);
     EXPECT_EQ(r.status, c.rc) << names << ":\n" << r.out;
     if (!c.libfoo.empty()) EXPECT_NE(r.out.find("libfoo-2.5-1.fc41"), std::string::npos) << r.out;
   }
