@@ -180,7 +180,8 @@ if [[ -n $pypi_index ]]; then
   [[ $pypi_port =~ ^[0-9]+$ ]] || die "the index server did not start"
   decl="$repo/bench/pypi-cuda"
   # A driver supporting CUDA 12.4 is assumed: the plan is for a GPU machine.
-  ext=(env EXTDEPS_OVERRIDE_CUDA=12.4 "$bin" resolve "$decl" --manager pypi --python /usr/bin/python3
+  export EXTDEPS_OVERRIDE_CUDA=12.4  # exported, not `env ...`: --profile runs callgrind on extdeps itself
+  ext=("$bin" resolve "$decl" --manager pypi --python /usr/bin/python3
        --index-url "http://127.0.0.1:$pypi_port/simple/")
   do_rosdep=0
   do_apt=0
@@ -205,8 +206,9 @@ if [[ -n $homebrew_dir ]]; then
   [[ -r $homebrew_dir/formula.json ]] || die "no formula index in $homebrew_dir (bench/gen-homebrew-api.py DIR writes one)"
   homebrew_dir=$(cd "$homebrew_dir" && pwd)
   decl="$repo/bench/homebrew-ten-deps"
-  ext=(env EXTDEPS_OVERRIDE_OS=macos:14.5 EXTDEPS_OVERRIDE_ARCH=arm64 "$bin" resolve "$decl" --manager brew
-       --root "$homebrew_dir/root" --homebrew-api "$homebrew_dir/formula.json")
+  # Exported rather than an `env` prefix, so that --profile runs callgrind on extdeps itself.
+  export EXTDEPS_OVERRIDE_OS=macos:14.5 EXTDEPS_OVERRIDE_ARCH=arm64
+  ext=("$bin" resolve "$decl" --manager brew --root "$homebrew_dir/root" --homebrew-api "$homebrew_dir/formula.json")
   do_rosdep=0
   do_apt=0
 fi
