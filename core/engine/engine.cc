@@ -102,7 +102,8 @@ Error blamed(const std::string& from, Error e) {
 
 // The shipped tables, then the folders of the settings (each checked here, so that a missing one
 // is blamed on the setting that named it).
-Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& settings) {
+Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& settings,
+                                   const std::vector<std::string>* only_ids = nullptr) {
   std::vector<std::string> dirs{mapping::default_mappings_dir(ctx)};
   for (const auto& dir : settings.mapping_dirs.value_or(std::vector<std::string>{})) {
     std::error_code ec;
@@ -111,7 +112,23 @@ Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& s
                     error_at(ExitCode::bad_input, "", "mappings folder " + dir + " does not exist"));
     dirs.push_back(dir);
   }
-  return mapping::load_tables(ctx, dirs);
+  return mapping::load_tables(ctx, dirs, only_ids);
+}
+
+// The tables a plan of these needs reads: from the cache, only the entries of the needs' ids
+// (issue 18: a warm run's cost must not grow with the tables). When one of the ids is in no
+// table, the whole tables: guessing (a pkg-config module's entry) and "did you mean" search all.
+Result<mapping::Tables> tables_for_needs(const Context& ctx, const config::Settings& settings,
+                                         const std::vector<Requirement>& needs) {
+  std::vector<std::string> ids;
+  for (const auto& r : needs) ids.push_back(r.url.id());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  auto some = tables_for(ctx, settings, &ids);
+  if (!some.ok()) return some;
+  for (const auto& id : ids)
+    if (!some->find(id)) return tables_for(ctx, settings);
+  return some;
 }
 
 // Every manager the settings name is one a provider installs with.
@@ -328,7 +345,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     selected.push_back(r);
   }
 
-  auto tables = tables_for(ctx, *settings);
+  auto tables = tables_for_needs(ctx, *settings, selected);
   if (!tables.ok()) return tables.error();
   // The machine the plan is for (cached; overrides applied), as locked virtual packages.
   detect::DetectOptions dopt;

@@ -118,7 +118,11 @@ struct Tables {
   // Ids known in any table, for "did you mean".
   std::vector<std::string> known_ids() const;
 };
-Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs);
+// `only_ids`: when the tables come from the cache, only the entries these ids name are built
+// (table_cache::decode), for a run that asks about a few ids; the tables parsed from TOML are
+// whole. nullptr: every entry.
+Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs,
+                           const std::vector<std::string>* only_ids = nullptr);
 
 // The machine a set of tables is adapted to: /etc/os-release's ID, ID_LIKE, VERSION_CODENAME
 // and VERSION_ID (after EXTDEPS_OVERRIDE_OS).

@@ -7,10 +7,14 @@
 // and keeps it.
 #include "core/mapping/table_cache.h"
 
+#include "core/mapping/spelling.h"
+
 #include <sys/stat.h>
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <set>
 #include <type_traits>
 
 namespace extdeps::mapping::table_cache {
@@ -18,7 +22,7 @@ namespace extdeps::mapping::table_cache {
 namespace {
 
 // Written first and checked first: a body of another layout is refused before it is read.
-constexpr std::uint32_t kFormat = 2;
+constexpr std::uint32_t kFormat = 3;  // 3: each entry led by its byte length, so a reader can skip it
 
 // The layout. `A` is the Writer (over const objects) or the Reader (over ones it fills).
 template <class A, class T>
@@ -72,6 +76,15 @@ class Writer {
   template <class T>
   void operator()(const T& x) requires requires(Writer& w) { fields(w, x); } {
     fields(*this, x);
+  }
+  // An entry is led by its length, which the reader of a few ids skips by.
+  void operator()(const Entry& e) {
+    const std::size_t at = out_.size();
+    (*this)(std::uint32_t{0});
+    fields(*this, e);
+    const auto n = static_cast<std::uint32_t>(out_.size() - at - 4);
+    char b[4] = {static_cast<char>(n), static_cast<char>(n >> 8), static_cast<char>(n >> 16), static_cast<char>(n >> 24)};
+    out_.replace(at, 4, b, 4);
   }
 
  private:
@@ -142,6 +155,38 @@ class Reader {
   void operator()(T& x) requires requires(Reader& r) { fields(r, x); } {
     fields(*this, x);
   }
+  // The entries of a table: each led by its length. With a filter, an entry it does not want is
+  // skipped by that length once its id and aliases are read, and never built.
+  void operator()(std::vector<Entry>& v) {
+    std::uint32_t n = count();
+    for (std::uint32_t i = 0; i < n && !failed_; ++i) {
+      std::uint32_t len = 0;
+      (*this)(len);
+      if (failed_ || len > in_.size() - pos_) {
+        fail();
+        return;
+      }
+      Reader one(in_.substr(pos_, len));
+      pos_ += len;
+      if (want_) {
+        Reader head = one;
+        std::string id;
+        std::vector<std::string> aliases;
+        head(id), head(aliases);
+        if (head.failed()) {
+          fail();
+          return;
+        }
+        if (!(*want_)(id, aliases)) continue;
+      }
+      fields(one, v.emplace_back());
+      if (one.failed() || !one.at_end()) {
+        fail();
+        return;
+      }
+    }
+  }
+  const std::function<bool(const std::string&, const std::vector<std::string>&)>* want_ = nullptr;
 
  private:
   std::uint32_t count() {
@@ -188,8 +233,25 @@ std::string encode(std::string_view stamp, const Tables& tables) {
   return out;
 }
 
-std::optional<Tables> decode(std::string_view body, std::string_view stamp) {
+std::optional<Tables> decode(std::string_view body, std::string_view stamp, const std::vector<std::string>* only_ids) {
   Reader r(body);
+  // The spellings Table::find would match (core/mapping/tables.cc): an id or an alias, with or
+  // without its version and qualifiers, by its type's spelling rules.
+  std::set<std::string> keys;
+  std::function<bool(const std::string&, const std::vector<std::string>&)> want;
+  if (only_ids) {
+    for (const auto& id : *only_ids) {
+      keys.insert(spelling_key(id));
+      keys.insert(spelling_key(base_id(id)));
+    }
+    want = [&keys](const std::string& id, const std::vector<std::string>& aliases) {
+      if (keys.count(spelling_key(id))) return true;
+      for (const auto& a : aliases)
+        if (keys.count(spelling_key(a))) return true;
+      return false;
+    };
+    r.want_ = &want;
+  }
   std::uint32_t format = 0;
   r(format);
   if (r.failed() || format != kFormat || r.view() != stamp || r.failed()) return std::nullopt;

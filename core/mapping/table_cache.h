@@ -26,7 +26,11 @@ std::string encode(std::string_view stamp, const Tables& tables);
 
 // The tables of a body whose stamp is `stamp`; nullopt when the stamp differs or the body does not
 // read whole (every length and count is checked against what is left).
-std::optional<Tables> decode(std::string_view body, std::string_view stamp);
+// With `only_ids`, every table's header but only the entries those ids name (as Table::find
+// matches them: the id or an alias, any spelling of it) are built; the others are skipped
+// unread, so a warm run pays for the ids it asks about, not for the size of the tables.
+std::optional<Tables> decode(std::string_view body, std::string_view stamp,
+                             const std::vector<std::string>* only_ids = nullptr);
 
 // The four-byte kind of the sealed cache files.
 inline constexpr std::string_view kKind = "tabl";

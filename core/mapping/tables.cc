@@ -199,7 +199,8 @@ void remove_stale_table_caches(const std::string& dir) {
 
 }  // namespace
 
-Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs) {
+Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs,
+                           const std::vector<std::string>* only_ids) {
   std::vector<std::string> all{default_mappings_dir(ctx)};
   all.insert(all.end(), dirs.begin(), dirs.end());
   std::vector<std::string> files;  // every table, in reading order
@@ -240,7 +241,7 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
       if (auto bytes = sealed::read_all(cache_path)) {
         auto body = sealed::unseal(table_cache::kKind, *bytes);
         if (body.ok()) {
-          if (auto cached = table_cache::decode(*body, *stamp)) return std::move(*cached);
+          if (auto cached = table_cache::decode(*body, *stamp, only_ids)) return std::move(*cached);
         } else {
           ctx.warn(cache_path + ": damaged cache file (" + body.error().message + "); rebuilding it from the tables");
         }

@@ -62,6 +62,43 @@ TEST(TableCache, ShippedTablesRoundTrip) {
   EXPECT_FALSE(table_cache::decode(body, "other"));
 }
 
+// A run that asks about a few ids builds only their entries, found as Table::find finds them (an
+// id, an alias, another spelling, a versioned id), each as the whole decode has it; every
+// table's header stays.
+TEST(TableCache, OnlyTheEntriesOfTheIdsAsked) {
+  const Tables parsed = table_testing::shipped();
+  const std::string body = table_cache::encode("s", parsed);
+  const std::vector<std::string> ids = {"dep:generic/zlib", "dep:github/GNOME/libxml2", "dep:generic/OpenSSL",
+                                        "dep:generic/cmake@3.20"};
+  auto some = table_cache::decode(body, "s", &ids);
+  ASSERT_TRUE(some);
+  ASSERT_EQ(some->tables.size(), parsed.tables.size());
+  std::size_t entries = 0;
+  for (std::size_t i = 0; i < parsed.tables.size(); ++i) {
+    EXPECT_EQ(some->tables[i].ecosystem, parsed.tables[i].ecosystem);
+    EXPECT_EQ(some->tables[i].release, parsed.tables[i].release);
+    entries += some->tables[i].entries.size();
+    for (const auto& e : some->tables[i].entries) {
+      const Entry* whole = parsed.tables[i].find(e.id);
+      ASSERT_NE(whole, nullptr) << e.id;
+      Tables a, b;
+      a.tables.push_back(Table{});
+      a.tables[0].entries.push_back(e);
+      b.tables.push_back(Table{});
+      b.tables[0].entries.push_back(*whole);
+      EXPECT_EQ(encoded(a), encoded(b)) << e.id;
+    }
+  }
+  EXPECT_LE(entries, 4 * parsed.tables.size());
+  for (const auto& id : ids) {
+    const Entry* e = some->find(id);
+    ASSERT_NE(e, nullptr) << id;
+    EXPECT_NE(some->find_ecosystem("debian")->find(id), nullptr) << id;
+    EXPECT_EQ(e->id, parsed.find(id)->id) << id;
+  }
+  EXPECT_EQ(some->find("dep:generic/gdal"), nullptr);  // not asked: not built
+}
+
 TEST(TableCache, RegexRulesWorkWithoutTheCompiledPattern) {
   const Tables parsed = table_testing::shipped();
   auto decoded = table_cache::decode(table_cache::encode("s", parsed), "s");
