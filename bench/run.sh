@@ -45,6 +45,9 @@ Usage: bench/run.sh [OPTIONS]
                       cache is filled first) and print the top inclusive functions and the
                       instruction count
       --top N         functions listed by --profile (default 25)
+      --phases        instead of timing, run the warm case RUNS times with EXTDEPS_TIMINGS=1 and
+                      print the median milliseconds of each phase (core/util/timings.h): where
+                      a warm run's time goes, the pool's load and the solve apart
   -h, --help          this text
 
 Build the binary first:
@@ -62,6 +65,7 @@ do_rosdep=1
 do_apt=1
 use_hf=1
 profile=""
+phases=0
 top=25
 conda_channel=""
 pacman_dir=""
@@ -87,6 +91,7 @@ while (($#)); do
     --profile) profile=warm; shift ;;
     --profile=*) profile=${1#--profile=}; shift ;;
     --top) top=$2; shift 2 ;;
+    --phases) phases=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "bench/run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -242,6 +247,7 @@ warm_dir="$work/cache-warm"
 add_case extdeps-cold "$cold_runs" 0 "rm -rf '$cold_dir'" 0 "${ext[@]}" --cache-dir "$cold_dir"
 add_case extdeps-warm "$runs" 1 "" 0 "${ext[@]}" --cache-dir "$warm_dir"
 
+if ((phases)); then profile=phases; fi  # no peers, no sanity runs of them
 if ((do_rosdep)) && [[ -z $profile ]]; then
   command -v rosdep >/dev/null || die "rosdep is missing (apt-get install -y python3-rosdep2, or --no-rosdep)"
   [[ -r $rosdep_base ]] || die "no rosdep base file at $rosdep_base (--rosdep-base)"
@@ -283,6 +289,28 @@ if ((do_apt)) && [[ -z $profile ]]; then
     -o "Dir::Cache::srcpkgcache=$work/apt/srcpkgcache.bin" install -s --no-install-recommends \
     "${apt_pkgs[@]}"
   mkdir -p "$work/apt"
+fi
+
+# ---- phases mode -----------------------------------------------------------------------------
+if ((phases)); then
+  dir="$work/cache-phases"
+  rm -rf "$dir"
+  "${ext[@]}" --cache-dir "$dir" >/dev/null || true
+  for ((i = 0; i < runs; i++)); do
+    EXTDEPS_TIMINGS=1 "${ext[@]}" --cache-dir "$dir" 2>&1 >/dev/null | grep '^extdeps: timing: ' || true
+  done | "$py" -c '
+import collections, statistics, sys
+d = collections.OrderedDict()
+for line in sys.stdin:
+    f = line.split()
+    d.setdefault(f[2], []).append(float(f[3]))
+if not d:
+    sys.exit("bench/run.sh: extdeps printed no timings")
+print("== extdeps resolve, warm, median of %d runs per phase (EXTDEPS_TIMINGS)" % len(d["main"]))
+for k, v in d.items():
+    print("%-12s %8.3f ms" % (k, statistics.median(v)))
+'
+  exit 0
 fi
 
 # ---- profile mode ----------------------------------------------------------------------------

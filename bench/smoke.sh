@@ -49,6 +49,10 @@ if [[ -d /var/lib/apt/lists ]] && compgen -G "/var/lib/apt/lists/*_Packages*" >/
     rosdep=(--no-rosdep)
   fi
   "$repo/bench/run.sh" -n 1 -c 1 --no-hyperfine "${rosdep[@]}" -x "$bin" -o "$tmp/apt-out"
+  step "run.sh --phases (EXTDEPS_TIMINGS), growth.py (5 and 20 needs; a 2,000-record channel; the plot)"
+  "$repo/bench/run.sh" --phases -n 2 -x "$bin" -o "$tmp/phases-out"
+  python3 "$repo/bench/growth.py" -x "$bin" -o "$tmp/growth" --needs 5,20 --records 2000 -n 1 -c 1
+  [[ -s $tmp/growth/growth.png ]] || { echo "bench/smoke.sh: growth.py drew no plot" >&2; exit 1; }
 else
   step "run.sh skipped: this machine has no apt lists (run apt-get update)"
 fi

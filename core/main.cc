@@ -3,8 +3,10 @@
 #include <iostream>
 
 #include "core/cli/cli.h"
+#include "core/util/timings.h"
 
 int main(int argc, char** argv) {
+  extdeps::timings::start();
   auto ctx = extdeps::Context::from_process();
   ctx.set_self_exe("/proc/self/exe");
   ctx.set_stderr_is_terminal(::isatty(2) == 1);

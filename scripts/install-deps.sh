@@ -13,4 +13,4 @@ export DEBIAN_FRONTEND=noninteractive
   python3 python3-packaging python3-jsonschema python3-rosdep2 lz4 xz-utils zstd gzip dpkg-dev \
   python3-setuptools python3-pip python3-wheel python3-dev libxml2-dev libssl-dev \
   nix-bin pacman-package-manager libarchive-tools rpm createrepo-c dnf \
-  jq brotli
+  jq brotli gnuplot-nox

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <istream>
+#include <optional>
 #include <ostream>
 
 #include "core/cli/config_command.h"
@@ -24,6 +25,7 @@
 #include "core/plan/render.h"
 #include "core/util/printable.h"
 #include "core/util/text.h"
+#include "core/util/timings.h"
 #include "core/version/version.h"
 
 namespace extdeps::cli {
@@ -73,6 +75,7 @@ void add_common(CLI::App* cmd, RunOptions& o) {
 std::string sudo_for(const Context& ctx) { return ctx.is_root() ? "" : "sudo"; }
 
 int print_outcome(const Context& ctx, const engine::Planned& p, const RunOptions& o, std::ostream& out) {
+  timings::Phase t("output");
   if (!p.environment_file.empty()) {
     out << p.environment_file;
   } else if (o.json) {
@@ -210,7 +213,12 @@ int cmd_version_compare(const std::string& scheme_name, const std::string& a, co
 
 int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   // Provider plugins first: their options are flags of the commands below.
-  plugin::discover(ctx);
+  {
+    timings::Phase t("plugins");
+    plugin::discover(ctx);
+  }
+  std::optional<timings::Phase> parse_time;
+  parse_time.emplace("cli");
   CLI::App app{"extdeps: plan what a project needs outside its language's package manager"};
   app.name("extdeps");
   app.require_subcommand(1);
@@ -307,6 +315,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     usage.hint = "see extdeps --help";
     return fail(err, usage);
   }
+  parse_time.reset();
   // --root over EXTDEPS_ROOT over the configuration's `root` (applied by engine::plan).
   if (root_dir.empty())
     if (auto v = ctx.env("EXTDEPS_ROOT"); v && !v->empty()) root_dir = *v;

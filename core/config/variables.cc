@@ -24,6 +24,7 @@ constexpr Plain kCorePlain[] = {
     {"EXTDEPS_NVML_LIBRARY", "the libnvidia-ml.so.1 the driver probe loads, instead of the system's"},
     {"EXTDEPS_LIBCURL", "the libcurl the downloads load, instead of libcurl.so.4"},
     {"EXTDEPS_BIN", "the extdeps program the library runs the driver probe in"},
+    {"EXTDEPS_TIMINGS", "when set, each phase's time in milliseconds on stderr at exit (for bench/run.sh --phases)"},
     {"EXTDEPS_FAKE_*", "passed to the driver probe's child for the tests' fake libcuda and libnvidia-ml only"},
     {"PATH", "where compilers, python3, nix-env, nvidia-smi and plugins are looked for"},
     {"HOME", "the default cache and configuration folders, ~/.condarc, nix profiles"},

@@ -7,7 +7,7 @@
 // range here filters what exists rather than picking what to download.
 #include <algorithm>
 #include <cctype>
-#include <regex>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,17 +22,98 @@ namespace extdeps {
 namespace {
 
 // A valid PEP 440 version, with the spellings its normalisation rules accept ("v1.0",
-// "1.0-rc.1", "1.0.post-2", "1.0_dev3", upper case).
+// "1.0-rc.1", "1.0.post-2", "1.0_dev3", upper case): the regular expression
+//
+//   v?(\d+!)?\d+(\.\d+)*
+//   ([-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?\d*)?
+//   (-\d+|[-_.]?(post|rev|r)[-_.]?\d*)?
+//   ([-_.]?dev[-_.]?\d*)?
+//   (\+[a-z0-9]+([-_.][a-z0-9]+)*)?
+//
+// matched case-insensitively, as a set of positions stepped through each piece in turn (every
+// way a piece can match is kept, as the regex's backtracking would). Hand-written: compiling the
+// std::regex was a twentieth of a warm resolve.
 bool is_pep440(std::string_view v) {
-  if (v.size() > limits::kMaxVersionLength) return false;  // std::regex recurses per character
-  static const std::regex re(
-      R"(v?(\d+!)?\d+(\.\d+)*)"
-      R"(([-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?\d*)?)"
-      R"((-\d+|[-_.]?(post|rev|r)[-_.]?\d*)?)"
-      R"(([-_.]?dev[-_.]?\d*)?)"
-      R"((\+[a-z0-9]+([-_.][a-z0-9]+)*)?)",
-      std::regex::icase | std::regex::optimize);
-  return std::regex_match(v.begin(), v.end(), re);
+  if (v.size() > limits::kMaxVersionLength) return false;
+  const std::string s = to_lower(v);
+  using Ends = std::vector<std::size_t>;
+  auto digit = [&](std::size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; };
+  auto alnum = [&](std::size_t i) { return digit(i) || (i < s.size() && s[i] >= 'a' && s[i] <= 'z'); };
+  auto sep = [&](std::size_t i) { return i < s.size() && (s[i] == '-' || s[i] == '_' || s[i] == '.'); };
+  auto step = [](const Ends& from, auto&& piece) {
+    Ends out;
+    for (std::size_t p : from) piece(p, out);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  };
+  auto optional = [&](const Ends& from, auto&& piece) {
+    Ends out = step(from, piece);
+    out.insert(out.end(), from.begin(), from.end());
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  };
+  auto digits_plus = [&](std::size_t p, Ends& out) {
+    for (std::size_t q = p; digit(q); ++q) out.push_back(q + 1);
+  };
+  auto digits_star = [&](std::size_t p, Ends& out) {
+    out.push_back(p);
+    digits_plus(p, out);
+  };
+  auto sep_opt = [&](std::size_t p, Ends& out) {
+    out.push_back(p);
+    if (sep(p)) out.push_back(p + 1);
+  };
+  auto words = [&](std::vector<std::string_view> ws) {
+    return [&s, ws = std::move(ws)](std::size_t p, Ends& out) {
+      for (std::string_view w : ws)
+        if (std::string_view(s).substr(p, w.size()) == w) out.push_back(p + w.size());
+    };
+  };
+  auto seq = [&](std::vector<std::function<void(std::size_t, Ends&)>> parts) {
+    return [&step, parts = std::move(parts)](std::size_t p, Ends& out) {
+      Ends at{p};
+      for (const auto& part : parts) at = step(at, part);
+      out.insert(out.end(), at.begin(), at.end());
+    };
+  };
+
+  Ends at{0};
+  at = optional(at, words({"v"}));
+  at = optional(at, [&](std::size_t p, Ends& out) {
+    Ends d;
+    digits_plus(p, d);
+    for (std::size_t q : d)
+      if (q < s.size() && s[q] == '!') out.push_back(q + 1);
+  });
+  at = step(at, digits_plus);
+  // (\.\d+)*: every number of further release segments.
+  for (Ends more = at; !more.empty();) {
+    more = step(more, [&](std::size_t p, Ends& out) {
+      if (p < s.size() && s[p] == '.') digits_plus(p + 1, out);
+    });
+    at.insert(at.end(), more.begin(), more.end());
+  }
+  std::sort(at.begin(), at.end());
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  at = optional(at, seq({sep_opt, words({"a", "b", "c", "rc", "alpha", "beta", "pre", "preview"}), sep_opt, digits_star}));
+  at = optional(at, [&](std::size_t p, Ends& out) {
+    if (p < s.size() && s[p] == '-') digits_plus(p + 1, out);
+    seq({sep_opt, words({"post", "rev", "r"}), sep_opt, digits_star})(p, out);
+  });
+  at = optional(at, seq({sep_opt, words({"dev"}), sep_opt, digits_star}));
+  at = optional(at, [&](std::size_t p, Ends& out) {
+    if (p >= s.size() || s[p] != '+' || !alnum(p + 1)) return;
+    std::size_t q = p + 1;
+    for (;;) {
+      while (alnum(q)) ++q;
+      out.push_back(q);
+      if (!sep(q) || !alnum(q + 1)) return;
+      ++q;
+    }
+  });
+  return std::find(at.begin(), at.end(), s.size()) != at.end();
 }
 
 // The epoch and release numbers at the front of a version ("1!2.3rc1" -> 1, [2, 3]).
@@ -68,9 +149,25 @@ std::optional<Release> leading_release(std::string_view v) {
   return r;
 }
 
+// (\d+!)?\d+(\.\d+)*: "1.2", "1!2.0".
 bool is_release_prefix(std::string_view v) {
-  static const std::regex re(R"((\d+!)?\d+(\.\d+)*)");
-  return std::regex_match(v.begin(), v.end(), re);
+  auto digits = [&v]() {
+    std::size_t n = 0;
+    while (n < v.size() && v[n] >= '0' && v[n] <= '9') ++n;
+    v.remove_prefix(n);
+    return n > 0;
+  };
+  if (!digits()) return false;
+  if (!v.empty() && v.front() == '!') {
+    v.remove_prefix(1);
+    if (!digits()) return false;
+  }
+  while (!v.empty()) {
+    if (v.front() != '.') return false;
+    v.remove_prefix(1);
+    if (!digits()) return false;
+  }
+  return true;
 }
 
 // "==1.2.*": the candidate's release, zero-padded, starts with the prefix's numbers.

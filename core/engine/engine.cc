@@ -24,6 +24,7 @@
 #include "core/plugin/plugin.h"
 #include "core/solve/solve.h"
 #include "core/util/text.h"
+#include "core/util/timings.h"
 
 namespace extdeps::engine {
 
@@ -272,6 +273,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   Result<Declaration> decl = Declaration{};
   const bool has_declaration = path.ok();
   if (has_declaration) {
+    timings::Phase t("declaration");
     decl = declare::read_declaration(ctx, *path);
     if (!decl.ok()) return decl.error();
   } else if (o.audit_python && o.path == ".") {
@@ -286,6 +288,8 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     decl->requirements.insert(decl->requirements.end(), installed->begin(), installed->end());
   }
 
+  std::optional<timings::Phase> phase;
+  phase.emplace("settings");
   auto settings = settings_for(ctx, has_declaration ? *path : std::string(), o.managers, o.mapping_dirs, o.sources);
   if (!settings.ok()) return settings.error();
   // From here every reader of a setting's variable sees the resolved value (config::apply_to).
@@ -345,9 +349,11 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     selected.push_back(r);
   }
 
+  phase.emplace("tables");
   auto tables = tables_for_needs(ctx, *settings, selected);
   if (!tables.ok()) return tables.error();
   // The machine the plan is for (cached; overrides applied), as locked virtual packages.
+  phase.emplace("detect");
   detect::DetectOptions dopt;
   dopt.use_cache = o.use_cache;
   dopt.host_file = o.host_file;
@@ -358,8 +364,10 @@ Result<Planned> plan(Context& ctx, const Request& o) {
                                                          host->os.version_codename,
                                                          host->os.version_id});
 
+  phase.emplace("providers");
   auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, selected), &*host, o.environment_format);
   if (!sources.ok()) return sources.error();
+  phase.reset();
   solve::Options sopt;
   sopt.managers = canonical_managers(settings->managers.value_or(std::vector<std::string>{}));
   sopt.use_cache = o.use_cache;
@@ -368,8 +376,10 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   sopt.testcase_dir = o.dump_testcase_dir;
   auto solution = solve::resolve(ctx, selected, *tables, sources->providers, sopt);
   if (!solution.ok()) return solution.error();
+  phase.emplace("plan");
   auto outcome = plan::make_plan(std::move(*solution));
   if (!outcome.ok()) return outcome.error();
+  phase.reset();
   if (!o.dump_testcase_dir.empty())
     if (auto w = write_request(o, *path, has_declaration, *tables, *host, *outcome); !w.ok()) return w.error();
   std::string on = o.host_file.empty()

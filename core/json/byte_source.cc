@@ -3,6 +3,7 @@
 // into a 1 MiB buffer as its decoder allows.
 #include "core/json/byte_source.h"
 #include "core/util/data_errors.h"
+#include "core/util/lazy_library.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -185,28 +186,55 @@ class ZstdSource final : public DecodedSource {
   bool frame_ended_ = false;
 };
 
+// libbrotlidec, loaded with dlopen when a .br file is first read (core/util/lazy_library.h).
+struct BrotliApi {
+  decltype(&::BrotliDecoderCreateInstance) create = nullptr;
+  decltype(&::BrotliDecoderDestroyInstance) destroy = nullptr;
+  decltype(&::BrotliDecoderDecompressStream) decompress = nullptr;
+  decltype(&::BrotliDecoderGetErrorCode) error_code = nullptr;
+  decltype(&::BrotliDecoderErrorString) error_string = nullptr;
+};
+
+const Result<const BrotliApi*>& brotli_api() {
+  static const Result<const BrotliApi*> api = []() -> Result<const BrotliApi*> {
+    static BrotliApi a;
+    auto r = lazy::load("libbrotlidec.so.1", "libbrotli1", "reading .br files",
+                        {{"BrotliDecoderCreateInstance", reinterpret_cast<void**>(&a.create)},
+                         {"BrotliDecoderDestroyInstance", reinterpret_cast<void**>(&a.destroy)},
+                         {"BrotliDecoderDecompressStream", reinterpret_cast<void**>(&a.decompress)},
+                         {"BrotliDecoderGetErrorCode", reinterpret_cast<void**>(&a.error_code)},
+                         {"BrotliDecoderErrorString", reinterpret_cast<void**>(&a.error_string)}});
+    if (!r.ok()) return r.error();
+    return &a;
+  }();
+  return api;
+}
+
 // brotli has no frames to feed one at a time: an error is placed at the compressed bytes fed so
 // far, which is at or just after the damage.
 class BrotliSource final : public DecodedSource {
  public:
   explicit BrotliSource(std::unique_ptr<ByteSource> in)
-      : DecodedSource(std::move(in)), state_(BrotliDecoderCreateInstance(nullptr, nullptr, nullptr)) {}
+      : DecodedSource(std::move(in)),
+        state_(brotli_api().ok() ? (*brotli_api())->create(nullptr, nullptr, nullptr) : nullptr) {}
   ~BrotliSource() override {
-    if (state_) BrotliDecoderDestroyInstance(state_);
+    if (state_) (*brotli_api())->destroy(state_);
   }
   BrotliSource(const BrotliSource&) = delete;
   BrotliSource& operator=(const BrotliSource&) = delete;
 
  private:
   Result<void> restart() override {
-    if (state_) BrotliDecoderDestroyInstance(state_);
-    state_ = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
+    if (!brotli_api().ok()) return brotli_api().error();
+    if (state_) (*brotli_api())->destroy(state_);
+    state_ = (*brotli_api())->create(nullptr, nullptr, nullptr);
     if (!state_) return error_at(ExitCode::environment, name(), "cannot create a brotli decoder");
     stream_ended_ = false;
     return {};
   }
 
   Result<std::string_view> decode() override {
+    if (!brotli_api().ok()) return brotli_api().error();
     if (!state_) return error_at(ExitCode::environment, name(), "cannot create a brotli decoder");
     size_t produced = 0;
     while (produced < buf_.size() && !stream_ended_) {
@@ -215,11 +243,11 @@ class BrotliSource final : public DecodedSource {
       const auto* next_in = reinterpret_cast<const std::uint8_t*>(input_.data());
       size_t avail_out = buf_.size() - produced;
       auto* next_out = reinterpret_cast<std::uint8_t*>(buf_.data() + produced);
-      BrotliDecoderResult r = BrotliDecoderDecompressStream(state_, &avail_in, &next_in, &avail_out, &next_out, nullptr);
+      BrotliDecoderResult r = (*brotli_api())->decompress(state_, &avail_in, &next_in, &avail_out, &next_out, nullptr);
       consume(input_.size() - avail_in);
       produced = buf_.size() - avail_out;
       if (r == BROTLI_DECODER_RESULT_ERROR)
-        return corrupt(BrotliDecoderErrorString(BrotliDecoderGetErrorCode(state_)));
+        return corrupt((*brotli_api())->error_string((*brotli_api())->error_code(state_)));
       if (r == BROTLI_DECODER_RESULT_SUCCESS) {
         stream_ended_ = true;
         if (auto more = refill(); !more) return more.error();

@@ -8,13 +8,16 @@
 #include "core/mapping/table_cache.h"
 
 #include "core/mapping/spelling.h"
+#include "core/util/sealed_file.h"
 
 #include <sys/stat.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
-#include <functional>
+#include <map>
 #include <set>
+#include <tuple>
 #include <type_traits>
 
 namespace extdeps::mapping::table_cache {
@@ -22,7 +25,11 @@ namespace extdeps::mapping::table_cache {
 namespace {
 
 // Written first and checked first: a body of another layout is refused before it is read.
-constexpr std::uint32_t kFormat = 3;  // 3: each entry led by its byte length, so a reader can skip it
+// 4: the index of keys and a checksum per entry, so that a reader of a few ids reads only theirs.
+constexpr std::uint32_t kFormat = 4;
+// Index records per checked block (see encode).
+constexpr std::uint32_t kBlock = 256;
+constexpr std::size_t kRecordSize = 20;  // u64 hash, u32 table, u32 entry, u32 offset
 
 // The layout. `A` is the Writer (over const objects) or the Reader (over ones it fills).
 template <class A, class T>
@@ -77,14 +84,9 @@ class Writer {
   void operator()(const T& x) requires requires(Writer& w) { fields(w, x); } {
     fields(*this, x);
   }
-  // An entry is led by its length, which the reader of a few ids skips by.
-  void operator()(const Entry& e) {
-    const std::size_t at = out_.size();
-    (*this)(std::uint32_t{0});
-    fields(*this, e);
-    const auto n = static_cast<std::uint32_t>(out_.size() - at - 4);
-    char b[4] = {static_cast<char>(n), static_cast<char>(n >> 8), static_cast<char>(n >> 16), static_cast<char>(n >> 24)};
-    out_.replace(at, 4, b, 4);
+  void u64(std::uint64_t v) {
+    (*this)(static_cast<std::uint32_t>(v));
+    (*this)(static_cast<std::uint32_t>(v >> 32));
   }
 
  private:
@@ -155,46 +157,31 @@ class Reader {
   void operator()(T& x) requires requires(Reader& r) { fields(r, x); } {
     fields(*this, x);
   }
-  // The entries of a table: each led by its length. With a filter, an entry it does not want is
-  // skipped by that length once its id and aliases are read, and never built.
-  void operator()(std::vector<Entry>& v) {
-    std::uint32_t n = count();
-    for (std::uint32_t i = 0; i < n && !failed_; ++i) {
-      std::uint32_t len = 0;
-      (*this)(len);
-      if (failed_ || len > in_.size() - pos_) {
-        fail();
-        return;
-      }
-      Reader one(in_.substr(pos_, len));
-      pos_ += len;
-      if (want_) {
-        Reader head = one;
-        std::string id;
-        std::vector<std::string> aliases;
-        head(id), head(aliases);
-        if (head.failed()) {
-          fail();
-          return;
-        }
-        if (!(*want_)(id, aliases)) continue;
-      }
-      fields(one, v.emplace_back());
-      if (one.failed() || !one.at_end()) {
-        fail();
-        return;
-      }
-    }
+  std::uint64_t u64() {
+    std::uint32_t lo = 0, hi = 0;
+    (*this)(lo), (*this)(hi);
+    return std::uint64_t{lo} | std::uint64_t{hi} << 32;
   }
-  const std::function<bool(const std::string&, const std::vector<std::string>&)>* want_ = nullptr;
-
- private:
-  std::uint32_t count() {
+  // `n` bytes, unread; empty and failed when fewer are left.
+  std::string_view take(std::size_t n) {
+    if (failed_ || n > in_.size() - pos_) {
+      fail();
+      return {};
+    }
+    std::string_view s = in_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+  std::size_t pos() const { return pos_; }
+  // A count of items of at least `item` bytes each: one above what is left is a lie.
+  std::uint32_t count(std::size_t item = 4) {
     std::uint32_t n = 0;
     (*this)(n);
-    if (!failed_ && n > (in_.size() - pos_) / 4) fail();
+    if (!failed_ && n > (in_.size() - pos_) / item) fail();
     return failed_ ? 0 : n;
   }
+
+ private:
   void fail() {
     failed_ = true;
     pos_ = in_.size();
@@ -224,46 +211,217 @@ std::optional<std::string> stamp(const std::vector<std::string>& files) {
   return out;
 }
 
+// The body, format 4, every number a little-endian u32 unless said:
+//
+//   format (4), stamp (string)
+//   head length, then the head:
+//     table count; per table: ecosystem, manager, description, release, path (strings),
+//       overlays (a list of strings), entry count
+//     key count, block count; per block: the first hash in it (u64) and the CRC-32 of its records
+//   CRC-32 of the head
+//   records, sorted: key hash (u64), table, entry number, entry offset
+//   entries, each: length, CRC-32 of its bytes, its bytes (fields(Entry))
+//
+// A key is the spelling_key of an entry's id or of one of its aliases (what Table::find matches),
+// hashed with FNV-1a; an entry has a record per key. A reader of a few ids hashes their keys,
+// finds the blocks that may hold them (the head's block list), checks those blocks and the
+// entries they point to, and reads nothing else. A hash shared by two keys only builds one more
+// entry than asked; Table::find still compares the real strings.
+
+namespace {
+
+std::uint64_t key_hash(std::string_view id) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : spelling_key(id)) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+struct Record {
+  std::uint64_t hash;
+  std::uint32_t table, entry, offset;
+  auto key() const { return std::tie(hash, table, entry); }
+};
+
+}  // namespace
+
 std::string encode(std::string_view stamp, const Tables& tables) {
+  std::string entries;
+  std::vector<Record> records;
+  for (std::size_t t = 0; t < tables.tables.size(); ++t) {
+    const auto& list = tables.tables[t].entries;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Entry& e = list[i];
+      std::string bytes;
+      Writer eb(bytes);
+      fields(eb, e);
+      const auto offset = static_cast<std::uint32_t>(entries.size());
+      Writer w(entries);
+      w(static_cast<std::uint32_t>(bytes.size()));
+      w(sealed::crc32_of(bytes));
+      entries += bytes;
+      std::set<std::uint64_t> hashes{key_hash(e.id)};
+      for (const auto& a : e.aliases) hashes.insert(key_hash(a));
+      for (std::uint64_t h : hashes)
+        records.push_back({h, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(i), offset});
+    }
+  }
+  std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.key() < b.key(); });
+  std::string recs;
+  Writer rw(recs);
+  for (const Record& r : records) rw.u64(r.hash), rw(r.table), rw(r.entry), rw(r.offset);
+
+  std::string head;
+  Writer h(head);
+  h(static_cast<std::uint32_t>(tables.tables.size()));
+  for (const Table& t : tables.tables) {
+    h(t.ecosystem), h(t.manager), h(t.description), h(t.release), h(t.path), h(t.overlays);
+    h(static_cast<std::uint32_t>(t.entries.size()));
+  }
+  const auto blocks = static_cast<std::uint32_t>((records.size() + kBlock - 1) / kBlock);
+  h(static_cast<std::uint32_t>(records.size()));
+  h(blocks);
+  for (std::uint32_t b = 0; b < blocks; ++b) {
+    h.u64(records[std::size_t{b} * kBlock].hash);
+    const std::size_t n = std::min<std::size_t>(kBlock, records.size() - std::size_t{b} * kBlock);
+    h(sealed::crc32_of(std::string_view(recs).substr(std::size_t{b} * kBlock * kRecordSize, n * kRecordSize)));
+  }
+
   std::string out;
   Writer w(out);
   w(kFormat);
   w(stamp);
-  w(tables.tables);
+  w(static_cast<std::uint32_t>(head.size()));
+  out += head;
+  w(sealed::crc32_of(head));
+  out += recs;
+  out += entries;
   return out;
 }
 
-std::optional<Tables> decode(std::string_view body, std::string_view stamp, const std::vector<std::string>* only_ids) {
+std::optional<Tables> decode(std::string_view body, std::string_view stamp, const std::vector<std::string>* only_ids,
+                             std::string* damage) {
+  auto damaged = [damage](std::string what) -> std::optional<Tables> {
+    if (damage) *damage = std::move(what);
+    return std::nullopt;
+  };
   Reader r(body);
-  // The spellings Table::find would match (core/mapping/tables.cc): an id or an alias, with or
-  // without its version and qualifiers, by its type's spelling rules.
-  std::set<std::string> keys;
-  std::function<bool(const std::string&, const std::vector<std::string>&)> want;
-  if (only_ids) {
-    for (const auto& id : *only_ids) {
-      keys.insert(spelling_key(id));
-      keys.insert(spelling_key(base_id(id)));
-    }
-    want = [&keys](const std::string& id, const std::vector<std::string>& aliases) {
-      if (keys.count(spelling_key(id))) return true;
-      for (const auto& a : aliases)
-        if (keys.count(spelling_key(a))) return true;
-      return false;
-    };
-    r.want_ = &want;
-  }
   std::uint32_t format = 0;
   r(format);
-  if (r.failed() || format != kFormat || r.view() != stamp || r.failed()) return std::nullopt;
+  if (r.failed() || format != kFormat) return std::nullopt;  // another layout: not damage, just not ours to read
+  const std::string_view its_stamp = r.view();
+  if (r.failed()) return damaged("cut short in its stamp");
+  if (its_stamp != stamp) return std::nullopt;  // the tables changed since
+  std::uint32_t head_len = 0;
+  r(head_len);
+  const std::string_view head = r.take(head_len);
+  std::uint32_t head_crc = 0;
+  r(head_crc);
+  if (r.failed()) return damaged("cut short in its head");
+  if (sealed::crc32_of(head) != head_crc) return damaged("checksum mismatch in its head");
+
+  Reader h(head);
   Tables out;
-  r(out.tables);
-  if (r.failed() || !r.at_end()) return std::nullopt;
+  std::vector<std::uint32_t> counts;
+  const std::uint32_t ntables = h.count(28);
+  for (std::uint32_t i = 0; i < ntables && !h.failed(); ++i) {
+    Table& t = out.tables.emplace_back();
+    h(t.ecosystem), h(t.manager), h(t.description), h(t.release), h(t.path), h(t.overlays);
+    counts.push_back(0);
+    h(counts.back());
+  }
+  std::uint32_t nkeys = 0, nblocks = 0;
+  h(nkeys), h(nblocks);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> blocks;  // first hash, CRC
+  if (!h.failed() && nblocks == (std::uint64_t{nkeys} + kBlock - 1) / kBlock && nblocks <= head.size() / 12)
+    for (std::uint32_t b = 0; b < nblocks && !h.failed(); ++b) {
+      const std::uint64_t first = h.u64();
+      std::uint32_t c = 0;
+      h(c);
+      blocks.emplace_back(first, c);
+    }
+  if (h.failed() || !h.at_end() || blocks.size() != nblocks) return damaged("its head does not read whole");
+  for (std::size_t b = 1; b < blocks.size(); ++b)
+    if (blocks[b].first < blocks[b - 1].first) return damaged("its index is out of order");
+  const std::string_view recs = r.take(std::size_t{nkeys} * kRecordSize);
+  if (r.failed()) return damaged("cut short in its index");
+  const std::string_view entries = body.substr(r.pos());
+
+  // One entry: its length and CRC checked, then its fields read whole.
+  auto read_entry = [&](std::size_t offset, Entry& e, std::size_t* next) -> bool {
+    Reader er(entries.substr(std::min(offset, entries.size())));
+    std::uint32_t len = 0, c = 0;
+    er(len), er(c);
+    const std::string_view bytes = er.take(len);
+    if (er.failed() || sealed::crc32_of(bytes) != c) return false;
+    Reader fr(bytes);
+    fields(fr, e);
+    if (next) *next = offset + 8 + len;
+    return !fr.failed() && fr.at_end();
+  };
+
+  if (!only_ids) {
+    // Every entry, in order; the index is not needed.
+    std::size_t offset = 0;
+    for (std::size_t t = 0; t < out.tables.size(); ++t) {
+      if (counts[t] > entries.size() / 8) return damaged("an entry count larger than the file");
+      out.tables[t].entries.resize(counts[t]);
+      for (auto& e : out.tables[t].entries)
+        if (!read_entry(offset, e, &offset))
+          return damaged("entry at offset " + std::to_string(offset) + " of table " + out.tables[t].ecosystem +
+                         " does not match its checksum or does not read whole");
+    }
+    if (offset != entries.size()) return damaged("bytes after its last entry");
+  } else {
+    std::vector<char> checked(blocks.size(), 0);
+    auto record = [&](std::size_t i) {
+      Reader rr(recs.substr(i * kRecordSize, kRecordSize));
+      Record x{};
+      x.hash = rr.u64();
+      rr(x.table), rr(x.entry), rr(x.offset);
+      return x;
+    };
+    std::set<std::pair<std::uint32_t, std::uint32_t>> wanted;  // (table, entry number)
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> offset_of;
+    std::set<std::uint64_t> hashes;
+    for (const auto& id : *only_ids) hashes.insert(key_hash(id));
+    for (std::uint64_t want : hashes) {
+      // The last block whose first hash is below `want`: records equal to it may start there.
+      auto it = std::lower_bound(blocks.begin(), blocks.end(), want,
+                                 [](const auto& b, std::uint64_t v) { return b.first < v; });
+      std::size_t b = it == blocks.begin() ? 0 : static_cast<std::size_t>(it - blocks.begin()) - 1;
+      for (; b < blocks.size() && blocks[b].first <= want; ++b) {
+        const std::size_t from = b * kBlock, to = std::min<std::size_t>(from + kBlock, nkeys);
+        if (!checked[b]) {
+          if (sealed::crc32_of(recs.substr(from * kRecordSize, (to - from) * kRecordSize)) != blocks[b].second)
+            return damaged("checksum mismatch in index block " + std::to_string(b));
+          checked[b] = 1;
+        }
+        for (std::size_t i = from; i < to; ++i) {
+          const Record x = record(i);
+          if (x.hash != want) continue;
+          if (x.table >= counts.size() || x.entry >= counts[x.table])
+            return damaged("an index record names no entry");
+          wanted.emplace(x.table, x.entry);
+          offset_of[{x.table, x.entry}] = x.offset;
+        }
+      }
+    }
+    // Built in table order, each table's entries in their own order (sorted by id).
+    for (const auto& [t, n] : wanted) {
+      Entry& e = out.tables[t].entries.emplace_back();
+      if (!read_entry(offset_of[{t, n}], e, nullptr))
+        return damaged("entry " + std::to_string(n) + " of table " + out.tables[t].ecosystem +
+                       " does not match its checksum or does not read whole");
+    }
+  }
   // load_tables keeps entries sorted by id (Table::find searches them in halves); a body that is
   // not is not ours.
-  for (const Table& t : out.tables) {
+  for (const Table& t : out.tables)
     for (std::size_t j = 1; j < t.entries.size(); ++j)
-      if (t.entries[j].id < t.entries[j - 1].id) return std::nullopt;
-  }
+      if (t.entries[j].id < t.entries[j - 1].id) return damaged("entries out of order");
   return out;
 }
 

@@ -24,13 +24,16 @@ std::optional<std::string> stamp(const std::vector<std::string>& files);
 // The body of a cache file: the stamp, then the tables.
 std::string encode(std::string_view stamp, const Tables& tables);
 
-// The tables of a body whose stamp is `stamp`; nullopt when the stamp differs or the body does not
-// read whole (every length and count is checked against what is left).
+// The tables of a body whose stamp is `stamp`; nullopt when the stamp or the layout differs, or
+// when what it reads is damaged: then `damage`, when given, says what (every length and count is
+// checked against what is left, and the head, each index block and each entry read against
+// their own CRC-32).
 // With `only_ids`, every table's header but only the entries those ids name (as Table::find
-// matches them: the id or an alias, any spelling of it) are built; the others are skipped
-// unread, so a warm run pays for the ids it asks about, not for the size of the tables.
+// matches them: the id or an alias, any spelling of it) are built, found through the body's
+// index; the other entries are neither read nor checked, so a warm run pays for the ids it asks
+// about, not for the size of the tables (a file read with mmap is not even paged in).
 std::optional<Tables> decode(std::string_view body, std::string_view stamp,
-                             const std::vector<std::string>* only_ids = nullptr);
+                             const std::vector<std::string>* only_ids = nullptr, std::string* damage = nullptr);
 
 // The four-byte kind of the sealed cache files.
 inline constexpr std::string_view kKind = "tabl";

@@ -238,13 +238,17 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
     stamp = table_cache::stamp(files);
     cache_path = table_cache_path(ctx, files);
     if (stamp) {
-      if (auto bytes = sealed::read_all(cache_path)) {
-        auto body = sealed::unseal(table_cache::kKind, *bytes);
+      // Mapped, not read: a run that asks about a few ids touches the pages of their entries.
+      if (auto file = sealed::MappedFile::open(cache_path)) {
+        auto body = sealed::unseal_unchecked_body(table_cache::kKind, file->bytes());
+        std::string damage;
         if (body.ok()) {
-          if (auto cached = table_cache::decode(*body, *stamp, only_ids)) return std::move(*cached);
+          if (auto cached = table_cache::decode(*body, *stamp, only_ids, &damage)) return std::move(*cached);
         } else {
-          ctx.warn(cache_path + ": damaged cache file (" + body.error().message + "); rebuilding it from the tables");
+          damage = body.error().message;
         }
+        if (!damage.empty())
+          ctx.warn(cache_path + ": damaged cache file (" + damage + "); rebuilding it from the tables");
       }
     }
   }

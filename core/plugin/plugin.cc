@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <ctime>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "core/json/document.h"
 #include "core/provider/provider.h"
 #include "core/util/printable.h"
+#include "core/util/sealed_file.h"
 #include "core/util/subprocess.h"
 #include "core/util/text.h"
 #include "core/version/version.h"
@@ -586,34 +588,112 @@ int timeout_ms(const Context& ctx) {
   return 120000;
 }
 
+namespace {
+
+// A program that may be a plugin: a regular file we may run.
+bool runnable(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// The search path's folders as a run finds them, and the programs named like plugins in each.
+struct PathScan {
+  std::string stamp;  // per folder: its name, then device, inode and modification time, or "-"
+  bool racy = false;  // a folder changed within the last two seconds: its time may not show the next change
+  std::vector<std::pair<std::size_t, std::string>> candidates;  // (folder index, path), listed order
+};
+
+// The stamp of the folders, each stat'ed once; `dirs` gets (index, path) of each distinct one.
+std::string folder_stamp(const std::vector<std::string>& dirs, std::vector<std::size_t>& distinct, bool& racy) {
+  std::string stamp;
+  std::set<std::pair<dev_t, ino_t>> seen;
+  const auto now = std::time(nullptr);
+  for (std::size_t i = 0; i < dirs.size(); ++i) {
+    struct stat st {};
+    stamp += dirs[i];
+    if (::stat(dirs[i].c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      stamp += "\t-\n";
+      continue;
+    }
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "\t%llu:%llu:%lld.%09ld\n", static_cast<unsigned long long>(st.st_dev),
+                  static_cast<unsigned long long>(st.st_ino), static_cast<long long>(st.st_mtim.tv_sec),
+                  st.st_mtim.tv_nsec);
+    stamp += buf;
+    if (st.st_mtim.tv_sec >= now - 2) racy = true;
+    if (seen.emplace(st.st_dev, st.st_ino).second) distinct.push_back(i);
+  }
+  return stamp;
+}
+
+// The cache of the last scan of these folders: <cache>/plugins/path-<hash>.list, a sealed file
+// whose body is the stamp, a blank line, then one candidate path per line.
+std::string scan_cache_file(const Context& ctx, const std::vector<std::string>& dirs) {
+  if (!ctx.cache_enabled()) return {};
+  std::string key;
+  for (const auto& d : dirs) key += d + '\n';
+  return ctx.cache_dir() + "/plugins/path-" + fnv1a_hex(key) + ".list";
+}
+
+}  // namespace
+
 std::vector<std::string> find_programs(const Context& ctx) {
   std::vector<std::string> dirs = split_colons(ctx.env("EXTDEPS_PLUGIN_PATH").value_or(""));
   for (auto& d : split_colons(ctx.env("PATH").value_or(""))) dirs.push_back(std::move(d));
+  // A folder named twice, or twice by two names (/bin and /usr/bin on a merged /usr), is read
+  // once. PATH's folders hold thousands of programs and every run looks (reading them was a
+  // tenth of a warm resolve): the names found are cached, and a folder is read again only when
+  // its modification time (which every added, removed or renamed entry changes) has moved.
+  std::vector<std::size_t> distinct;
+  bool racy = false;
+  const std::string stamp = folder_stamp(dirs, distinct, racy);
+  const std::string cache = scan_cache_file(ctx, dirs);
+  std::vector<std::string> candidates;
+  bool cached = false;
+  if (!cache.empty())
+    if (auto file = sealed::MappedFile::open(cache)) {
+      auto body = sealed::unseal("path", file->bytes());
+      if (body.ok() && body->size() > stamp.size() && body->substr(0, stamp.size()) == stamp &&
+          (*body)[stamp.size()] == '\n') {
+        std::string_view rest = body->substr(stamp.size() + 1);
+        while (!rest.empty()) {
+          const auto nl = rest.find('\n');
+          candidates.emplace_back(rest.substr(0, nl));
+          rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+        }
+        cached = true;
+      }
+    }
+  if (!cached) {
+    for (std::size_t i : distinct) {
+      const std::string& dir = dirs[i];
+      DIR* d = ::opendir(dir.c_str());
+      if (!d) continue;
+      std::vector<std::string> here;
+      while (const dirent* e = ::readdir(d)) {
+        std::string_view name(e->d_name);
+        if (!name.starts_with(kProgramPrefix) || name.size() == kProgramPrefix.size() ||
+            name.find('\n') != std::string_view::npos)
+          continue;
+        here.push_back(dir + (dir.ends_with('/') ? "" : "/") + std::string(name));
+      }
+      ::closedir(d);
+      std::sort(here.begin(), here.end());
+      candidates.insert(candidates.end(), here.begin(), here.end());
+    }
+    if (!cache.empty() && !racy) {
+      std::string body = stamp + '\n';
+      for (const auto& c : candidates) body += c + '\n';
+      std::error_code ec;
+      fs::create_directories(fs::path(cache).parent_path(), ec);
+      if (!ec) (void)sealed::write_atomically(cache, "path", body);
+    }
+  }
+  // What is a program is checked every run: a chmod does not change its folder's time.
   std::vector<std::string> out;
   std::set<std::string> names;
-  // A folder named twice, or twice by two names (/bin and /usr/bin on a merged /usr), is read
-  // once. Entries are compared on the raw name before any path is made: PATH's folders hold
-  // thousands of programs and every run looks (this was a tenth of a warm resolve).
-  std::set<std::pair<dev_t, ino_t>> seen;
-  for (const auto& dir : dirs) {
-    struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !seen.emplace(st.st_dev, st.st_ino).second) continue;
-    DIR* d = ::opendir(dir.c_str());
-    if (!d) continue;
-    std::vector<std::string> here;
-    while (const dirent* e = ::readdir(d)) {
-      std::string_view name(e->d_name);
-      if (!name.starts_with(kProgramPrefix) || name.size() == kProgramPrefix.size()) continue;
-      std::string p = dir + (dir.ends_with('/') ? "" : "/") + std::string(name);
-      struct stat fst {};
-      if (::stat(p.c_str(), &fst) != 0 || !S_ISREG(fst.st_mode) || ::access(p.c_str(), X_OK) != 0) continue;
-      here.push_back(std::move(p));
-    }
-    ::closedir(d);
-    std::sort(here.begin(), here.end());
-    for (auto& p : here)
-      if (names.insert(program_name(p)).second) out.push_back(std::move(p));
-  }
+  for (auto& p : candidates)
+    if (runnable(p) && names.insert(program_name(p)).second) out.push_back(std::move(p));
   return out;
 }
 

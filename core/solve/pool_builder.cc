@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdio_ext.h>
 #include <filesystem>
 #include <functional>
 #include <unordered_set>
@@ -25,7 +26,7 @@ namespace extdeps::solve {
 namespace {
 
 // Bump when the way records become solvables changes: old caches are then ignored.
-constexpr std::string_view kCacheFormat = "records-6";  // 4: apt records provide src:<source>; 5: spec args encoded; 6: rpm rich dependencies
+constexpr std::string_view kCacheFormat = "records-7";  // 4: apt records provide src:<source>; 5: spec args encoded; 6: rpm rich dependencies; 7: the evr map beside the solv data
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -188,20 +189,28 @@ class RecordAdder {
 
 }  // namespace
 
-Result<void> load_solv_cache(Repo* repo, std::string_view bytes) {
+Result<void> load_solv_cache(Repo* repo, std::string_view bytes, std::string* extra) {
   auto body = sealed::unseal(kSolvCacheKind, bytes);
   if (!body.ok()) return body.error();
-  if (body->empty()) return error_at(ExitCode::bad_input, "", "empty repo");
+  if (body->size() < 8) return error_at(ExitCode::bad_input, "", "cut short: no length of the solv data");
+  std::uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>((*body)[static_cast<std::size_t>(i)]);
+  if (n == 0 || n > body->size() - 8)
+    return error_at(ExitCode::bad_input, "", "the solv data's length, " + std::to_string(n) + ", is not within the file");
+  const std::string_view solv = body->substr(8, n);
   // fmemopen only reads: the buffer is not written through the FILE.
-  FILE* fp = fmemopen(const_cast<char*>(body->data()), body->size(), "rb");
+  FILE* fp = fmemopen(const_cast<char*>(solv.data()), solv.size(), "rb");
   if (!fp) return error_at(ExitCode::environment, "", std::string("cannot read the cache in memory: ") + std::strerror(errno));
+  // libsolv reads it a byte at a time with getc; one thread owns this FILE, so no lock per byte.
+  __fsetlocking(fp, FSETLOCKING_BYCALLER);
   int r = repo_add_solv(repo, fp, 0);
   std::fclose(fp);
   if (r != 0) return error_at(ExitCode::bad_input, "", std::string("libsolv refused it: ") + pool_errstr(repo->pool));
+  if (extra) extra->assign(body->substr(8 + n));
   return {};
 }
 
-Result<std::string> solv_cache_body(Repo* repo, int start, int end) {
+Result<std::string> solv_cache_body(Repo* repo, int start, int end, std::string_view extra) {
   char* buf = nullptr;
   size_t size = 0;
   FILE* fp = open_memstream(&buf, &size);
@@ -211,9 +220,12 @@ Result<std::string> solv_cache_body(Repo* repo, int start, int end) {
   int r = repowriter_write(w, fp);
   repowriter_free(w);
   bool ok = std::fclose(fp) == 0 && r == 0;
-  std::string body = ok && buf ? std::string(buf, size) : std::string();
+  std::string body(8, '\0');
+  for (int i = 0; i < 8; ++i) body[static_cast<std::size_t>(i)] = static_cast<char>((static_cast<std::uint64_t>(size) >> (8 * i)) & 0xff);
+  if (ok && buf) body.append(buf, size);
   std::free(buf);
-  if (!ok) return error_at(ExitCode::environment, "", "cannot write the cache in memory");
+  if (!ok || size == 0) return error_at(ExitCode::environment, "", "cannot write the cache in memory");
+  body.append(extra);
   return body;
 }
 
@@ -228,7 +240,6 @@ PoolBuilder::PoolBuilder(const Context& ctx) : ctx_(ctx), pool_(pool_create()) {
   pool_set_installed(pool_.get(), installed_);
   key_native_ = pool_str2id(pool_.get(), "extdeps:native_version", 1);
   key_origin_ = pool_str2id(pool_.get(), "extdeps:origin", 1);
-  key_evrmap_ = pool_str2id(pool_.get(), "extdeps:evr_native", 1);
 }
 
 Id PoolBuilder::name_id(std::string_view ecosystem, std::string_view name, bool create) {
@@ -395,10 +406,10 @@ void PoolBuilder::remember_native(Id evr, const std::string& native) {
   evr_native_.emplace(evr, native);
 }
 
-// The native text of every version in a relation of this provider's solvables, kept in the
-// available repo's meta data so it survives the .solv cache: "libc6 (>= 2.34)" reads better than
-// its pool form.
-void PoolBuilder::store_evr_map(const LoadedProvider& lp) {
+// The native text of every version in a relation of this provider's solvables, kept beside the
+// available repo's .solv cache so it survives it: "libc6 (>= 2.34)" reads better than its pool
+// form.
+std::string PoolBuilder::evr_map_text(const LoadedProvider& lp) {
   Pool* pool = pool_.get();
   std::string text;
   std::unordered_set<Id> done;
@@ -436,20 +447,14 @@ void PoolBuilder::store_evr_map(const LoadedProvider& lp) {
   };
   each(lp.available, lp.available->start, lp.available->end);
   each(installed_, lp.installed_start, lp.installed_end);
-  Repodata* data = repo_add_repodata(lp.available, 0);
-  repodata_set_str(data, SOLVID_META, key_evrmap_, text.c_str());
-  repodata_internalize(data);
+  return text;
 }
 
 std::string PoolBuilder::native_of_evr(Id evr) const {
   if (!evr_maps_read_) {
     evr_maps_read_ = true;
     Pool* pool = pool_.get();
-    Repo* repo;
-    int i;
-    FOR_REPOS(i, repo) {
-      const char* text = repo_lookup_str(repo, SOLVID_META, key_evrmap_);
-      if (!text) continue;
+    for (const std::string& text : evr_texts_) {
       std::string_view t = text;
       while (!t.empty()) {
         auto nl = t.find('\n');
@@ -571,14 +576,17 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
       if (::stat(avail_path.c_str(), &st) == 0 && ::stat(inst_path.c_str(), &st) == 0) {
         int inst_before = installed_->end;
         // Checked in memory before libsolv sees a byte (core/util/sealed_file.h).
-        auto read = [&](Repo* repo, const std::string& path) -> Result<void> {
-          auto bytes = sealed::read_all(path);
-          if (!bytes) return error_at(ExitCode::environment, "", "cannot read it");
-          return load_solv_cache(repo, *bytes);
+        auto read = [&](Repo* repo, const std::string& path, std::string* extra) -> Result<void> {
+          auto file = sealed::MappedFile::open(path);
+          if (!file) return error_at(ExitCode::environment, "", "cannot read it");
+          return load_solv_cache(repo, file->bytes(), extra);
         };
-        auto a = read(lp.available, avail_path);
-        auto i = a.ok() ? read(installed_, inst_path) : Result<void>();
+        std::string evr_text;
+        auto a = read(lp.available, avail_path, &evr_text);
+        auto i = a.ok() ? read(installed_, inst_path, nullptr) : Result<void>();
         if (a.ok() && i.ok()) {
+          evr_texts_.push_back(std::move(evr_text));
+          evr_maps_read_ = false;
           lp.installed_start = inst_before;
           lp.installed_end = installed_->end;
           lp.from_cache = true;
@@ -600,11 +608,10 @@ Result<LoadedProvider> PoolBuilder::add_provider(Provider& provider, int priorit
   auto loaded = load_records(provider, lp.available, installed_, roots);
   if (!loaded.ok()) return loaded.error();
   lp.installed_end = installed_->end;
-  store_evr_map(lp);
   if (!avail_path.empty()) {
     std::filesystem::create_directories(ctx_.cache_dir() + "/solv", ec);
     if (!ec) {
-      write_solv_atomically(lp.available, lp.available->start, lp.available->end, avail_path);
+      write_solv_atomically(lp.available, lp.available->start, lp.available->end, avail_path, evr_map_text(lp));
       write_solv_atomically(installed_, lp.installed_start, lp.installed_end, inst_path);
       remove_stale_cache(eco);
     }
@@ -633,8 +640,8 @@ void PoolBuilder::remove_stale_cache(const std::string& eco) const {
   for (size_t i = kKeep; i < files.size(); ++i) fs::remove(files[i].second, ec);
 }
 
-bool write_solv_atomically(Repo* repo, int start, int end, const std::string& path) {
-  auto body = solv_cache_body(repo, start, end);
+bool write_solv_atomically(Repo* repo, int start, int end, const std::string& path, std::string_view extra) {
+  auto body = solv_cache_body(repo, start, end, extra);
   return body.ok() && sealed::write_atomically(path, kSolvCacheKind, *body).ok();
 }
 

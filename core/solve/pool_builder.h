@@ -96,7 +96,8 @@ class PoolBuilder {
   std::string cache_path(const Provider& provider, const SourceId& id, std::string_view roots,
                          std::string_view part) const;
   static Id namespace_callback(Pool* pool, void* data, Id ns, Id arg);
-  void store_evr_map(const LoadedProvider& lp);
+  // The text of the evr map of a provider's relations (kept beside its .solv cache).
+  std::string evr_map_text(const LoadedProvider& lp);
   void remove_stale_cache(const std::string& eco) const;
 
   const Context& ctx_;
@@ -104,7 +105,6 @@ class PoolBuilder {
   Repo* installed_ = nullptr;
   Id key_native_ = 0;
   Id key_origin_ = 0;
-  Id key_evrmap_ = 0;
   Id key_build_ = 0;
   Id key_track_ = 0;
   Id ns_match_ = 0;
@@ -114,22 +114,30 @@ class PoolBuilder {
   std::unordered_map<Id, Id> versioned_;
   mutable std::unordered_map<Id, std::string> evr_native_;
   mutable bool evr_maps_read_ = false;
+  std::vector<std::string> evr_texts_;  // the evr maps of providers read from the .solv cache
   bool temps_swept_ = false;
 };
 
 // The kind of sealed file (core/util/sealed_file.h) a .solv cache file is.
 inline constexpr std::string_view kSolvCacheKind = "solv";
 
+// A .solv cache file's body: the length of the solv data (u64, little-endian), the solv data
+// repowriter wrote, then `extra`, a text kept beside it (the native spelling of the versions in
+// relations, PoolBuilder::native_of_evr). The text is not a libsolv attribute: repo_add_solv
+// copies what is left of its read buffer once per solvable whenever one value is large, and a
+// 100 KB meta string made that most of a warm run.
+//
 // Adds the solvables of a .solv cache file's bytes (header and body) to `repo`. The header is
 // checked (magic, kind, extdeps version, length, CRC-32) before libsolv reads the body from
-// memory; an error says what is wrong. A plain function over bytes, for tests and fuzzing.
-Result<void> load_solv_cache(Repo* repo, std::string_view bytes);
+// memory; an error says what is wrong. `extra`, when given, receives the text after the solv
+// data. A plain function over bytes, for tests and fuzzing.
+Result<void> load_solv_cache(Repo* repo, std::string_view bytes, std::string* extra = nullptr);
 
-// The body of a .solv cache file for a repo's solvables [start, end): what repowriter writes.
-Result<std::string> solv_cache_body(Repo* repo, int start, int end);
+// The body of a .solv cache file for a repo's solvables [start, end), with `extra` after it.
+Result<std::string> solv_cache_body(Repo* repo, int start, int end, std::string_view extra = {});
 
 // Writes a repo (or a range of its solvables) to `path` as a sealed .solv cache file,
 // atomically: temporary file + rename.
-bool write_solv_atomically(Repo* repo, int start, int end, const std::string& path);
+bool write_solv_atomically(Repo* repo, int start, int end, const std::string& path, std::string_view extra = {});
 
 }  // namespace extdeps::solve

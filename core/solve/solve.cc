@@ -21,6 +21,7 @@
 #include "core/solve/pool_builder.h"
 #include "core/solve/testcase.h"
 #include "core/version/version.h"
+#include "core/util/timings.h"
 
 
 namespace extdeps::solve {
@@ -672,7 +673,6 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
   guess_ = opt.guess_unmapped;
   testcase_dir_ = opt.testcase_dir;
   canonical_ = reqs;
-  auto known = tables_.known_ids();
   // A need written more than once (same DepURL, range, category, group and marker) is solved
   // once and reported at each place it was written: 8,000 copies cost what one does.
   std::map<std::tuple<std::string, std::string, Category, std::optional<std::string>, std::string>, size_t> first;
@@ -692,7 +692,10 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
     n.unmapped = guess_ && std::none_of(tables_.tables.begin(), tables_.tables.end(),
                                         [&](const mapping::Table& t) { return t.find(id) != nullptr; });
   }
-  if (auto r = load(providers, opt); !r.ok()) return r.error();
+  {
+    timings::Phase t("pool-load");
+    if (auto r = load(providers, opt); !r.ok()) return r.error();
+  }
   host_ = opt.host;
   if (host_) {
     add_host(*host_);
@@ -700,6 +703,7 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
     explain_.set_host(host_);
   }
   map_needs();
+  std::optional<std::vector<std::string>> known;
   for (auto& n : needs_) {
     if (!n.views.empty()) continue;
     const std::string id = n.req->url.id();
@@ -708,7 +712,9 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
       if (t.find(id)) elsewhere.push_back(t.ecosystem);
     if (elsewhere.empty()) {
       n.outcome.status = Status::unmapped;
-      n.outcome.suggestions = mapping::did_you_mean(id, known);
+      // Every id of every table: asked for only when a need is unmapped (it grows with the tables).
+      if (!known) known = tables_.known_ids();
+      n.outcome.suggestions = mapping::did_you_mean(id, *known);
       n.outcome.message = "no mapping table knows " + id;
       if (!n.outcome.suggestions.empty())
         n.outcome.message += " (did you mean " + join(n.outcome.suggestions, ", ") + "?)";
@@ -732,7 +738,10 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
     }
     out_.problems.push_back({n.req->spec, n.outcome.message, {}});
   }
-  solve();
+  {
+    timings::Phase t("solve");
+    solve();
+  }
   if (testcase_error_) return *testcase_error_;
   cuda_warnings();
   guess_warnings();

@@ -1,6 +1,7 @@
 // One decoder per compression the indexes come in. Each pulls the compressed file through a
 // small buffer and reports errors at the byte offset of the compressed input it had consumed.
 #include "core/util/compressed_reader.h"
+#include "core/util/lazy_library.h"
 
 #include <bzlib.h>
 #include <fcntl.h>
@@ -231,23 +232,48 @@ class XzReader final : public CompressedReader {
 
 // bzip2 (rpm-md's primary.xml.bz2 of older createrepo, SUSE's and EPEL's repositories);
 // concatenated streams are read one after another, as bzip2 -d does.
+// libbzip2, loaded with dlopen when a .bz2 file is first read (core/util/lazy_library.h).
+struct Bz2Api {
+  int (*decompress_init)(bz_stream*, int, int) = nullptr;
+  int (*decompress)(bz_stream*) = nullptr;
+  int (*decompress_end)(bz_stream*) = nullptr;
+};
+
+const Result<const Bz2Api*>& bz2_api() {
+  static const Result<const Bz2Api*> api = []() -> Result<const Bz2Api*> {
+    static Bz2Api a;
+    auto r = lazy::load("libbz2.so.1.0", "libbz2-1.0", "reading .bz2 files",
+                        {{"BZ2_bzDecompressInit", reinterpret_cast<void**>(&a.decompress_init)},
+                         {"BZ2_bzDecompress", reinterpret_cast<void**>(&a.decompress)},
+                         {"BZ2_bzDecompressEnd", reinterpret_cast<void**>(&a.decompress_end)}});
+    if (!r.ok()) return r.error();
+    return &a;
+  }();
+  return api;
+}
+
+const Bz2Api& bz() { return **bz2_api(); }
+
 class Bz2Reader final : public CompressedReader {
  public:
-  explicit Bz2Reader(std::unique_ptr<Input> in) : in_(std::move(in)) { ok_ = BZ2_bzDecompressInit(&bz_, 0, 0) == BZ_OK; }
+  explicit Bz2Reader(std::unique_ptr<Input> in) : in_(std::move(in)) {
+    if (bz2_api().ok()) ok_ = bz().decompress_init(&bz_, 0, 0) == BZ_OK;
+  }
   ~Bz2Reader() override {
-    if (ok_) BZ2_bzDecompressEnd(&bz_);
+    if (ok_) bz().decompress_end(&bz_);
   }
 
   Result<size_t> read(char* dst, size_t cap) override {
+    if (!bz2_api().ok()) return bz2_api().error();
     if (!ok_) return error_at(ExitCode::environment, in_->path(), "cannot create a bzip2 decoder");
     size_t produced = 0;
     while (produced < cap) {
       if (auto r = in_->fill(); !r) return r.error();
       if (in_->eof() && !in_stream_) break;
       if (!in_stream_) {  // the next of concatenated streams
-        BZ2_bzDecompressEnd(&bz_);
+        bz().decompress_end(&bz_);
         bz_ = bz_stream{};
-        if (BZ2_bzDecompressInit(&bz_, 0, 0) != BZ_OK) {
+        if (bz().decompress_init(&bz_, 0, 0) != BZ_OK) {
           ok_ = false;
           return error_at(ExitCode::environment, in_->path(), "cannot create a bzip2 decoder");
         }
@@ -259,7 +285,7 @@ class Bz2Reader final : public CompressedReader {
       bz_.avail_in = avail_in;
       bz_.next_out = dst + produced;
       bz_.avail_out = avail_out;
-      const int rc = BZ2_bzDecompress(&bz_);
+      const int rc = bz().decompress(&bz_);
       const size_t used = avail_in - bz_.avail_in;
       const size_t made = avail_out - bz_.avail_out;
       produced += made;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -106,6 +107,8 @@ bool process_alive(long pid) {
 
 }  // namespace
 
+std::uint32_t crc32_of(std::string_view bytes) { return crc(bytes); }
+
 std::string seal(std::string_view kind, std::string_view body) {
   std::string out(kHeaderSize, '\0');
   std::memcpy(out.data(), kMagic, 8);
@@ -121,7 +124,7 @@ std::string seal(std::string_view kind, std::string_view body) {
   return out;
 }
 
-Result<std::string_view> unseal(std::string_view kind, std::string_view bytes) {
+Result<std::string_view> unseal_unchecked_body(std::string_view kind, std::string_view bytes) {
   if (bytes.empty()) return unsealable("empty file");
   if (bytes.size() < kHeaderSize || bytes.substr(0, 8) != std::string_view(kMagic, 8))
     return unsealable("not an extdeps cache file");
@@ -144,7 +147,13 @@ Result<std::string_view> unseal(std::string_view kind, std::string_view bytes) {
     return unsealable(what + ", the header says " + std::to_string(length), what,
                       std::to_string(length) + " bytes, as the header says");
   }
-  if (get_le(bytes, 56, 4) != crc(body)) return unsealable("checksum mismatch");
+  return body;
+}
+
+Result<std::string_view> unseal(std::string_view kind, std::string_view bytes) {
+  auto body = unseal_unchecked_body(kind, bytes);
+  if (!body.ok()) return body;
+  if (get_le(bytes, 56, 4) != crc(*body)) return unsealable("checksum mismatch");
   return body;
 }
 
@@ -155,6 +164,45 @@ bool looks_sealed(const std::string& path, std::string_view kind) {
   ssize_t n = ::read(fd, head.data(), head.size());
   ::close(fd);
   return n == static_cast<ssize_t>(kHeaderSize) && header_ok(head, kind);
+}
+
+std::optional<MappedFile> MappedFile::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return MappedFile(nullptr, 0);
+  }
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) return std::nullopt;
+  return MappedFile(static_cast<const char*>(p), size);
+}
+
+MappedFile::MappedFile(MappedFile&& o) noexcept : data_(o.data_), size_(o.size_) {
+  o.data_ = nullptr;
+  o.size_ = 0;
+}
+
+MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
+  if (this != &o) {
+    if (data_) ::munmap(const_cast<char*>(data_), size_);
+    data_ = o.data_;
+    size_ = o.size_;
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
+  return *this;
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(const_cast<char*>(data_), size_);
 }
 
 std::optional<std::string> read_all(const std::string& path) {

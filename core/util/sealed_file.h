@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,12 +21,38 @@ namespace extdeps::sealed {
 
 inline constexpr std::size_t kHeaderSize = 64;
 
+// zlib's CRC-32 of `bytes`: what a seal checks, for bodies that check their own parts too.
+std::uint32_t crc32_of(std::string_view bytes);
+
 // `kind`: four bytes naming what the body is ("solv"); a file of another kind is refused.
 std::string seal(std::string_view kind, std::string_view body);
 
 // The body of a sealed file of `kind` written by this extdeps version; otherwise a bad_input
 // error saying what is wrong, without a path ("checksum mismatch", "cut short: ...").
 Result<std::string_view> unseal(std::string_view kind, std::string_view bytes);
+
+// The same checks but the body's CRC: for a body whose reader checks the parts it reads, each
+// against a checksum of its own (the table cache, table_cache.h), so that a run that reads a
+// little of a large file does not pay for checking all of it.
+Result<std::string_view> unseal_unchecked_body(std::string_view kind, std::string_view bytes);
+
+// A file mapped read-only into memory (mmap): its pages are read as they are touched, and no copy
+// is made. Cache files are replaced by rename, never rewritten in place, so the mapping keeps the
+// file it opened even when a writer renames a new one over it.
+class MappedFile {
+ public:
+  // nullopt when the file cannot be opened or mapped. An empty file maps to an empty view.
+  static std::optional<MappedFile> open(const std::string& path);
+  MappedFile(MappedFile&& o) noexcept;
+  MappedFile& operator=(MappedFile&& o) noexcept;
+  ~MappedFile();
+  std::string_view bytes() const { return {data_, size_}; }
+
+ private:
+  MappedFile(const char* data, std::size_t size) : data_(data), size_(size) {}
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
 
 // Whether the first bytes of `path` are a sealed header of `kind` (any version, body unchecked):
 // enough to know extdeps wrote it, for `extdeps cache clean`. Does not follow a symlink.

@@ -1,6 +1,6 @@
 // rpm-md metadata: repomd.xml's primary location, and primary.xml's packages as records, read
 // with libxml2's streaming reader (a 100 MB primary.xml is never held whole).
-#include <libxml/xmlreader.h>
+#include "providers/dnf/libxml_api.h"
 
 #include <algorithm>
 #include <cstring>
@@ -14,7 +14,7 @@ namespace extdeps::dnf {
 namespace {
 
 struct ReaderDeleter {
-  void operator()(xmlTextReader* r) const { xmlFreeTextReader(r); }
+  void operator()(xmlTextReader* r) const { libxml().xmlFreeTextReader(r); }
 };
 using ReaderPtr = std::unique_ptr<xmlTextReader, ReaderDeleter>;
 
@@ -22,9 +22,9 @@ std::string_view text_of(const xmlChar* s) { return s ? std::string_view(reinter
 
 // An attribute's value; empty when absent.
 std::string attribute(xmlTextReader* r, const char* name) {
-  xmlChar* v = xmlTextReaderGetAttribute(r, reinterpret_cast<const xmlChar*>(name));
+  xmlChar* v = libxml().xmlTextReaderGetAttribute(r, reinterpret_cast<const xmlChar*>(name));
   std::string out(text_of(v));
-  xmlFree(v);
+  libxml().free(v);
   return out;
 }
 
@@ -113,7 +113,7 @@ int read_callback(void* context, char* buffer, int len) {
 }
 
 Error xml_error(xmlTextReader* r, const std::string& name, const char* what) {
-  const int line = r ? xmlTextReaderGetParserLineNumber(r) : 0;
+  const int line = r ? libxml().xmlTextReaderGetParserLineNumber(r) : 0;
   return error_at(ExitCode::environment, name + ":" + std::to_string(line), what, "rpm-md metadata (createrepo_c)",
                   "the repository's metadata may be damaged; dnf makecache fetches it again");
 }
@@ -124,14 +124,15 @@ namespace {
 
 // repomd.xml: the location (href) of its <data type="TYPE">; empty when it has none.
 Result<std::string> data_location(std::string_view repomd, const std::string& name, std::string_view type) {
-  ReaderPtr r(xmlReaderForMemory(repomd.data(), static_cast<int>(repomd.size()), name.c_str(), nullptr,
+  if (auto api = load_libxml(); !api.ok()) return api.error();
+  ReaderPtr r(libxml().xmlReaderForMemory(repomd.data(), static_cast<int>(repomd.size()), name.c_str(), nullptr,
                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
   if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
   bool in_type = false;
   int ret;
-  while ((ret = xmlTextReaderRead(r.get())) == 1) {
-    if (xmlTextReaderNodeType(r.get()) != XML_READER_TYPE_ELEMENT) continue;
-    const std::string_view tag = text_of(xmlTextReaderConstLocalName(r.get()));
+  while ((ret = libxml().xmlTextReaderRead(r.get())) == 1) {
+    if (libxml().xmlTextReaderNodeType(r.get()) != XML_READER_TYPE_ELEMENT) continue;
+    const std::string_view tag = text_of(libxml().xmlTextReaderConstLocalName(r.get()));
     if (tag == "data") in_type = attribute(r.get(), "type") == type;
     if (tag == "location" && in_type) {
       std::string href = attribute(r.get(), "href");
@@ -162,19 +163,20 @@ Result<std::string> modules_location(std::string_view repomd, const std::string&
 // <url protocol="https" preference="100">https://.../repodata/repomd.xml</url>...): the base
 // URLs of its mirrors, by preference (highest first, the file's order among equals).
 Result<std::vector<std::string>> metalink_urls(std::string_view xml, const std::string& name) {
-  ReaderPtr r(xmlReaderForMemory(xml.data(), static_cast<int>(xml.size()), name.c_str(), nullptr,
+  if (auto api = load_libxml(); !api.ok()) return api.error();
+  ReaderPtr r(libxml().xmlReaderForMemory(xml.data(), static_cast<int>(xml.size()), name.c_str(), nullptr,
                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
   if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
   std::vector<std::pair<long, std::string>> found;
   int ret;
-  while ((ret = xmlTextReaderRead(r.get())) == 1) {
-    if (xmlTextReaderNodeType(r.get()) != XML_READER_TYPE_ELEMENT) continue;
-    if (text_of(xmlTextReaderConstLocalName(r.get())) != "url") continue;
+  while ((ret = libxml().xmlTextReaderRead(r.get())) == 1) {
+    if (libxml().xmlTextReaderNodeType(r.get()) != XML_READER_TYPE_ELEMENT) continue;
+    if (text_of(libxml().xmlTextReaderConstLocalName(r.get())) != "url") continue;
     const std::string protocol = attribute(r.get(), "protocol");
     const std::string pref = attribute(r.get(), "preference");
-    xmlChar* inner = xmlTextReaderReadString(r.get());
+    xmlChar* inner = libxml().xmlTextReaderReadString(r.get());
     std::string url(text_of(inner));
-    xmlFree(inner);
+    libxml().free(inner);
     while (!url.empty() && (url.back() == ' ' || url.back() == '\n')) url.pop_back();
     while (!url.empty() && (url.front() == ' ' || url.front() == '\n')) url.erase(0, 1);
     constexpr std::string_view kTail = "/repodata/repomd.xml";
@@ -194,8 +196,9 @@ Result<std::vector<std::string>> metalink_urls(std::string_view xml, const std::
 
 Result<void> read_primary(CompressedReader& in, const std::string& name, std::string_view arch,
                           const RecordSink& sink) {
+  if (auto api = load_libxml(); !api.ok()) return api.error();
   Feed feed{&in, std::nullopt};
-  ReaderPtr r(xmlReaderForIO(read_callback, nullptr, &feed, name.c_str(), nullptr,
+  ReaderPtr r(libxml().xmlReaderForIO(read_callback, nullptr, &feed, name.c_str(), nullptr,
                              XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_COMPACT));
   if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
   PackageRecord rec;
@@ -204,9 +207,9 @@ Result<void> read_primary(CompressedReader& in, const std::string& name, std::st
   std::string field;    // name, arch: their text comes next
   std::string epoch, ver, rel;
   int ret;
-  while ((ret = xmlTextReaderRead(r.get())) == 1) {
-    const int type = xmlTextReaderNodeType(r.get());
-    const std::string_view tag = text_of(xmlTextReaderConstLocalName(r.get()));
+  while ((ret = libxml().xmlTextReaderRead(r.get())) == 1) {
+    const int type = libxml().xmlTextReaderNodeType(r.get());
+    const std::string_view tag = text_of(libxml().xmlTextReaderConstLocalName(r.get()));
     if (type == XML_READER_TYPE_ELEMENT) {
       if (tag == "package") {
         rec = PackageRecord{};
@@ -251,7 +254,7 @@ Result<void> read_primary(CompressedReader& in, const std::string& name, std::st
         }
       }
     } else if (type == XML_READER_TYPE_TEXT && in_package && !field.empty()) {
-      const std::string value(text_of(xmlTextReaderConstValue(r.get())));
+      const std::string value(text_of(libxml().xmlTextReaderConstValue(r.get())));
       if (field == "name") rec.name = value;
       else if (field == "arch") rec.arch = value;
       else if (field == "file") rec.provides.push_back(NativeDep{value, DepOp::any, {}});

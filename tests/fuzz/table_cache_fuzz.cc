@@ -18,9 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (n <= size - 8) stamp = body.substr(8, n);
   }
   auto tables = mapping::table_cache::decode(body, stamp);
-  // The same body for a run that asks about a few ids. Entries it skips are not checked (the
-  // seal's CRC stands before decode), so it may read a body the whole decode refuses; when both
-  // read it, what it builds the whole decode has too, entry for entry.
+  // The same body for a run that asks about a few ids. Entries it skips are neither read nor
+  // checked (each entry has its own CRC, checked when it is read), so it may read a body the whole
+  // decode refuses; when both read it, what it builds the whole decode has too, entry for entry.
   const std::vector<std::string> ids = {"dep:generic/cmake", "dep:generic/zlib", "dep:generic/arrow"};
   auto some = mapping::table_cache::decode(body, stamp, &ids);
   if (some && tables)

@@ -99,6 +99,69 @@ TEST(TableCache, OnlyTheEntriesOfTheIdsAsked) {
   EXPECT_EQ(some->find("dep:generic/gdal"), nullptr);  // not asked: not built
 }
 
+// A run that asks about a few ids reads their entries only, each checked against its own CRC: a
+// damaged entry it asks about is refused and said to be damaged, a damaged one it does not ask
+// about is never read. The whole decode checks every entry.
+TEST(TableCache, EachEntryIsCheckedWhenItIsRead) {
+  const Tables parsed = table_testing::shipped();
+  const std::string body = table_cache::encode("s", parsed);
+  const Entry* zlib = parsed.find_ecosystem("debian")->find("dep:generic/zlib");
+  const Entry* gdal = parsed.find_ecosystem("debian")->find("dep:generic/gdal");
+  ASSERT_NE(zlib, nullptr);
+  ASSERT_NE(gdal, nullptr);
+  ASSERT_EQ(gdal->id, "dep:generic/gdal");
+  // An entry starts with its id, a length and the bytes: flip a byte of gdal's id in one table.
+  const std::string id = "dep:generic/gdal";
+  const std::string encoded_id = std::string(1, static_cast<char>(id.size())) + std::string(3, '\0') + id;
+  const std::size_t at = body.find(encoded_id);
+  ASSERT_NE(at, std::string::npos);
+  std::string bad = body;
+  bad[at + 4 + 5] = static_cast<char>(bad[at + 4 + 5] ^ 0x20);
+  const std::vector<std::string> zlib_only = {"dep:generic/zlib"}, gdal_only = {"dep:generic/gdal"};
+  std::string damage;
+  auto some = table_cache::decode(bad, "s", &zlib_only, &damage);
+  ASSERT_TRUE(some) << damage;
+  EXPECT_NE(some->find("dep:generic/zlib"), nullptr);
+  damage.clear();
+  EXPECT_FALSE(table_cache::decode(bad, "s", &gdal_only, &damage));
+  EXPECT_NE(damage.find("checksum"), std::string::npos) << damage;
+  damage.clear();
+  EXPECT_FALSE(table_cache::decode(bad, "s", nullptr, &damage));
+  EXPECT_NE(damage.find("checksum"), std::string::npos) << damage;
+  // Another stamp is not damage: nothing to say.
+  damage.clear();
+  EXPECT_FALSE(table_cache::decode(body, "other", nullptr, &damage));
+  EXPECT_TRUE(damage.empty()) << damage;
+}
+
+// The index finds an id however many tables share it and however the records fall into blocks:
+// every id and alias of every shipped table, asked alone, builds its entry in every table that
+// has it.
+TEST(TableCache, EveryIdAndAliasIsFoundThroughTheIndex) {
+  const Tables parsed = table_testing::shipped();
+  const std::string body = table_cache::encode("s", parsed);
+  std::size_t asked = 0;
+  for (const Table& t : parsed.tables) {
+    for (const Entry& e : t.entries) {
+      std::vector<std::string> keys{e.id};
+      keys.insert(keys.end(), e.aliases.begin(), e.aliases.end());
+      for (const auto& k : keys) {
+        const std::vector<std::string> one{k};
+        auto some = table_cache::decode(body, "s", &one);
+        ASSERT_TRUE(some) << k;
+        for (std::size_t i = 0; i < parsed.tables.size(); ++i) {
+          const Entry* want = parsed.tables[i].find(k);
+          const Entry* got = some->tables[i].find(k);
+          ASSERT_EQ(want == nullptr, got == nullptr) << k << " in " << parsed.tables[i].ecosystem;
+          if (want) EXPECT_EQ(got->id, want->id) << k;
+        }
+        ++asked;
+      }
+    }
+  }
+  EXPECT_GT(asked, 5000u);
+}
+
 TEST(TableCache, RegexRulesWorkWithoutTheCompiledPattern) {
   const Tables parsed = table_testing::shipped();
   auto decoded = table_cache::decode(table_cache::encode("s", parsed), "s");

@@ -5,6 +5,7 @@
 #include "core/plugin/plugin.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -262,6 +263,53 @@ TEST_F(BadPlugin, ProgramsAreFoundByNameInThePluginPathThenPath) {
   std::ofstream(second + "/extdeps-provider-") << "no name\n";
   auto found = plugin::find_programs(Context::for_test("/", {{"EXTDEPS_PLUGIN_PATH", first}, {"PATH", second + ":/nonexistent"}}));
   EXPECT_EQ(found, (std::vector<std::string>{first + "/extdeps-provider-one", second + "/extdeps-provider-two"}));
+}
+
+// The programs found in each folder are cached (<cache>/plugins/path-*.list) and a folder is read
+// again only when its modification time moved: a program added is found on the next run (adding
+// it moves the time), a folder whose time is where it was is not read again, and a folder changed
+// in the last two seconds is not cached at all (its time may not show a change made in the same
+// clock tick).
+TEST_F(BadPlugin, TheFoldersListingIsCachedUntilTheFolderChanges) {
+  const std::string dir = test::temp_dir(), cache = test::temp_dir();
+  Context ctx = Context::for_test("/", {{"EXTDEPS_PLUGIN_PATH", dir}, {"PATH", ""}});
+  ctx.set_cache_dir(cache);
+  auto set_old_time = [&dir](time_t t) {
+    const struct timespec old[2] = {{t, 0}, {t, 0}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, dir.c_str(), old, 0), 0);
+  };
+  auto lists = [&cache] {
+    std::size_t n = 0;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(cache + "/plugins", ec))
+      n += e.path().filename().string().rfind("path-", 0) == 0;
+    return n;
+  };
+  write_plugin(dir, "one", "exit 0\n");
+  // Just changed: read, not cached.
+  EXPECT_EQ(plugin::find_programs(ctx), std::vector<std::string>{dir + "/extdeps-provider-one"});
+  EXPECT_EQ(lists(), 0u);
+  set_old_time(1700000000);
+  EXPECT_EQ(plugin::find_programs(ctx), std::vector<std::string>{dir + "/extdeps-provider-one"});
+  EXPECT_EQ(lists(), 1u);
+  // A program added moves the folder's time: found.
+  write_plugin(dir, "two", "exit 0\n");
+  EXPECT_EQ(plugin::find_programs(ctx),
+            (std::vector<std::string>{dir + "/extdeps-provider-one", dir + "/extdeps-provider-two"}));
+  set_old_time(1700000100);
+  EXPECT_EQ(plugin::find_programs(ctx).size(), 2u);
+  // The cache is what is read while the time stays: a program slipped in with the time put back
+  // is not seen (which is what shows the folder was not read)...
+  write_plugin(dir, "three", "exit 0\n");
+  set_old_time(1700000100);
+  EXPECT_EQ(plugin::find_programs(ctx).size(), 2u);
+  // ...but whether a cached name is still a program is checked every time.
+  ::chmod((dir + "/extdeps-provider-one").c_str(), 0644);
+  EXPECT_EQ(plugin::find_programs(ctx), std::vector<std::string>{dir + "/extdeps-provider-two"});
+  // Without a cache folder, always read.
+  Context no_cache = Context::for_test("/", {{"EXTDEPS_PLUGIN_PATH", dir}, {"PATH", ""}});
+  EXPECT_EQ(plugin::find_programs(no_cache),
+            (std::vector<std::string>{dir + "/extdeps-provider-three", dir + "/extdeps-provider-two"}));
 }
 
 }  // namespace

@@ -174,6 +174,23 @@ TEST(SolvCacheLoad, OnlyCheckedBytesReachLibsolv) {
   ASSERT_TRUE(solve::load_solv_cache(into, file).ok());
   EXPECT_EQ(into->nsolvables, 1);
 
+  // The text kept after the solv data (the evr map) comes back as it was written, and libsolv
+  // never sees it.
+  auto with_text = solve::solv_cache_body(repo, repo->start, repo->end, "0:a1a\t1.0\n");
+  ASSERT_TRUE(with_text.ok());
+  std::string text;
+  Repo* again = repo_create(pool.get(), "w");
+  ASSERT_TRUE(solve::load_solv_cache(again, sealed::seal(solve::kSolvCacheKind, *with_text), &text).ok());
+  EXPECT_EQ(again->nsolvables, 1);
+  EXPECT_EQ(text, "0:a1a\t1.0\n");
+  // A length of the solv data past the end of the body is refused before libsolv reads it.
+  std::string long_length = *with_text;
+  long_length[0] = static_cast<char>(0xff);
+  long_length[1] = static_cast<char>(0xff);
+  auto refused = solve::load_solv_cache(repo_create(pool.get(), "v"), sealed::seal(solve::kSolvCacheKind, long_length));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("is not within the file"), std::string::npos) << refused.error().message;
+
   std::string cut = file.substr(0, file.size() - 3);
   Repo* bad = repo_create(pool.get(), "z");
   EXPECT_FALSE(solve::load_solv_cache(bad, cut).ok());
