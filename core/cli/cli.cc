@@ -211,6 +211,20 @@ int cmd_version_compare(const std::string& scheme_name, const std::string& a, co
 
 }  // namespace
 
+// The subcommand the arguments name: the first that is not an option (nor --root's value); empty
+// when there is none (--help, --version).
+std::string named_subcommand(const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--root") {
+      ++i;
+      continue;
+    }
+    if (!args[i].empty() && args[i][0] == '-') continue;
+    return args[i];
+  }
+  return {};
+}
+
 int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   // Provider plugins first: their options are flags of the commands below.
   {
@@ -223,6 +237,10 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   app.name("extdeps");
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("extdeps ") + EXTDEPS_VERSION);
+  // Only the command that runs gets the common and the providers' options (every command has
+  // them all for --help): adding them to five commands was a twentieth of a warm resolve.
+  const std::string named = named_subcommand(args);
+  auto gets_options = [&named](std::string_view command) { return named.empty() || named == command; };
 
   std::string root_dir;
   app.add_option("--root", root_dir,
@@ -233,21 +251,21 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   app.fallthrough();
   RunOptions ro;
   auto* resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
-  add_common(resolve, ro);
+  if (gets_options("resolve")) add_common(resolve, ro);
   resolve->add_option("--format", ro.format, "text, json, shell.nix or flake.nix (the nix packages of the plan)");
   resolve->add_option("--dump-testcase", ro.request.dump_testcase_dir,
                       "also write what a bug report needs into DIR: the libsolv testcase and the request "
                       "(`extdeps debug replay DIR` solves it again)")
       ->type_name("DIR");
   auto* check = app.add_subcommand("check", "exit 0 when every need is already met, else 1");
-  add_common(check, ro);
+  if (gets_options("check")) add_common(check, ro);
   auto* install = app.add_subcommand("install", "run the plan's commands, after asking");
-  add_common(install, ro);
+  if (gets_options("install")) add_common(install, ro);
   bool yes = false, dry_run = false;
   install->add_flag("-y,--yes", yes, "do not ask");
   install->add_flag("--dry-run", dry_run, "show the commands, run nothing");
   auto* env_cmd = app.add_subcommand("env", "what a build needs to find the needs that are met");
-  add_common(env_cmd, ro);
+  if (gets_options("env")) add_common(env_cmd, ro);
   std::string env_format = "sh";
   env_cmd->add_option("--format", env_format, "sh, json or cmake (default: sh)");
   auto* show = app.add_subcommand("show", "a DepURL's mappings and candidates here");
@@ -258,7 +276,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   show->add_option("--mapping-dir", so.request.mapping_dirs, "extra mapping tables folder (repeatable)");
   show->add_flag("--no-cache", so.no_cache, "do not read or write the index cache");
   show->add_option("--cache-dir", so.request.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
-  add_sources(show, so.request.sources);
+  if (gets_options("show")) add_sources(show, so.request.sources);
   auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
   version_cmd->require_subcommand(1);
   auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");

@@ -100,6 +100,12 @@ struct Table {
   // case-insensitively, pypi names normalised (PEP 503), other types case-insensitively as a
   // fallback (Entry::spelled tells the caller, who warns).
   const Entry* find(std::string_view id) const;
+  // find's lookup index (exact aliases, and the spelling keys of ids and aliases), built on first
+  // use and rebuilt when the entries move or their number changes. Code that changes entries'
+  // ids or aliases in place otherwise calls invalidate_index (merge_table, share_aliases do).
+  struct FindIndex;
+  void invalidate_index() const { find_index_.reset(); }
+  mutable std::shared_ptr<const FindIndex> find_index_;
 };
 
 // Reads and checks one table. Errors name file:line:col.

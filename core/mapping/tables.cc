@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "core/mapping/mapping.h"
 #include "core/mapping/spelling.h"
@@ -18,29 +19,10 @@ namespace extdeps::mapping {
 
 namespace {
 
-const Entry* find_exact(const std::vector<Entry>& entries, std::string_view id) {
+const Entry* find_id(const std::vector<Entry>& entries, std::string_view id) {
   auto it = std::lower_bound(entries.begin(), entries.end(), id,
                              [](const Entry& e, std::string_view v) { return e.id < v; });
-  if (it != entries.end() && it->id == id) return &*it;
-  for (const auto& e : entries) {
-    if (std::find(e.aliases.begin(), e.aliases.end(), id) != e.aliases.end()) return &e;
-  }
-  return nullptr;
-}
-
-// By spelling_key: the PURL type's own case and name rules, else a case-insensitive fallback.
-// Ids are tried before aliases, so an id never loses to another entry's alias.
-const Entry* find_spelled(const std::vector<Entry>& entries, std::string_view id) {
-  const std::string key = spelling_key(id);
-  for (const auto& e : entries) {
-    if (same_spelling(e.id, key)) return &e;
-  }
-  for (const auto& e : entries) {
-    for (const auto& a : e.aliases) {
-      if (same_spelling(a, key)) return &e;
-    }
-  }
-  return nullptr;
+  return it != entries.end() && it->id == id ? &*it : nullptr;
 }
 
 const std::vector<Alternative>& no_alternatives() {
@@ -71,6 +53,7 @@ void share_aliases(std::vector<Table>& tables) {
       it->aliases.push_back(alias);
       taken.insert(alias);
     }
+    t.invalidate_index();
   }
 }
 
@@ -102,13 +85,49 @@ std::vector<std::string> Entry::all_packages() const {
   return out;
 }
 
+// What Table::find looks up besides the ids (which are sorted): each key names the first entry
+// that has it, in the entries' order, as a scan would find it.
+struct Table::FindIndex {
+  const Entry* data = nullptr;
+  std::size_t size = 0;
+  std::unordered_map<std::string, std::uint32_t> alias;      // an alias as written
+  std::unordered_map<std::string, std::uint32_t> id_key;     // spelling_key of an id
+  std::unordered_map<std::string, std::uint32_t> alias_key;  // spelling_key of an alias
+};
+
 const Entry* Table::find(std::string_view id) const {
-  if (const Entry* e = find_exact(entries, id)) return e;
-  const std::string_view base = base_id(id);
-  if (base != id) {
-    if (const Entry* e = find_exact(entries, base)) return e;
+  // Exact spellings first: the id (entries are sorted by id), then an alias; then the id without
+  // version, qualifiers and subpath the same way; then by the PURL type's spelling rules, ids
+  // before aliases, so an id never loses to another entry's alias. The index makes each step one
+  // lookup: a plan of 1,000 needs asks every table about each (a scan per miss was most of it).
+  std::shared_ptr<const FindIndex> index = find_index_;
+  if (!index || index->data != entries.data() || index->size != entries.size()) {
+    auto built = std::make_shared<FindIndex>();
+    built->data = entries.data();
+    built->size = entries.size();
+    for (std::uint32_t i = 0; i < entries.size(); ++i) {
+      built->id_key.emplace(spelling_key(entries[i].id), i);
+      for (const auto& a : entries[i].aliases) {
+        built->alias.emplace(a, i);
+        built->alias_key.emplace(spelling_key(a), i);
+      }
+    }
+    index = built;
+    find_index_ = std::move(built);
   }
-  return find_spelled(entries, base);
+  auto exact = [&](std::string_view v) -> const Entry* {
+    if (const Entry* e = find_id(entries, v)) return e;
+    auto it = index->alias.find(std::string(v));
+    return it == index->alias.end() ? nullptr : &entries[it->second];
+  };
+  if (const Entry* e = exact(id)) return e;
+  const std::string_view base = base_id(id);
+  if (base != id)
+    if (const Entry* e = exact(base)) return e;
+  const std::string key = spelling_key(base);
+  if (auto it = index->id_key.find(key); it != index->id_key.end()) return &entries[it->second];
+  if (auto it = index->alias_key.find(key); it != index->alias_key.end()) return &entries[it->second];
+  return nullptr;
 }
 
 bool Entry::spelled(std::string_view id) const {
@@ -170,6 +189,7 @@ void merge_table(Table& base, Table overlay) {
   if (!overlay.release.empty()) base.release = overlay.release;
   base.overlays.push_back(overlay.path);
   base.overlays.insert(base.overlays.end(), overlay.overlays.begin(), overlay.overlays.end());
+  base.invalidate_index();
 }
 
 namespace {

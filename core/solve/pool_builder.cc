@@ -26,7 +26,7 @@ namespace extdeps::solve {
 namespace {
 
 // Bump when the way records become solvables changes: old caches are then ignored.
-constexpr std::string_view kCacheFormat = "records-7";  // 4: apt records provide src:<source>; 5: spec args encoded; 6: rpm rich dependencies; 7: the evr map beside the solv data
+constexpr std::string_view kCacheFormat = "records-8";  // 4: apt records provide src:<source>; 5: spec args encoded; 6: rpm rich dependencies; 7: the evr map beside the solv data; 8: no index copies of what is installed
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -523,7 +523,16 @@ Result<void> PoolBuilder::load_records(Provider& provider, Repo* available, Repo
     if (prune) buffer.add(std::move(r));
     else if (avail) avail->add(std::move(r));
   };
+  // The index's copy of a package installed at the same version (most of a Debian index's
+  // closure of what is installed) adds nothing a plan can use: the installed solvable meets
+  // whatever it would, and nothing downgrades or reinstalls. Left out, the pool is about half
+  // the size and the solver's update rules for the installed packages find fewer candidates.
+  // Not for a provider whose plans pin every package of the closure from its index (conda, pip).
+  const bool drop_installed_copies = prune && !provider.pins_closure();
+  std::unordered_set<std::string> installed_keys;
+  auto key_of = [](const PackageRecord& r) { return r.name + '\0' + r.version + '\0' + r.arch + '\0' + r.build; };
   RecordSink inst_sink = [&](PackageRecord&& r) {
+    if (drop_installed_copies) installed_keys.insert(key_of(r));
     if (prune) {
       reach.push_back(r.name);
       for (const auto& alts : r.depends)
@@ -535,7 +544,11 @@ Result<void> PoolBuilder::load_records(Provider& provider, Repo* available, Repo
   };
   auto loaded = provider.load(ctx_, avail_sink, inst_sink);
   if (prune && loaded.ok())
-    for (std::uint32_t i : buffer.closure(reach)) avail->add(buffer.get(i));
+    for (std::uint32_t i : buffer.closure(reach)) {
+      PackageRecord r = buffer.get(i);
+      if (drop_installed_copies && installed_keys.count(key_of(r))) continue;
+      avail->add(std::move(r));
+    }
   if (avail) avail->finish();
   inst.finish();
   return loaded;
