@@ -1,10 +1,13 @@
 // Looking ids up in loaded tables, and putting the tables of several folders together: the
 // shipped folder first, then the extra folders, later entries replacing earlier ones by id.
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 #include "core/mapping/mapping.h"
@@ -273,9 +276,22 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
     }
   }
 
+  // Parsed on two threads (a cold run has nothing else to do meanwhile; each table is parsed on
+  // its own), merged in reading order.
+  std::vector<std::optional<Result<Table>>> parsed(files.size());
+  {
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      for (std::size_t i; (i = next++) < files.size();) parsed[i].emplace(load_table(files[i]));
+    };
+    std::thread helper;
+    if (files.size() > 1) helper = std::thread(work);
+    work();
+    if (helper.joinable()) helper.join();
+  }
   Tables out;
-  for (const auto& file : files) {
-    auto table = load_table(file);
+  for (auto& slot : parsed) {
+    auto& table = *slot;
     if (!table) return table.error();
     auto same = std::find_if(out.tables.begin(), out.tables.end(),
                              [&](const Table& t) { return t.ecosystem == table->ecosystem; });

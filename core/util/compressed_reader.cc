@@ -11,10 +11,15 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <optional>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "core/util/data_errors.h"
@@ -390,6 +395,95 @@ Result<std::unique_ptr<CompressedReader>> CompressedReader::open(const std::stri
 
 std::unique_ptr<CompressedReader> CompressedReader::over(std::string_view data, const std::string& name) {
   return make_reader(std::make_unique<Input>(name, data));
+}
+
+namespace {
+
+class PrefetchingReader final : public CompressedReader {
+ public:
+  explicit PrefetchingReader(std::unique_ptr<CompressedReader> inner) : inner_(std::move(inner)) {
+    thread_ = std::thread([this] { produce(); });
+  }
+  ~PrefetchingReader() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  PrefetchingReader(const PrefetchingReader&) = delete;
+  PrefetchingReader& operator=(const PrefetchingReader&) = delete;
+
+  Result<size_t> read(char* dst, size_t cap) override {
+    while (at_ == current_.size()) {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return !ready_.empty() || ended_; });
+      if (ready_.empty()) {
+        if (error_) return *error_;
+        return size_t{0};
+      }
+      current_ = std::move(ready_.front());
+      ready_.pop_front();
+      at_ = 0;
+      lock.unlock();
+      cv_.notify_all();
+    }
+    const size_t n = std::min(cap, current_.size() - at_);
+    std::memcpy(dst, current_.data() + at_, n);
+    at_ += n;
+    return n;
+  }
+
+ private:
+  static constexpr size_t kChunk = 1 << 20;
+  static constexpr size_t kAhead = 2;
+
+  void produce() {
+    for (;;) {
+      std::string chunk(kChunk, '\0');
+      size_t len = 0;
+      std::optional<Error> error;
+      while (len < chunk.size()) {
+        auto n = inner_->read(chunk.data() + len, chunk.size() - len);
+        if (!n) {
+          error = n.error();
+          break;
+        }
+        if (*n == 0) break;
+        len += *n;
+      }
+      chunk.resize(len);
+      const bool last = error || len < kChunk;
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return ready_.size() < kAhead || stop_; });
+      if (stop_) return;
+      if (!chunk.empty()) ready_.push_back(std::move(chunk));
+      if (last) {
+        error_ = std::move(error);
+        ended_ = true;
+      }
+      lock.unlock();
+      cv_.notify_all();
+      if (last) return;
+    }
+  }
+
+  std::unique_ptr<CompressedReader> inner_;  // only the thread reads it
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::string> ready_;  // decoded chunks not yet handed out
+  bool ended_ = false, stop_ = false;
+  std::optional<Error> error_;  // why the data ended early, when it did
+  std::string current_;  // the chunk being handed out (the reader's own)
+  size_t at_ = 0;
+  std::thread thread_;  // last: started once everything else is built
+};
+
+}  // namespace
+
+std::unique_ptr<CompressedReader> CompressedReader::prefetching(std::unique_ptr<CompressedReader> inner) {
+  return std::make_unique<PrefetchingReader>(std::move(inner));
 }
 
 Result<std::string> read_all(CompressedReader& reader) {

@@ -345,8 +345,10 @@ Result<void> parse_stanzas(std::string_view text, const std::string& origin, con
 
 Result<void> parse_index_file(const std::string& path, const Architectures& archs, bool installed_only,
                               const RecordSink& sink) {
-  auto reader = CompressedReader::open(path);
-  if (!reader) return reader.error();
+  auto opened = CompressedReader::open(path);
+  if (!opened) return opened.error();
+  // Decoded a chunk ahead on another thread while this one parses.
+  auto reader = CompressedReader::prefetching(std::move(*opened));
   StanzaParser parser(path, archs, installed_only, sink);
   // A chunk small enough to stay in cache; it grows only for a stanza larger than itself.
   std::string buf(1 << 20, '\0');
@@ -354,7 +356,7 @@ Result<void> parse_index_file(const std::string& path, const Architectures& arch
   bool eof = false;
   while (!eof) {
     while (len < buf.size()) {
-      auto n = (*reader)->read(buf.data() + len, buf.size() - len);
+      auto n = reader->read(buf.data() + len, buf.size() - len);
       if (!n) return n.error();
       if (*n == 0) {
         eof = true;

@@ -77,5 +77,47 @@ TEST(CompressedReaderBzip2, DamagedAndCutInputAreErrors) {
   EXPECT_FALSE(read_all(*notbz).ok());
 }
 
+// A prefetching reader (decoding on a thread of its own) gives the same bytes as the reader it
+// wraps, whatever the caller's read sizes; an error comes after the good bytes, as the inner
+// reader met it; and one dropped half-read stops its thread (the test ends, no hang).
+TEST(CompressedReaderPrefetching, SameBytesSameErrorsAndStopsWhenDropped) {
+  const std::string text = big_text();  // 13 MB: many 1 MiB chunks
+  const std::string data = bz2(text);
+  for (std::size_t step : {std::size_t{1} << 20, std::size_t{4096}, std::size_t{3} << 20}) {
+    auto r = CompressedReader::prefetching(CompressedReader::over(data, "p.xml.bz2"));
+    std::string got, buf(step, '\0');
+    for (;;) {
+      auto n = r->read(buf.data(), buf.size());
+      ASSERT_TRUE(n.ok()) << n.error().message;
+      if (*n == 0) break;
+      got.append(buf.data(), *n);
+    }
+    EXPECT_EQ(got.size(), text.size()) << step;
+    EXPECT_TRUE(got == text) << step;
+  }
+  // A real lz4 Packages list, and its truncated copy.
+  auto plain = CompressedReader::open(test::data_path("apt/codecs/sample_Packages.lz4"));
+  auto ahead = CompressedReader::open(test::data_path("apt/codecs/sample_Packages.lz4"));
+  ASSERT_TRUE(plain.ok() && ahead.ok());
+  auto a = read_all(**plain);
+  auto b = read_all(*CompressedReader::prefetching(std::move(*ahead)));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_GT(a->size(), 1000u);
+  EXPECT_EQ(*a, *b);
+  auto cut_plain = CompressedReader::open(test::data_path("apt/codecs/truncated_Packages.lz4"));
+  auto cut_ahead = CompressedReader::open(test::data_path("apt/codecs/truncated_Packages.lz4"));
+  ASSERT_TRUE(cut_plain.ok() && cut_ahead.ok());
+  auto e1 = read_all(**cut_plain);
+  auto e2 = read_all(*CompressedReader::prefetching(std::move(*cut_ahead)));
+  ASSERT_FALSE(e1.ok());
+  ASSERT_FALSE(e2.ok());
+  EXPECT_EQ(e1.error().message, e2.error().message);
+  // Dropped after one small read: its thread is stopped and joined.
+  auto dropped = CompressedReader::prefetching(CompressedReader::over(data, "d.xml.bz2"));
+  char one[16];
+  ASSERT_TRUE(dropped->read(one, sizeof one).ok());
+  dropped.reset();
+}
+
 }  // namespace
 }  // namespace extdeps
