@@ -171,7 +171,9 @@ if [[ -n $conda_channel ]]; then
   conda_channel=$(cd "$conda_channel" && pwd)
   decl="$repo/bench/conda-ten-deps"
   # The generated channel is linux-64; CONDA_SUBDIR makes that the machine's subdir everywhere.
-  ext=(env CONDA_SUBDIR=linux-64 "$bin" resolve "$decl" --manager conda --channel "file://$conda_channel")
+  # Exported, not an `env` prefix: --profile runs callgrind on extdeps itself.
+  export CONDA_SUBDIR=linux-64
+  ext=("$bin" resolve "$decl" --manager conda --channel "file://$conda_channel")
   do_rosdep=0
   do_apt=0
 fi

@@ -1,13 +1,12 @@
 #include "core/fetch/url.h"
 #include "core/util/text.h"
 
-#include <algorithm>
-
 #include "core/fetch/curl_api.h"
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -42,6 +41,17 @@ Error bad_reference(const std::string& base, const std::string& ref, const std::
 }  // namespace
 
 Result<ParsedUrl> parse_url(std::string_view url) {
+  // file:///absolute/path with nothing to decode or normalise: what curl would answer, without
+  // loading libcurl and its 25 libraries (about 5 ms, a third of a warm conda run on a local
+  // channel). Anything else (a host, a query, a fragment, an escape, a dot segment) goes to curl.
+  if (url.size() > 8 && (url.substr(0, 8) == "file:///" || url.substr(0, 8) == "FILE:///") &&
+      url.find_first_of("?#%\\") == std::string_view::npos && url.find("/.") == std::string_view::npos &&
+      std::none_of(url.begin(), url.end(), [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7f; })) {
+    ParsedUrl p;
+    p.scheme = "file";
+    p.path = std::string(url.substr(7));
+    return p;
+  }
   if (auto loaded = load_curl(); !loaded.ok())
     return at_place(loaded.error(), std::string(url));
   std::unique_ptr<CURLU, UrlDeleter> u(curl().url());
