@@ -128,16 +128,9 @@ class Reader {
   std::string_view view() {
     std::uint32_t n = 0;
     (*this)(n);
-    if (failed_ || n > in_.size() - pos_) {
-      fail();
-      return {};
-    }
-    std::string_view s = in_.substr(pos_, n);
-    pos_ += n;
-    return s;
+    return take(n);
   }
   void operator()(std::string& s) { s.assign(view()); }
-  // Every item takes at least 4 bytes: a count above a quarter of what is left is a lie.
   template <class T>
   void operator()(std::vector<T>& v) {
     std::uint32_t n = count();

@@ -2,7 +2,8 @@
 // and what it links (ICU, liblzma) were a tenth of a millisecond each of dynamic linking on every
 // run, apt's and conda's too, which read no XML. So nothing links libxml2: primary.cc calls it
 // through this table of the functions it uses, filled from libxml2.so.2 with dlopen (the
-// pattern of core/fetch/curl_api.h). <libxml/xmlreader.h> still gives the types.
+// pattern of core/fetch/curl_api.h, through core/util/lazy_library.h). <libxml/xmlreader.h> still
+// gives the types.
 #pragma once
 
 #include <libxml/xmlreader.h>
