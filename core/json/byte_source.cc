@@ -1,6 +1,7 @@
 // Files are read through a 1 MiB buffer, memory is handed out whole, zstd is decoded one block
 // at a time into a 1 MiB buffer, so an error lands at the start of the damaged block, and brotli
-// into a 1 MiB buffer as its decoder allows.
+// into a 1 MiB buffer as its decoder allows. Both decode on a thread a few chunks ahead of the
+// reader.
 #include "core/json/byte_source.h"
 #include "core/util/data_errors.h"
 #include "core/util/lazy_library.h"
@@ -12,7 +13,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
 #include <vector>
 
 namespace extdeps::json {
@@ -265,9 +271,104 @@ class BrotliSource final : public DecodedSource {
   bool stream_ended_ = false;
 };
 
+// Decodes on a thread of its own, up to kAhead chunks ahead of the reader, so that decoding a
+// large index (conda-forge's linux-64 is 250 MB of JSON) overlaps parsing it. The inner source is
+// used only by that thread while it runs; seek() stops it, seeks, and starts it again. An error
+// of the inner source ends the chunks; the reader gets it after the chunks that came before it.
+class PrefetchingSource final : public ByteSource {
+ public:
+  explicit PrefetchingSource(std::unique_ptr<ByteSource> inner)
+      : ByteSource(inner->name()), inner_(std::move(inner)), compressed_(inner_->compressed()) {
+    start();
+  }
+  ~PrefetchingSource() override { stop(); }
+  PrefetchingSource(const PrefetchingSource&) = delete;
+  PrefetchingSource& operator=(const PrefetchingSource&) = delete;
+
+  Result<std::string_view> next() override {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return !ready_.empty() || ended_; });
+    if (ready_.empty()) {
+      if (error_) return *error_;
+      return std::string_view();
+    }
+    current_.swap(ready_.front());  // the old chunk's buffer goes back for reuse
+    spare_ = std::move(ready_.front());
+    ready_.pop_front();
+    lock.unlock();
+    cv_.notify_all();
+    return std::string_view(current_);
+  }
+
+  Result<void> seek(std::uint64_t offset) override {
+    stop();
+    auto r = inner_->seek(offset);
+    if (!r) return r;
+    start();
+    return {};
+  }
+
+  bool compressed() const override { return compressed_; }
+
+ private:
+  static constexpr size_t kAhead = 2;
+
+  void start() {
+    ready_.clear();
+    ended_ = stop_ = false;
+    error_.reset();
+    thread_ = std::thread([this] { produce(); });
+  }
+
+  void stop() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+  void produce() {
+    for (;;) {
+      auto chunk = inner_->next();
+      const bool last = !chunk || chunk->empty();
+      std::string copy;
+      if (!last) {
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          copy = std::move(spare_);
+        }
+        copy.assign(chunk->data(), chunk->size());
+      }
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return ready_.size() < kAhead || stop_; });
+      if (stop_) return;
+      if (!chunk) error_ = chunk.error();
+      if (!copy.empty()) ready_.push_back(std::move(copy));
+      if (last) ended_ = true;
+      lock.unlock();
+      cv_.notify_all();
+      if (last) return;
+    }
+  }
+
+  std::unique_ptr<ByteSource> inner_;  // only the thread uses it while it runs
+  const bool compressed_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::string> ready_;  // decoded chunks not yet handed out
+  std::string spare_;             // a handed-out chunk's buffer, for the next copy
+  bool ended_ = false, stop_ = false;
+  std::optional<Error> error_;  // why the data ended early, when it did
+  std::string current_;         // the chunk the reader holds, valid until its next call
+  std::thread thread_;
+};
+
 std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {
-  if (ends_with(in->name(), ".zst")) return std::make_unique<ZstdSource>(std::move(in));
-  if (ends_with(in->name(), ".br")) return std::make_unique<BrotliSource>(std::move(in));
+  if (ends_with(in->name(), ".zst")) return std::make_unique<PrefetchingSource>(std::make_unique<ZstdSource>(std::move(in)));
+  if (ends_with(in->name(), ".br")) return std::make_unique<PrefetchingSource>(std::make_unique<BrotliSource>(std::move(in)));
   return in;
 }
 

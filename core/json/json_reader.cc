@@ -5,6 +5,10 @@
 
 #include <cstdio>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace extdeps::json {
 
 namespace {
@@ -35,6 +39,28 @@ void append_utf8(std::string& out, unsigned cp) {
     out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
+}
+
+// The first '"', '\\' or control character in [p, end), or end: 16 bytes a step where SSE2 is
+// at hand (every x86-64), then byte by byte. Strings are most of an index (hashes, file names,
+// relations), so this loop is most of the reading.
+const char* find_string_stop(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), below_space = _mm_set1_epi8(0x1F);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash));
+    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v));  // unsigned v <= 0x1F
+    if (const int mask = _mm_movemask_epi8(hit)) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20) break;
+    ++p;
+  }
+  return p;
 }
 
 }  // namespace
@@ -184,6 +210,37 @@ bool JsonReader::next_key(std::string& key) {
   return true;
 }
 
+bool JsonReader::next_key(std::string_view& key) {
+  if (error_ || open_.empty() || open_.back().kind != '{') return false;
+  int c = peek_nonspace();
+  if (c == '}') {
+    ++pos_;
+    open_.pop_back();
+    return false;
+  }
+  if (open_.back().first) {
+    if (c != '"') return unexpected("a string key or '}'");
+  } else {
+    if (c != ',') return unexpected("',' or '}'");
+    ++pos_;
+    if (peek_nonspace() != '"') return unexpected("a string key");
+  }
+  // Most keys end, with their ':', inside the chunk: a view of them needs no copy.
+  const char* start = pos_ + 1;
+  const char* p = find_string_stop(start, end_);
+  if (end_ - p >= 2 && p[0] == '"' && p[1] == ':') {
+    key = std::string_view(start, static_cast<size_t>(p - start));
+    pos_ = p + 2;
+  } else {
+    scratch_.clear();
+    if (!scan_string(&scratch_)) return false;
+    if (!expect(':', "':' after the key")) return false;
+    key = scratch_;
+  }
+  open_.back().first = false;
+  return true;
+}
+
 bool JsonReader::next_element() {
   if (error_ || open_.empty() || open_.back().kind != '[') return false;
   int c = peek_nonspace();
@@ -204,6 +261,21 @@ bool JsonReader::read_string(std::string& out) {
   out.clear();
   if (peek_nonspace() != '"') return unexpected("a string");
   return scan_string(&out);
+}
+
+bool JsonReader::read_string(std::string_view& out) {
+  if (peek_nonspace() != '"') return unexpected("a string");
+  const char* start = pos_ + 1;
+  const char* p = find_string_stop(start, end_);
+  if (p < end_ && *p == '"') {
+    out = std::string_view(start, static_cast<size_t>(p - start));
+    pos_ = p + 1;
+    return true;
+  }
+  scratch_.clear();
+  if (!scan_string(&scratch_)) return false;
+  out = scratch_;
+  return true;
 }
 
 bool JsonReader::read_number(std::string& text, std::optional<std::uint64_t>& value) {
@@ -231,12 +303,7 @@ bool JsonReader::read_bool(bool& out) {
 bool JsonReader::scan_string(std::string* out) {
   ++pos_;
   while (true) {
-    const char* p = pos_;
-    while (p < end_) {
-      unsigned char c = static_cast<unsigned char>(*p);
-      if (c == '"' || c == '\\' || c < 0x20) break;
-      ++p;
-    }
+    const char* p = find_string_stop(pos_, end_);
     if (out) out->append(pos_, static_cast<size_t>(p - pos_));
     pos_ = p;
     if (p == end_) {
@@ -354,7 +421,7 @@ bool JsonReader::scan_number(std::string* text, std::uint64_t& value, bool& fits
 
 bool JsonReader::scan_literal(std::string_view word) {
   for (char w : word) {
-    if (peek_byte() != static_cast<unsigned char>(w)) return unexpected("'" + std::string(word) + "'");
+    if (peek_byte() != static_cast<unsigned char>(w)) return unexpected(std::string(1, '\'').append(word).append(1, '\''));
     ++pos_;
   }
   return true;

@@ -38,12 +38,17 @@ class JsonReader {
   // The next member's key (the value is then read or skipped by the caller); false when the
   // object ends, or on an error.
   bool next_key(std::string& key);
+  // The same, the key as a view that stays valid until the next call on the reader: into the
+  // data where it can be, so that most keys are not copied.
+  bool next_key(std::string_view& key);
   bool begin_array();
   // Whether another element follows (the caller then reads or skips it); false when the array
   // ends, or on an error.
   bool next_element();
 
   bool read_string(std::string& out);
+  // The same as a view, valid until the next call on the reader (not copied where it can be).
+  bool read_string(std::string_view& out);
   // A number: its text, and its value when it is a non-negative integer without fraction or
   // exponent that fits 64 bits (else nullopt, which the caller reports in its own words).
   bool read_number(std::string& text, std::optional<std::uint64_t>& value);
@@ -102,6 +107,7 @@ class JsonReader {
   };
   std::vector<Open> open_;
   std::optional<Error> error_;
+  std::string scratch_;  // a key or string that spans chunks or has escapes
 };
 
 }  // namespace extdeps::json

@@ -10,28 +10,9 @@
 
 namespace extdeps::solve {
 
-namespace {
-constexpr std::size_t kBlock = 1 << 20;
-}  // namespace
-
 RecordBuffer::RecordBuffer() { intern(""); }
 
-std::uint32_t RecordBuffer::intern(std::string_view s) {
-  auto it = ids_.find(s);
-  if (it != ids_.end()) return it->second;
-  if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < s.size()) {
-    blocks_.emplace_back();
-    blocks_.back().reserve(std::max(kBlock, s.size()));
-  }
-  std::string& b = blocks_.back();
-  std::size_t at = b.size();
-  b.append(s);  // within the reserved capacity: no reallocation, earlier views stay valid
-  std::string_view stored(b.data() + at, s.size());
-  auto id = static_cast<std::uint32_t>(strings_.size());
-  strings_.push_back(stored);
-  ids_.emplace(stored, id);
-  return id;
-}
+std::uint32_t RecordBuffer::intern(std::string_view s) { return strings_.insert(s); }
 
 std::uint32_t RecordBuffer::raw(std::string_view s) {
   auto at = static_cast<std::uint32_t>(raw_.size());
@@ -146,8 +127,7 @@ std::vector<std::uint32_t> RecordBuffer::closure(const std::vector<std::string>&
       }
   };
   for (const auto& r : roots) {
-    auto it = ids_.find(r);
-    if (it != ids_.end()) visit(it->second);
+    if (std::uint32_t id = strings_.find(r); id != StringIndex::kNone) visit(id);
   }
   // What stands in for a root (its family) stays too.
   for (std::size_t k = 0, n = todo.size(); k < n; ++k)

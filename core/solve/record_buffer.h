@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/model/record.h"
+#include "core/util/string_index.h"
 
 namespace extdeps::solve {
 
@@ -46,15 +46,12 @@ class RecordBuffer {
 
   std::uint32_t intern(std::string_view s);
   std::uint32_t raw(std::string_view s);
-  std::string_view text(std::uint32_t id) const { return strings_[id]; }
+  std::string_view text(std::uint32_t id) const { return strings_.at(id); }
   std::string_view raw_text(std::uint32_t offset) const;
   void put_deps(const std::vector<NativeDep>& deps);
   std::vector<NativeDep> get_deps(std::uint32_t& at) const;
 
-  // Interned strings live in blocks that never move, so the views stay valid.
-  std::vector<std::string> blocks_;
-  std::vector<std::string_view> strings_;
-  std::unordered_map<std::string_view, std::uint32_t> ids_;
+  StringIndex strings_;  // interned: names, versions, relation texts
   std::string raw_;  // length-prefixed strings that are not interned
   std::vector<Compact> records_;
   std::vector<std::uint32_t> ints_;

@@ -541,7 +541,9 @@ std::string VersionExpr::to_string() const {
   for (const auto& c : children) {
     if (!out.empty()) out += kind == Kind::all_of ? ',' : '|';
     bool group = kind == Kind::all_of && c.kind == Kind::any_of;
-    out += group ? "(" + c.to_string() + ")" : c.to_string();
+    if (group) out += '(';
+    out += c.to_string();
+    if (group) out += ')';
   }
   return out;
 }
@@ -602,8 +604,13 @@ std::pair<std::string, std::string> split_name(std::string_view text) {
   while (begin < end && is_blank(text[begin])) ++begin;
   while (end > begin && is_blank(text[end - 1])) --end;
   size_t i = begin;
-  while (i < end && !is_blank(text[i]) && !is_one_of(text[i], "=<>!~[")) ++i;
-  std::string name = to_lower(text.substr(begin, i - begin));
+  bool upper = false;
+  for (; i < end; ++i) {
+    const char c = text[i];
+    if (is_blank(c) || c == '=' || c == '<' || c == '>' || c == '!' || c == '~' || c == '[') break;
+    upper |= c >= 'A' && c <= 'Z';
+  }
+  std::string name = upper ? to_lower(text.substr(begin, i - begin)) : std::string(text.substr(begin, i - begin));
   while (i < end && is_blank(text[i])) ++i;
   return {name, std::string(text.substr(i, end - i))};
 }

@@ -55,9 +55,12 @@ class PackageReader {
     std::uint64_t start = in_.offset();  // the '{', blanks skipped
     if (!in_.begin_object()) return false;
     bool has_name = false, has_version = false, has_build = false;
-    while (in_.next_key(key_)) {
+    std::string_view key;
+    while (in_.next_key(key)) {
       bool ok = true;
-      switch (key_of(key_)) {
+      const Key which = key_of(key);
+      if (which != Key::other) key_ = key;  // one of the names key_of() knows: kept for messages
+      switch (which) {
         case Key::name: ok = has_name = string_field(out_.record.name, kRequired); break;
         case Key::version: ok = has_version = string_field(out_.record.version, kRequired); break;
         case Key::build: ok = has_build = string_field(out_.record.build, kRequired); break;
@@ -144,10 +147,11 @@ class PackageReader {
       if (!kind_i) return false;
       if (*kind_i != JsonKind::string) return wrong_kind(element(i), *kind_i, "a string such as \"numpy >=1.20\"");
       std::uint64_t start = in_.offset();
-      if (!in_.read_string(text_)) return false;
-      auto [dep_name, rest] = split_name(text_);
+      std::string_view text;
+      if (!in_.read_string(text)) return false;
+      auto [dep_name, rest] = split_name(text);
       if (dep_name.empty())
-        return in_.fail(element(i) + " is '" + text_ + "'" + in_.at(start) +
+        return in_.fail(element(i) + " is '" + std::string(text) + "'" + in_.at(start) +
                         " (expected a package name, then an optional version and build)");
       DepOp op = rest.empty() ? DepOp::any : DepOp::spec;
       NativeDep dep{std::move(dep_name), op, std::move(rest)};
@@ -192,7 +196,7 @@ class PackageReader {
   JsonReader& in_;
   std::string_view where_;
   PackageJson& out_;
-  std::string key_, text_;
+  std::string key_, text_;  // key_: the field being read, for messages
 };
 
 }  // namespace

@@ -8,10 +8,10 @@
 #include <cctype>
 #include <functional>
 #include <optional>
-#include <unordered_set>
 #include <vector>
 
 #include "core/json/json_reader.h"
+#include "core/util/string_index.h"
 #include "providers/conda/package_json.h"
 
 namespace extdeps::conda {
@@ -81,12 +81,6 @@ std::string remove_dot_segments(std::string_view path) {
   if (trailing && !out.empty()) s += '/';
   return s;
 }
-
-struct StemHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-using StemSet = std::unordered_set<std::string, StemHash, std::equal_to<>>;
 
 enum class Section { tar_bz2, conda };
 
@@ -215,9 +209,8 @@ class RepodataReader {
       if (!read_package(in_, where_, pkg_)) return false;
       std::string_view fn = file_;
       if (which == Section::conda) {
-        if (ends_with(fn, kConda)) conda_stems_.emplace(fn.substr(0, fn.size() - kConda.size()));
-      } else if (ends_with(fn, kTarBz2) && conda_stems_.find(fn.substr(0, fn.size() - kTarBz2.size())) !=
-                                               conda_stems_.end()) {
+        if (ends_with(fn, kConda)) conda_stems_.insert(fn.substr(0, fn.size() - kConda.size()));
+      } else if (ends_with(fn, kTarBz2) && conda_stems_.contains(fn.substr(0, fn.size() - kTarBz2.size()))) {
         ++summary_.replaced;
         continue;
       }
@@ -238,7 +231,7 @@ class RepodataReader {
   std::string base_url_;  // info.base_url as written
   std::string base_;      // what file names are appended to
   std::optional<std::uint64_t> conda_at_, tar_at_;
-  StemSet conda_stems_;
+  StringIndex conda_stems_;  // of the .conda file names seen
   std::string key_, file_, where_;
   PackageJson pkg_;
 };

@@ -165,6 +165,106 @@ TEST(JsonReader, DecompressesZstdInMemoryAndSeeksInTheDecompressedData) {
   EXPECT_EQ(text, "deep");
 }
 
+// The view overloads read what the copying ones do, whether a key or string lies inside one
+// chunk (a view of the data), spans chunks or has escapes (a copy), or has blanks before its ':'.
+TEST(JsonReader, ViewsOfKeysAndStringsAgreeWithCopiesAcrossChunkBoundaries) {
+  const std::string doc = R"({"name": "zlib", "esc\"aped" : "a\u00e9\n", "depends": ["libgcc-ng >=12", "x"],)"
+                          R"( "a-rather-long-key-of-forty-bytes-or-so!!" :"v", "": ""})";
+  for (size_t chunk : {size_t{1}, size_t{2}, size_t{3}, size_t{5}, size_t{16}, size_t{17}, size_t{1000}}) {
+    std::vector<std::string> copies, views;
+    for (bool by_view : {false, true}) {
+      Trickle src(doc, chunk);
+      JsonReader in(src);
+      auto& out = by_view ? views : copies;
+      ASSERT_TRUE(in.begin_object());
+      std::string key, text;
+      std::string_view key_view, text_view;
+      while (by_view ? in.next_key(key_view) : in.next_key(key)) {
+        out.push_back(by_view ? std::string(key_view) : key);
+        if (in.peek() == JsonKind::array) {
+          ASSERT_TRUE(in.begin_array());
+          while (in.next_element()) {
+            ASSERT_TRUE(by_view ? in.read_string(text_view) : in.read_string(text)) << in.error().message;
+            out.push_back(by_view ? std::string(text_view) : text);
+          }
+        } else {
+          ASSERT_TRUE(by_view ? in.read_string(text_view) : in.read_string(text)) << in.error().message;
+          out.push_back(by_view ? std::string(text_view) : text);
+        }
+      }
+      ASSERT_FALSE(in.failed()) << in.error().message;
+      EXPECT_TRUE(in.expect_end());
+    }
+    EXPECT_EQ(views, copies) << "chunk " << chunk;
+    EXPECT_EQ(copies, (std::vector<std::string>{"name", "zlib", "esc\"aped", "a\xc3\xa9\n", "depends", "libgcc-ng >=12",
+                                                "x", "a-rather-long-key-of-forty-bytes-or-so!!", "v", "", ""}))
+        << "chunk " << chunk;
+  }
+  // The same errors through either overload.
+  for (const char* bad : {R"({"a\x": 1})", R"({"a" 1})", "{\"a\n\": 1}", R"(["a)"}) {
+    auto one = over_memory(bad, "in.json");
+    auto two = over_memory(bad, "in.json");
+    JsonReader a(*one), b(*two);
+    std::string key;
+    std::string_view view;
+    if (bad[0] == '{') {
+      ASSERT_TRUE(a.begin_object() && b.begin_object());
+      EXPECT_FALSE(a.next_key(key));
+      EXPECT_FALSE(b.next_key(view));
+    } else {
+      ASSERT_TRUE(a.begin_array() && b.begin_array() && a.next_element() && b.next_element());
+      EXPECT_FALSE(a.read_string(key));
+      EXPECT_FALSE(b.read_string(view));
+    }
+    ASSERT_TRUE(a.failed() && b.failed()) << bad;
+    EXPECT_EQ(a.error().message, b.error().message);
+  }
+}
+
+// A zstd stream of many decoder buffers is decoded on a thread ahead of the reader: every byte
+// arrives in order, a seek (backwards and forwards) starts the decoding again, a cut stream
+// fails after the data before it, and a reader dropped half way stops the thread.
+TEST(JsonReader, ZstdDecodedAheadArrivesWholeAndInOrder) {
+  std::string big = "[";
+  for (int i = 0; i < 150000; ++i) big += (i ? ", " : "") + std::string(R"({"k": "value )") + std::to_string(i) + "\"}";
+  big += "]";
+  ASSERT_GT(big.size(), size_t{3} << 20);  // several 1 MiB chunks
+  const std::string packed = zstd(big);
+  {
+    auto src = over_memory(packed, "big.json.zst");
+    JsonReader in(*src);
+    ASSERT_TRUE(in.begin_array());
+    std::string_view key, text;
+    int n = 0;
+    while (in.next_element()) {
+      ASSERT_TRUE(in.begin_object() && in.next_key(key) && in.read_string(text)) << in.error().message;
+      ASSERT_EQ(text, "value " + std::to_string(n)) << "element " << n;
+      ASSERT_FALSE(in.next_key(key));
+      ++n;
+    }
+    ASSERT_FALSE(in.failed()) << in.error().message;
+    EXPECT_EQ(n, 150000);
+    EXPECT_TRUE(in.expect_end());
+    for (int i : {140000, 7, 99999, 0}) {
+      ASSERT_TRUE(in.seek(big.find("\"value " + std::to_string(i) + "\"")));
+      ASSERT_TRUE(in.read_string(text)) << in.error().message;
+      EXPECT_EQ(text, "value " + std::to_string(i));
+    }
+  }
+  {
+    auto src = over_memory(packed, "big.json.zst");
+    JsonReader in(*src);
+    ASSERT_TRUE(in.begin_array() && in.next_element());  // then dropped with the thread running
+  }
+  const std::string cut = packed.substr(0, packed.size() * 3 / 4);
+  auto src = over_memory(cut, "big.json.zst");
+  JsonReader in(*src);
+  ASSERT_FALSE(in.skip_value());
+  EXPECT_GT(in.offset(), big.size() / 2) << "the data before the damage was read";
+  EXPECT_EQ(in.error().message, "big.json.zst: zstd data ends early at byte offset " + std::to_string(cut.size()) +
+                                    " (expected the rest of the stream; the file may be truncated)");
+}
+
 std::string error_of(const std::string& text, const std::string& name = "in.json") {
   auto src = over_memory(text, name);
   JsonReader in(*src);
