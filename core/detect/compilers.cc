@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 #include "core/detect/process.h"
 
@@ -105,7 +106,7 @@ std::vector<Compiler> detect_compilers(const Context& ctx, int timeout_ms) {
       start = colon + 1;
     }
   }
-  std::vector<Compiler> out;
+  std::vector<Compiler> found_ones;
   for (std::string_view name : {"cc", "c++", "gfortran", "rustc", "nvcc"}) {
     std::string found;
     for (const auto& d : dirs) {
@@ -136,14 +137,26 @@ std::vector<Compiler> detect_compilers(const Context& ctx, int timeout_ms) {
       }
     }
     if (found.empty()) continue;
-    auto ran = run_capture(ctx, {ctx.host_path(found), "--version"}, timeout_ms);
-    if (!ran.ok() || ran->exit_status != 0) continue;
     Compiler c;
     c.name = std::string(name);
     c.path = found;
-    c.version = parse_compiler_version(name, ran->out);
-    out.push_back(std::move(c));
+    found_ones.push_back(std::move(c));
   }
+  // Each --version at once (each is mostly a process starting, 5 to 10 ms), in order again after.
+  std::vector<char> ok(found_ones.size(), 0);
+  auto ask = [&](size_t i) {
+    auto ran = run_capture(ctx, {ctx.host_path(found_ones[i].path), "--version"}, timeout_ms);
+    if (!ran.ok() || ran->exit_status != 0) return;
+    found_ones[i].version = parse_compiler_version(found_ones[i].name, ran->out);
+    ok[i] = 1;
+  };
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < found_ones.size(); ++i) threads.emplace_back(ask, i);
+  if (!found_ones.empty()) ask(0);
+  for (auto& t : threads) t.join();
+  std::vector<Compiler> out;
+  for (size_t i = 0; i < found_ones.size(); ++i)
+    if (ok[i]) out.push_back(std::move(found_ones[i]));
   return out;
 }
 

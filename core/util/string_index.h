@@ -20,35 +20,32 @@ class StringIndex {
 
   // The id of `s`, added when new; `added` says which.
   std::uint32_t insert(std::string_view s, bool* added = nullptr) {
-    const std::uint64_t h = hash(s);
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
-      Slot& slot = slots_[i];
+    const std::uint32_t tag = tag_of(hash(s));
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
       if (slot.id == kNone) break;
-      if (slot.tag == tag_of(h) && strings_[slot.id] == s) {
+      if (slot.tag == tag && strings_[slot.id] == s) {
         if (added) *added = false;
         return slot.id;
       }
     }
     const auto id = static_cast<std::uint32_t>(strings_.size());
     strings_.push_back(store(s));
-    if ((strings_.size()) * 2 > slots_.size()) {
-      grow();
-    } else {
-      place(h, id);
-    }
+    if (strings_.size() * 2 > slots_.size()) grow();
+    place(Slot{tag, id});
     if (added) *added = true;
     return id;
   }
 
   // The id of `s`, or kNone.
   std::uint32_t find(std::string_view s) const {
-    const std::uint64_t h = hash(s);
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
+    const std::uint32_t tag = tag_of(hash(s));
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
       const Slot& slot = slots_[i];
       if (slot.id == kNone) return kNone;
-      if (slot.tag == tag_of(h) && strings_[slot.id] == s) return slot.id;
+      if (slot.tag == tag && strings_[slot.id] == s) return slot.id;
     }
   }
 
@@ -83,22 +80,26 @@ class StringIndex {
   }
 
  private:
+  // The tag, 32 bits of the hash, places the string in the table and ends most mismatches
+  // without reading the string; growing the table moves slots by their tags alone.
   struct Slot {
-    std::uint32_t tag = 0;  // the hash's high half: most mismatches end here
+    std::uint32_t tag = 0;
     std::uint32_t id = kNone;
   };
   static std::uint32_t tag_of(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32); }
 
-  void place(std::uint64_t h, std::uint32_t id) {
-    std::size_t mask = slots_.size() - 1;
-    std::size_t i = static_cast<std::size_t>(h) & mask;
+  void place(Slot slot) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = slot.tag & mask;
     while (slots_[i].id != kNone) i = (i + 1) & mask;
-    slots_[i] = Slot{tag_of(h), id};
+    slots_[i] = slot;
   }
 
   void grow() {
-    slots_.assign(slots_.size() * 2, Slot{});
-    for (std::uint32_t id = 0; id < strings_.size(); ++id) place(hash(strings_[id]), id);
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (const Slot& slot : old)
+      if (slot.id != kNone) place(slot);
   }
 
   std::string_view store(std::string_view s) {

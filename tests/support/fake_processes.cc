@@ -5,7 +5,10 @@
 namespace extdeps::test {
 
 Result<ProcessResult> FakeProcesses::run(const ProcessRequest& request) const {
-  requests_->push_back(request);
+  {
+    std::lock_guard<std::mutex> lock(*mu_);  // detection runs several at once
+    requests_->push_back(request);
+  }
   if (request.argv.empty()) return environment_error("no command to run");
   const std::string& program = request.argv[0];
   const Answer* answer = nullptr;

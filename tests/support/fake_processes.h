@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,7 @@ class FakeProcesses : public ProcessRunner {
 
   Result<ProcessResult> run(const ProcessRequest& request) const override;
 
-  // Every request, in order.
+  // Every request, in order (requests made at once, as detection's, in any order).
   const std::vector<ProcessRequest>& requests() const { return *requests_; }
 
   // Installs a new fake in `ctx` and returns it.
@@ -39,6 +40,7 @@ class FakeProcesses : public ProcessRunner {
  private:
   std::map<std::string, Answer> answers_;
   std::shared_ptr<std::vector<ProcessRequest>> requests_ = std::make_shared<std::vector<ProcessRequest>>();
+  std::shared_ptr<std::mutex> mu_ = std::make_shared<std::mutex>();
 };
 
 // A result that exited with `exit_status` after printing `out`.
