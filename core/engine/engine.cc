@@ -104,7 +104,8 @@ Error blamed(const std::string& from, Error e) {
 // The shipped tables, then the folders of the settings (each checked here, so that a missing one
 // is blamed on the setting that named it).
 Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& settings,
-                                   const std::vector<std::string>* only_ids = nullptr) {
+                                   const std::vector<std::string>* only_ids = nullptr,
+                                   const std::set<std::string>* only_ecosystems = nullptr) {
   std::vector<std::string> dirs{mapping::default_mappings_dir(ctx)};
   for (const auto& dir : settings.mapping_dirs.value_or(std::vector<std::string>{})) {
     std::error_code ec;
@@ -113,19 +114,22 @@ Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& s
                     error_at(ExitCode::bad_input, "", "mappings folder " + dir + " does not exist"));
     dirs.push_back(dir);
   }
-  return mapping::load_tables(ctx, dirs, only_ids);
+  return mapping::load_tables(ctx, dirs, only_ids, only_ecosystems);
 }
 
-// The tables a plan of these needs reads: from the cache, only the entries of the needs' ids
-// (issue 18: a warm run's cost must not grow with the tables). When one of the ids is in no
-// table, the whole tables: guessing (a pkg-config module's entry) and "did you mean" search all.
+// The tables a plan of these needs reads: from the cache, only the entries of the needs' ids in
+// the tables of the ecosystems in use (issue 18: a warm run's cost must not grow with the tables,
+// nor with the ecosystems it does not use). When one of the ids is in none of those, the whole
+// tables: guessing (a pkg-config module's entry), "did you mean" and "it is mapped for conda-forge,
+// which is not in use here" search all.
 Result<mapping::Tables> tables_for_needs(const Context& ctx, const config::Settings& settings,
-                                         const std::vector<Requirement>& needs) {
+                                         const std::vector<Requirement>& needs,
+                                         const std::set<std::string>* ecosystems = nullptr) {
   std::vector<std::string> ids;
   for (const auto& r : needs) ids.push_back(r.url.id());
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  auto some = tables_for(ctx, settings, &ids);
+  auto some = tables_for(ctx, settings, &ids, ecosystems);
   if (!some.ok()) return some;
   for (const auto& id : ids)
     if (!some->find(id)) return tables_for(ctx, settings);
@@ -176,11 +180,22 @@ std::map<std::string, std::vector<std::string>> request_names(const mapping::Tab
   return out;
 }
 
-Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o,
-                            std::map<std::string, std::vector<std::string>> names, const detect::HostFacts* host,
-                            const std::string& format = "") {
-  ProviderSettings ps;
-  ps.request_names = std::move(names);
+using RequestNames = std::map<std::string, std::vector<std::string>>;
+
+// The providers and the fetcher, made but not prepared yet: which providers are in use decides
+// which tables are read, and the tables the names the providers are prepared for.
+struct MadeSources {
+  Sources sources;
+  ProviderSettings settings;
+  std::shared_ptr<RequestNames> names = std::make_shared<RequestNames>();
+  std::vector<char> in_use;  // per provider: wanted() (asked once: it may look at the machine)
+};
+
+Result<MadeSources> make_sources(Context& ctx, const config::Settings& settings, const SourceOptions& o,
+                                 const detect::HostFacts* host, const std::string& format = "") {
+  MadeSources made;
+  ProviderSettings& ps = made.settings;
+  ps.request_names = made.names;
   ps.host = host;
   ps.python = o.python;
   ps.managers = settings.managers.value_or(std::vector<std::string>{});
@@ -192,18 +207,44 @@ Result<Sources> sources_for(Context& ctx, const config::Settings& settings, cons
   flags.allow_insecure_http = settings.allow_insecure_http;
   auto fo = fetch::options_for(ctx, flags);
   if (!fo.ok()) return fo.error();
-  Sources s;
+  Sources& s = made.sources;
   s.fetcher = std::make_unique<fetch::Fetcher>(ctx, *fo);
   s.providers = make_providers(ctx, ps);
   if (auto known = check_managers(s.providers, settings); !known.ok()) return known.error();
   auto renderer = environment_renderer(ctx, s.providers, format);
   if (!renderer) return renderer.error();
   s.renderer = *renderer;
-  for (auto& p : s.providers) {
-    if (!wanted(*p, ctx, ps)) continue;
-    if (auto r = p->prepare(ctx, *s.fetcher); !r.ok()) return r.error();
+  for (const auto& p : s.providers) made.in_use.push_back(wanted(*p, ctx, ps) ? 1 : 0);
+  return made;
+}
+
+// The ecosystems whose tables a plan reads: those of the providers in use, and the host's own
+// and the ones it is like (select_for_host lays an "ubuntu" table over "debian").
+std::set<std::string> ecosystems_in_use(const MadeSources& made, const detect::HostFacts& host) {
+  std::set<std::string> out;
+  for (std::size_t i = 0; i < made.sources.providers.size(); ++i)
+    if (made.in_use[i]) out.insert(std::string(made.sources.providers[i]->ecosystem()));
+  if (!host.os.id.empty()) out.insert(host.os.id);
+  out.insert(host.os.id_like.begin(), host.os.id_like.end());
+  return out;
+}
+
+// Gives the providers the names the request maps to and prepares those in use (downloads, an
+// interpreter's answers).
+Result<Sources> prepare_sources(const Context& ctx, MadeSources made, RequestNames names) {
+  *made.names = std::move(names);
+  for (std::size_t i = 0; i < made.sources.providers.size(); ++i) {
+    if (!made.in_use[i]) continue;
+    if (auto r = made.sources.providers[i]->prepare(ctx, *made.sources.fetcher); !r.ok()) return r.error();
   }
-  return s;
+  return std::move(made.sources);
+}
+
+Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o,
+                            RequestNames names, const detect::HostFacts* host, const std::string& format = "") {
+  auto made = make_sources(ctx, settings, o, host, format);
+  if (!made.ok()) return made.error();
+  return prepare_sources(ctx, std::move(*made), std::move(names));
 }
 
 // request.json beside the testcase: what was asked, on what, with which tables, and the answer.
@@ -349,9 +390,6 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     selected.push_back(r);
   }
 
-  phase.emplace("tables");
-  auto tables = tables_for_needs(ctx, *settings, selected);
-  if (!tables.ok()) return tables.error();
   // The machine the plan is for (cached; overrides applied), as locked virtual packages.
   phase.emplace("detect");
   detect::DetectOptions dopt;
@@ -359,13 +397,20 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   dopt.host_file = o.host_file;
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
+  phase.emplace("providers");
+  auto made = make_sources(ctx, *settings, o.sources, &*host, o.environment_format);
+  if (!made.ok()) return made.error();
+  phase.emplace("tables");
+  const std::set<std::string> ecosystems = ecosystems_in_use(*made, *host);
+  auto tables = tables_for_needs(ctx, *settings, selected, &ecosystems);
+  if (!tables.ok()) return tables.error();
   // The tables as this release sees them: a derivative's own table, [id.release.X] overrides.
   mapping::select_for_host(*tables, mapping::HostRelease{host->os.id, host->os.id_like,
                                                          host->os.version_codename,
                                                          host->os.version_id});
 
   phase.emplace("providers");
-  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, selected), &*host, o.environment_format);
+  auto sources = prepare_sources(ctx, std::move(*made), request_names(*tables, selected));
   if (!sources.ok()) return sources.error();
   phase.reset();
   solve::Options sopt;

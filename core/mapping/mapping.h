@@ -7,6 +7,7 @@
 #include <memory>
 #include <regex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -126,9 +127,11 @@ struct Tables {
 };
 // `only_ids`: when the tables come from the cache, only the entries these ids name are built
 // (table_cache::decode), for a run that asks about a few ids; the tables parsed from TOML are
-// whole. nullptr: every entry.
+// whole. nullptr: every entry. `only_ecosystems` (with only_ids): of those, only the entries of
+// these ecosystems' tables; the other tables come with their header and no entry.
 Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs,
-                           const std::vector<std::string>* only_ids = nullptr);
+                           const std::vector<std::string>* only_ids = nullptr,
+                           const std::set<std::string>* only_ecosystems = nullptr);
 
 // The machine a set of tables is adapted to: /etc/os-release's ID, ID_LIKE, VERSION_CODENAME
 // and VERSION_ID (after EXTDEPS_OVERRIDE_OS).

@@ -295,7 +295,7 @@ std::string encode(std::string_view stamp, const Tables& tables) {
 }
 
 std::optional<Tables> decode(std::string_view body, std::string_view stamp, const std::vector<std::string>* only_ids,
-                             std::string* damage) {
+                             std::string* damage, const std::set<std::string>* only_ecosystems) {
   auto damaged = [damage](std::string what) -> std::optional<Tables> {
     if (damage) *damage = std::move(what);
     return std::nullopt;
@@ -376,6 +376,12 @@ std::optional<Tables> decode(std::string_view body, std::string_view stamp, cons
       rr(x.table), rr(x.entry), rr(x.offset);
       return x;
     };
+    std::vector<char> kept(out.tables.size(), 1);  // the tables whose entries are built
+    if (only_ecosystems)
+      for (std::size_t t = 0; t < out.tables.size(); ++t) {
+        const std::string& eco = out.tables[t].ecosystem;
+        kept[t] = only_ecosystems->count(eco) || only_ecosystems->count(eco.substr(0, eco.find('+')));
+      }
     std::set<std::pair<std::uint32_t, std::uint32_t>> wanted;  // (table, entry number)
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> offset_of;
     std::set<std::uint64_t> hashes;
@@ -397,6 +403,7 @@ std::optional<Tables> decode(std::string_view body, std::string_view stamp, cons
           if (x.hash != want) continue;
           if (x.table >= counts.size() || x.entry >= counts[x.table])
             return damaged("an index record names no entry");
+          if (!kept[x.table]) continue;
           wanted.emplace(x.table, x.entry);
           offset_of[{x.table, x.entry}] = x.offset;
         }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,8 +33,11 @@ std::string encode(std::string_view stamp, const Tables& tables);
 // matches them: the id or an alias, any spelling of it) are built, found through the body's
 // index; the other entries are neither read nor checked, so a warm run pays for the ids it asks
 // about, not for the size of the tables (a file read with mmap is not even paged in).
+// With `only_ecosystems` too, only the entries of the tables of those ecosystems (a table
+// "debian+x" counts as "debian"); the others keep their header and no entry.
 std::optional<Tables> decode(std::string_view body, std::string_view stamp,
-                             const std::vector<std::string>* only_ids = nullptr, std::string* damage = nullptr);
+                             const std::vector<std::string>* only_ids = nullptr, std::string* damage = nullptr,
+                             const std::set<std::string>* only_ecosystems = nullptr);
 
 // The four-byte kind of the sealed cache files.
 inline constexpr std::string_view kKind = "tabl";

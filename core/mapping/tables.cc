@@ -223,7 +223,7 @@ void remove_stale_table_caches(const std::string& dir) {
 }  // namespace
 
 Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs,
-                           const std::vector<std::string>* only_ids) {
+                           const std::vector<std::string>* only_ids, const std::set<std::string>* only_ecosystems) {
   std::vector<std::string> all{default_mappings_dir(ctx)};
   all.insert(all.end(), dirs.begin(), dirs.end());
   std::vector<std::string> files;  // every table, in reading order
@@ -266,7 +266,7 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
         auto body = sealed::unseal_unchecked_body(table_cache::kKind, file->bytes());
         std::string damage;
         if (body.ok()) {
-          if (auto cached = table_cache::decode(*body, *stamp, only_ids, &damage)) return std::move(*cached);
+          if (auto cached = table_cache::decode(*body, *stamp, only_ids, &damage, only_ecosystems)) return std::move(*cached);
         } else {
           damage = body.error().message;
         }

@@ -338,8 +338,7 @@ class PluginProvider final : public Provider {
   Result<void> load(const Context& ctx, const RecordSink& available, const RecordSink& installed) override {
     Json p = params(ctx);
     Json names = Json::array();
-    if (auto it = settings_.request_names.find(std::string(d_.ecosystem)); it != settings_.request_names.end())
-      names = it->second;
+    for (const auto& n : settings_.names_for(d_.ecosystem)) names.push_back(n);
     p["names"] = std::move(names);
     bool ended = false;
     std::size_t records = 0;

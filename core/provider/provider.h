@@ -38,8 +38,12 @@ struct ProviderSettings {
   std::string python;
 
   // The native names the request's needs map to, per ecosystem (every alternative of every
-  // category): where a provider fetches per package (pypi), what it starts from.
-  std::map<std::string, std::vector<std::string>> request_names;
+  // category): where a provider fetches per package (pypi), what it starts from. Shared, and
+  // filled after the providers are made (which of them are in use decides which tables are
+  // read): a provider reads it from prepare() on, through names_for().
+  std::shared_ptr<const std::map<std::string, std::vector<std::string>>> request_names;
+  // request_names of one ecosystem; empty when there are none.
+  const std::vector<std::string>& names_for(std::string_view ecosystem) const;
   // The machine the plan is for (glibc, CUDA driver); null when not detected.
   const detect::HostFacts* host = nullptr;
 

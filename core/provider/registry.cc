@@ -29,6 +29,13 @@ std::optional<std::string> Provider::command_problem(const PlannedPackage& p) co
   return mapping::argument_problem("build string", p.build);
 }
 
+const std::vector<std::string>& ProviderSettings::names_for(std::string_view ecosystem) const {
+  static const std::vector<std::string> kNone;
+  if (!request_names) return kNone;
+  auto it = request_names->find(std::string(ecosystem));
+  return it == request_names->end() ? kNone : it->second;
+}
+
 bool ProviderSettings::names(std::string_view manager) const {
   return std::find(managers.begin(), managers.end(), manager) != managers.end();
 }

@@ -1,6 +1,7 @@
 #include "core/solve/solve.h"
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -562,8 +563,11 @@ void Resolver::solve() {
         if (disfavored_set_.count(bundles_.find(p)->from) && disfavored_set_.insert(p).second)
           disfavored_.push_back(p);
     }
-    // One line per package version: the installed one when the index has it too.
+    // One line per package version: the installed one when the index has it too. By package
+    // name, then newest first: the order of the pool differs between a run that read the indexes
+    // and one that read the .solv cache, and what is said must not.
     std::map<std::string, size_t> line_of;
+    std::vector<std::pair<Id, std::string>> lines;  // the package's solvable, its line
     Id p, pp;
     FOR_PROVIDES(p, pp, n.name) {
       const Bundle* bundle = bundles_.find(p);
@@ -573,12 +577,19 @@ void Resolver::solve() {
       std::string key = std::string(pool_id2str(pool, from->name)) + " " + pool_id2str(pool, from->evr);
       auto it = line_of.find(key);
       if (it == line_of.end()) {
-        line_of.emplace(key, n.outcome.candidates.size());
-        n.outcome.candidates.push_back(line);
+        line_of.emplace(key, lines.size());
+        lines.emplace_back(bundle->from, std::move(line));
       } else if (from->repo == pool->installed) {
-        n.outcome.candidates[it->second] = line;
+        lines[it->second] = {bundle->from, std::move(line)};
       }
     }
+    std::stable_sort(lines.begin(), lines.end(), [&](const auto& a, const auto& b) {
+      Solvable* sa = pool_id2solvable(pool, a.first);
+      Solvable* sb = pool_id2solvable(pool, b.first);
+      if (sa->name != sb->name) return std::strcmp(pool_id2str(pool, sa->name), pool_id2str(pool, sb->name)) < 0;
+      return pool_evrcmp(pool, sa->evr, sb->evr, EVRCMP_COMPARE) > 0;
+    });
+    for (auto& [from, line] : lines) n.outcome.candidates.push_back(std::move(line));
   }
 
   SolverPtr solv;

@@ -81,7 +81,7 @@ class PypiProvider final : public Provider {
                "distribution's own packages (--manager apt), or pip's --break-system-packages at your own risk");
 
     CrawlInput input;
-    if (auto it = settings_.request_names.find("pypi"); it != settings_.request_names.end()) input.roots = it->second;
+    input.roots = settings_.names_for("pypi");
     input.index_urls = indexes_;
     const detect::HostFacts* host = settings_.host;
     input.tags = compatible_tags(tag_target(*interpreter_, host));

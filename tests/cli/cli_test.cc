@@ -35,5 +35,37 @@ host-requires = ["dep:generic/libxml2@>=2.9", "dep:generic/zlib"]
   EXPECT_TRUE(fs::is_empty(cache_) || !fs::exists(cache_ + "/solv") || fs::is_empty(cache_ + "/solv"));
 }
 
+// A warm run reads from the table cache only the entries of the needs' ids in the tables of the
+// ecosystems in use; it says what a cold run says. Where an id is in none of those tables (here:
+// only in a conda-forge table of the user's), the warm run reads every table, as the cold one
+// does, to say where it is mapped.
+TEST_F(CliTest, AWarmRunSaysWhatAColdRunSays) {
+  const std::string extra = test::temp_dir();
+  {
+    std::ofstream t(extra + "/conda-extra.toml");
+    t << "schema = 1\necosystem = \"conda-forge\"\nmanager = \"conda\"\ndescription = \"test\"\n\n"
+         "[[id]]\nid = \"dep:generic/only-in-conda\"\nhost = [\"only-in-conda\"]\n";
+  }
+  for (const std::string& needs :
+       {std::string(R"("dep:generic/libxml2@>=2.9", "dep:generic/zlib", "dep:generic/OpenSSL", "dep:generic/arrow")"),
+        std::string(R"("dep:generic/zlib", "dep:generic/only-in-conda", "dep:generic/libxml")")}) {
+    SCOPED_TRACE(needs);
+    write_project("extdeps.toml", "[external]\nhost-requires = [" + needs + "]\n");
+    fs::remove_all(cache_);
+    fs::create_directories(cache_);
+    const std::vector<std::string> args{"resolve", project_, "--manager", "apt", "--mapping-dir", extra, "--json"};
+    auto cold = run(args);
+    ASSERT_TRUE(fs::exists(cache_ + "/tables")) << "the first run keeps the tables it parsed";
+    auto warm = run(args);
+    EXPECT_EQ(warm.rc, cold.rc);
+    EXPECT_EQ(warm.out, cold.out);
+    EXPECT_EQ(warm.err, cold.err);
+    if (needs.find("only-in-conda") != std::string::npos)
+      EXPECT_NE(warm.out.find("it is mapped for conda-forge, which is not in use here"), std::string::npos) << warm.out;
+    else
+      EXPECT_NE(warm.out.find("\"canonical_id\""), std::string::npos) << "OpenSSL is respelled in both runs";
+  }
+}
+
 }  // namespace
 }  // namespace extdeps

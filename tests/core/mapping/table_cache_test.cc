@@ -99,6 +99,43 @@ TEST(TableCache, OnlyTheEntriesOfTheIdsAsked) {
   EXPECT_EQ(some->find("dep:generic/gdal"), nullptr);  // not asked: not built
 }
 
+// With the ecosystems in use too: only their tables' entries are built ("debian+x" counts as
+// debian); every other table keeps its header and has none.
+TEST(TableCache, OnlyTheEntriesOfTheEcosystemsInUse) {
+  const Tables parsed = table_testing::shipped();
+  const std::string body = table_cache::encode("s", parsed);
+  const std::vector<std::string> ids = {"dep:generic/zlib", "dep:generic/openssl", "dep:generic/gdal"};
+  const std::set<std::string> in_use = {"debian", "pkgconfig"};
+  auto some = table_cache::decode(body, "s", &ids, nullptr, &in_use);
+  ASSERT_TRUE(some);
+  ASSERT_EQ(some->tables.size(), parsed.tables.size());
+  std::size_t kept = 0, others = 0;
+  for (std::size_t i = 0; i < parsed.tables.size(); ++i) {
+    const std::string& eco = parsed.tables[i].ecosystem;
+    EXPECT_EQ(some->tables[i].ecosystem, eco);
+    const bool used = in_use.count(eco.substr(0, eco.find('+'))) > 0;
+    for (const auto& id : ids) {
+      const Entry* want = parsed.tables[i].find(id);
+      const Entry* got = some->tables[i].find(id);
+      if (used) {
+        ASSERT_EQ(want == nullptr, got == nullptr) << id << " in " << eco;
+        if (got) ++kept;
+      } else {
+        EXPECT_EQ(got, nullptr) << id << " in " << eco;
+        if (want) ++others;
+      }
+    }
+    if (!used) EXPECT_TRUE(some->tables[i].entries.empty()) << eco;
+  }
+  EXPECT_GE(kept, 3u);
+  EXPECT_GT(others, 0u) << "no other table maps these ids: the filter is not shown to drop anything";
+  // Without the filter, the same ids in every table.
+  auto all = table_cache::decode(body, "s", &ids);
+  ASSERT_TRUE(all);
+  for (std::size_t i = 0; i < parsed.tables.size(); ++i)
+    for (const auto& id : ids) EXPECT_EQ(parsed.tables[i].find(id) == nullptr, all->tables[i].find(id) == nullptr);
+}
+
 // A run that asks about a few ids reads their entries only, each checked against its own CRC: a
 // damaged entry it asks about is refused and said to be damaged, a damaged one it does not ask
 // about is never read. The whole decode checks every entry.
