@@ -188,7 +188,9 @@ bool JsonReader::begin_array() {
   return true;
 }
 
-bool JsonReader::next_key(std::string& key) {
+// Moves to the open object's next key: true with pos_ at its opening quote; false when the object
+// ends here (then it is closed) or on an error.
+bool JsonReader::at_key() {
   if (error_ || open_.empty() || open_.back().kind != '{') return false;
   int c = peek_nonspace();
   if (c == '}') {
@@ -203,6 +205,11 @@ bool JsonReader::next_key(std::string& key) {
     ++pos_;
     if (peek_nonspace() != '"') return unexpected("a string key");
   }
+  return true;
+}
+
+bool JsonReader::next_key(std::string& key) {
+  if (!at_key()) return false;
   key.clear();
   if (!scan_string(&key)) return false;
   if (!expect(':', "':' after the key")) return false;
@@ -211,20 +218,7 @@ bool JsonReader::next_key(std::string& key) {
 }
 
 bool JsonReader::next_key(std::string_view& key) {
-  if (error_ || open_.empty() || open_.back().kind != '{') return false;
-  int c = peek_nonspace();
-  if (c == '}') {
-    ++pos_;
-    open_.pop_back();
-    return false;
-  }
-  if (open_.back().first) {
-    if (c != '"') return unexpected("a string key or '}'");
-  } else {
-    if (c != ',') return unexpected("',' or '}'");
-    ++pos_;
-    if (peek_nonspace() != '"') return unexpected("a string key");
-  }
+  if (!at_key()) return false;
   // Most keys end, with their ':', inside the chunk: a view of them needs no copy.
   const char* start = pos_ + 1;
   const char* p = find_string_stop(start, end_);
@@ -450,19 +444,10 @@ bool JsonReader::skip_value() {
     if (open_.size() == depth) return true;
     // Inside a container this skip opened: its next member or element, or its end.
     if (open_.back().kind == '{') {
-      int c = peek_nonspace();
-      if (c == '}') {
-        ++pos_;
-        open_.pop_back();
-        value_next = false;
+      if (!at_key()) {
+        if (error_) return false;
+        value_next = false;  // the object ended
         continue;
-      }
-      if (open_.back().first) {
-        if (c != '"') return unexpected("a string key or '}'");
-      } else {
-        if (c != ',') return unexpected("',' or '}'");
-        ++pos_;
-        if (peek_nonspace() != '"') return unexpected("a string key");
       }
       if (!scan_string(nullptr) || !expect(':', "':' after the key")) return false;
       open_.back().first = false;

@@ -87,6 +87,7 @@ class JsonReader {
   }
   int peek_nonspace();
   bool expect(char c, std::string_view expected);
+  bool at_key();
   bool unexpected(std::string_view expected);
   bool scan_string(std::string* out);
   bool scan_escape(std::string* out);
