@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "core/detect/process.h"
@@ -151,7 +152,13 @@ std::vector<Compiler> detect_compilers(const Context& ctx, int timeout_ms) {
     ok[i] = 1;
   };
   std::vector<std::thread> threads;
-  for (size_t i = 1; i < found_ones.size(); ++i) threads.emplace_back(ask, i);
+  for (size_t i = 1; i < found_ones.size(); ++i) {
+    try {
+      threads.emplace_back(ask, i);
+    } catch (const std::system_error&) {
+      ask(i);  // no thread to be had (a process limit): asked here, one after another
+    }
+  }
   if (!found_ones.empty()) ask(0);
   for (auto& t : threads) t.join();
   std::vector<Compiler> out;

@@ -18,6 +18,7 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -286,6 +287,7 @@ class PrefetchingSource final : public ByteSource {
   PrefetchingSource& operator=(const PrefetchingSource&) = delete;
 
   Result<std::string_view> next() override {
+    if (direct_) return inner_->next();
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [this] { return !ready_.empty() || ended_; });
     if (ready_.empty()) {
@@ -317,7 +319,12 @@ class PrefetchingSource final : public ByteSource {
     ready_.clear();
     ended_ = stop_ = false;
     error_.reset();
-    thread_ = std::thread([this] { produce(); });
+    direct_ = false;
+    try {
+      thread_ = std::thread([this] { produce(); });
+    } catch (const std::system_error&) {
+      direct_ = true;  // no thread to be had (a process limit): decoded as it is asked for
+    }
   }
 
   void stop() {
@@ -363,6 +370,7 @@ class PrefetchingSource final : public ByteSource {
   bool ended_ = false, stop_ = false;
   std::optional<Error> error_;  // why the data ended early, when it did
   std::string current_;         // the chunk the reader holds, valid until its next call
+  bool direct_ = false;  // no thread: next() asks the inner source itself
   std::thread thread_;
 };
 

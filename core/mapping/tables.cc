@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -285,7 +286,13 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
       for (std::size_t i; (i = next++) < files.size();) parsed[i].emplace(load_table(files[i]));
     };
     std::thread helper;
-    if (files.size() > 1) helper = std::thread(work);
+    if (files.size() > 1) {
+      try {
+        helper = std::thread(work);
+      } catch (const std::system_error&) {
+        // No thread to be had (a process limit): this thread parses them all.
+      }
+    }
     work();
     if (helper.joinable()) helper.join();
   }

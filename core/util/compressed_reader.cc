@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -402,7 +403,11 @@ namespace {
 class PrefetchingReader final : public CompressedReader {
  public:
   explicit PrefetchingReader(std::unique_ptr<CompressedReader> inner) : inner_(std::move(inner)) {
-    thread_ = std::thread([this] { produce(); });
+    try {
+      thread_ = std::thread([this] { produce(); });
+    } catch (const std::system_error&) {
+      direct_ = true;  // no thread to be had (a process limit): decoded as it is asked for
+    }
   }
   ~PrefetchingReader() override {
     {
@@ -410,12 +415,13 @@ class PrefetchingReader final : public CompressedReader {
       stop_ = true;
     }
     cv_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
   }
   PrefetchingReader(const PrefetchingReader&) = delete;
   PrefetchingReader& operator=(const PrefetchingReader&) = delete;
 
   Result<size_t> read(char* dst, size_t cap) override {
+    if (direct_) return inner_->read(dst, cap);
     while (at_ == current_.size()) {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [this] { return !ready_.empty() || ended_; });
@@ -477,6 +483,7 @@ class PrefetchingReader final : public CompressedReader {
   std::optional<Error> error_;  // why the data ended early, when it did
   std::string current_;  // the chunk being handed out (the reader's own)
   size_t at_ = 0;
+  bool direct_ = false;  // no thread: read() asks the inner reader itself
   std::thread thread_;  // last: started once everything else is built
 };
 
