@@ -5,6 +5,7 @@
 #include "core/json/byte_source.h"
 #include "core/util/data_errors.h"
 #include "core/util/lazy_library.h"
+#include "core/util/read_ahead.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -13,13 +14,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
-#include <mutex>
 #include <optional>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 namespace extdeps::json {
@@ -272,106 +268,37 @@ class BrotliSource final : public DecodedSource {
   bool stream_ended_ = false;
 };
 
-// Decodes on a thread of its own, up to kAhead chunks ahead of the reader, so that decoding a
-// large index (conda-forge's linux-64 is 250 MB of JSON) overlaps parsing it. The inner source is
-// used only by that thread while it runs; seek() stops it, seeks, and starts it again. An error
-// of the inner source ends the chunks; the reader gets it after the chunks that came before it.
+// Decodes on a thread of its own a couple of chunks ahead of the reader (core/util/read_ahead.h),
+// so that decoding a large index (conda-forge's linux-64 is 250 MB of JSON) overlaps parsing it.
+// seek() stops the thread, seeks the inner source and starts it again.
 class PrefetchingSource final : public ByteSource {
  public:
   explicit PrefetchingSource(std::unique_ptr<ByteSource> inner)
-      : ByteSource(inner->name()), inner_(std::move(inner)), compressed_(inner_->compressed()) {
-    start();
-  }
-  ~PrefetchingSource() override { stop(); }
-  PrefetchingSource(const PrefetchingSource&) = delete;
-  PrefetchingSource& operator=(const PrefetchingSource&) = delete;
+      : ByteSource(inner->name()),
+        inner_(std::move(inner)),
+        compressed_(inner_->compressed()),
+        ahead_([this](std::string& out) -> std::optional<Error> {
+          auto chunk = inner_->next();
+          if (!chunk) return chunk.error();
+          out.assign(chunk->data(), chunk->size());
+          return std::nullopt;
+        }) {}
 
-  Result<std::string_view> next() override {
-    if (direct_) return inner_->next();
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return !ready_.empty() || ended_; });
-    if (ready_.empty()) {
-      if (error_) return *error_;
-      return std::string_view();
-    }
-    current_.swap(ready_.front());  // the old chunk's buffer goes back for reuse
-    spare_ = std::move(ready_.front());
-    ready_.pop_front();
-    lock.unlock();
-    cv_.notify_all();
-    return std::string_view(current_);
-  }
+  Result<std::string_view> next() override { return ahead_.next(); }
 
   Result<void> seek(std::uint64_t offset) override {
-    stop();
+    ahead_.stop();
     auto r = inner_->seek(offset);
-    if (!r) return r;
-    start();
-    return {};
+    ahead_.restart();  // after an error too: the next read then says so again
+    return r;
   }
 
   bool compressed() const override { return compressed_; }
 
  private:
-  static constexpr size_t kAhead = 2;
-
-  void start() {
-    ready_.clear();
-    ended_ = stop_ = false;
-    error_.reset();
-    direct_ = false;
-    try {
-      thread_ = std::thread([this] { produce(); });
-    } catch (const std::system_error&) {
-      direct_ = true;  // no thread to be had (a process limit): decoded as it is asked for
-    }
-  }
-
-  void stop() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
-  void produce() {
-    for (;;) {
-      auto chunk = inner_->next();
-      const bool last = !chunk || chunk->empty();
-      std::string copy;
-      if (!last) {
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          copy = std::move(spare_);
-        }
-        copy.assign(chunk->data(), chunk->size());
-      }
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return ready_.size() < kAhead || stop_; });
-      if (stop_) return;
-      if (!chunk) error_ = chunk.error();
-      if (!copy.empty()) ready_.push_back(std::move(copy));
-      if (last) ended_ = true;
-      lock.unlock();
-      cv_.notify_all();
-      if (last) return;
-    }
-  }
-
-  std::unique_ptr<ByteSource> inner_;  // only the thread uses it while it runs
+  std::unique_ptr<ByteSource> inner_;  // only the read-ahead thread uses it while it runs
   const bool compressed_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::string> ready_;  // decoded chunks not yet handed out
-  std::string spare_;             // a handed-out chunk's buffer, for the next copy
-  bool ended_ = false, stop_ = false;
-  std::optional<Error> error_;  // why the data ended early, when it did
-  std::string current_;         // the chunk the reader holds, valid until its next call
-  bool direct_ = false;  // no thread: next() asks the inner source itself
-  std::thread thread_;
+  ReadAhead ahead_;                    // last: started once inner_ is there
 };
 
 std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {

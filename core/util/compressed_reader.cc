@@ -13,17 +13,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
-#include <mutex>
-#include <optional>
 #include <string_view>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "core/util/data_errors.h"
+#include "core/util/read_ahead.h"
 
 namespace extdeps {
 
@@ -402,38 +397,32 @@ namespace {
 
 class PrefetchingReader final : public CompressedReader {
  public:
-  explicit PrefetchingReader(std::unique_ptr<CompressedReader> inner) : inner_(std::move(inner)) {
-    try {
-      thread_ = std::thread([this] { produce(); });
-    } catch (const std::system_error&) {
-      direct_ = true;  // no thread to be had (a process limit): decoded as it is asked for
-    }
-  }
-  ~PrefetchingReader() override {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-  PrefetchingReader(const PrefetchingReader&) = delete;
-  PrefetchingReader& operator=(const PrefetchingReader&) = delete;
+  explicit PrefetchingReader(std::unique_ptr<CompressedReader> inner)
+      : inner_(std::move(inner)),
+        ahead_([this](std::string& out) -> std::optional<Error> {
+          out.resize(kChunk);
+          std::size_t len = 0;
+          std::optional<Error> error;
+          while (len < out.size()) {
+            auto n = inner_->read(out.data() + len, out.size() - len);
+            if (!n) {
+              error = n.error();
+              break;
+            }
+            if (*n == 0) break;
+            len += *n;
+          }
+          out.resize(len);
+          return error;
+        }) {}
 
   Result<size_t> read(char* dst, size_t cap) override {
-    if (direct_) return inner_->read(dst, cap);
     while (at_ == current_.size()) {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return !ready_.empty() || ended_; });
-      if (ready_.empty()) {
-        if (error_) return *error_;
-        return size_t{0};
-      }
-      current_ = std::move(ready_.front());
-      ready_.pop_front();
+      auto chunk = ahead_.next();
+      if (!chunk) return chunk.error();
+      if (chunk->empty()) return size_t{0};
+      current_ = *chunk;
       at_ = 0;
-      lock.unlock();
-      cv_.notify_all();
     }
     const size_t n = std::min(cap, current_.size() - at_);
     std::memcpy(dst, current_.data() + at_, n);
@@ -443,48 +432,11 @@ class PrefetchingReader final : public CompressedReader {
 
  private:
   static constexpr size_t kChunk = 1 << 20;
-  static constexpr size_t kAhead = 2;
 
-  void produce() {
-    for (;;) {
-      std::string chunk(kChunk, '\0');
-      size_t len = 0;
-      std::optional<Error> error;
-      while (len < chunk.size()) {
-        auto n = inner_->read(chunk.data() + len, chunk.size() - len);
-        if (!n) {
-          error = n.error();
-          break;
-        }
-        if (*n == 0) break;
-        len += *n;
-      }
-      chunk.resize(len);
-      const bool last = error || len < kChunk;
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return ready_.size() < kAhead || stop_; });
-      if (stop_) return;
-      if (!chunk.empty()) ready_.push_back(std::move(chunk));
-      if (last) {
-        error_ = std::move(error);
-        ended_ = true;
-      }
-      lock.unlock();
-      cv_.notify_all();
-      if (last) return;
-    }
-  }
-
-  std::unique_ptr<CompressedReader> inner_;  // only the thread reads it
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::string> ready_;  // decoded chunks not yet handed out
-  bool ended_ = false, stop_ = false;
-  std::optional<Error> error_;  // why the data ended early, when it did
-  std::string current_;  // the chunk being handed out (the reader's own)
+  std::unique_ptr<CompressedReader> inner_;  // only the read-ahead thread uses it
+  std::string_view current_;                 // the chunk being handed out (ahead_'s)
   size_t at_ = 0;
-  bool direct_ = false;  // no thread: read() asks the inner reader itself
-  std::thread thread_;  // last: started once everything else is built
+  ReadAhead ahead_;  // last: started once everything else is built
 };
 
 }  // namespace
