@@ -1,5 +1,5 @@
-#include "core/cli/fail.h"
 #include "core/cli/detect_command.h"
+#include "core/cli/fail.h"
 
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include "core/detect/host_export.h"
 #include "core/detect/host_json.h"
 #include "core/json/document.h"
+#include "core/util/text.h"
 
 namespace extdeps::cli {
 
@@ -24,15 +25,6 @@ namespace {
 
 using detect::CudaState;
 using detect::HostFacts;
-
-std::string join(const std::vector<std::string>& items, std::string_view sep) {
-  std::string out;
-  for (const auto& i : items) {
-    if (!out.empty()) out += sep;
-    out += i;
-  }
-  return out;
-}
 
 std::string memory_text(std::uint64_t bytes) {
   std::ostringstream s;

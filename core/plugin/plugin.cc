@@ -1,11 +1,9 @@
 #include "core/plugin/plugin.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <ctime>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -44,8 +42,6 @@ std::string_view keep(std::string text) {
 
 std::string program_name(const std::string& path) { return fs::path(path).filename().string(); }
 
-// "plugin extdeps-provider-site (/opt/bin/extdeps-provider-site)"
-std::string who(const std::string& path) { return "plugin " + program_name(path) + " (" + path + ")"; }
 
 // "plugin x (/p/x): line 3 of its answer to load": where in a plugin's answer an error is.
 std::string answer_line(const std::string& path, std::size_t number, std::string_view method) {
@@ -548,15 +544,9 @@ void cache_description(const std::string& file, const std::string& path, const J
   if (ec) fs::remove(tmp, ec);
 }
 
-std::vector<std::string> split_colons(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ':');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 }  // namespace
+
+std::string who(const std::string& path) { return "plugin " + program_name(path) + " (" + path + ")"; }
 
 Result<std::optional<PackageRecord>> parse_load_line(std::string_view line) {
   Json m;
@@ -587,115 +577,6 @@ int timeout_ms(const Context& ctx) {
   return 120000;
 }
 
-namespace {
-
-// A program that may be a plugin: a regular file we may run.
-bool runnable(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
-}
-
-// The search path's folders as a run finds them, and the programs named like plugins in each.
-struct PathScan {
-  std::string stamp;  // per folder: its name, then device, inode and modification time, or "-"
-  bool racy = false;  // a folder changed within the last two seconds: its time may not show the next change
-  std::vector<std::pair<std::size_t, std::string>> candidates;  // (folder index, path), listed order
-};
-
-// The stamp of the folders, each stat'ed once; `dirs` gets (index, path) of each distinct one.
-std::string folder_stamp(const std::vector<std::string>& dirs, std::vector<std::size_t>& distinct, bool& racy) {
-  std::string stamp;
-  std::set<std::pair<dev_t, ino_t>> seen;
-  const auto now = std::time(nullptr);
-  for (std::size_t i = 0; i < dirs.size(); ++i) {
-    struct stat st {};
-    stamp += dirs[i];
-    if (::stat(dirs[i].c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-      stamp += "\t-\n";
-      continue;
-    }
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "\t%llu:%llu:%lld.%09ld\n", static_cast<unsigned long long>(st.st_dev),
-                  static_cast<unsigned long long>(st.st_ino), static_cast<long long>(st.st_mtim.tv_sec),
-                  st.st_mtim.tv_nsec);
-    stamp += buf;
-    if (st.st_mtim.tv_sec >= now - 2) racy = true;
-    if (seen.emplace(st.st_dev, st.st_ino).second) distinct.push_back(i);
-  }
-  return stamp;
-}
-
-// The cache of the last scan of these folders: <cache>/plugins/path-<hash>.list, a sealed file
-// whose body is the stamp, a blank line, then one candidate path per line.
-std::string scan_cache_file(const Context& ctx, const std::vector<std::string>& dirs) {
-  if (!ctx.cache_enabled()) return {};
-  std::string key;
-  for (const auto& d : dirs) key += d + '\n';
-  return ctx.cache_dir() + "/plugins/path-" + fnv1a_hex(key) + ".list";
-}
-
-}  // namespace
-
-std::vector<std::string> find_programs(const Context& ctx) {
-  std::vector<std::string> dirs = split_colons(ctx.env("EXTDEPS_PLUGIN_PATH").value_or(""));
-  for (auto& d : split_colons(ctx.env("PATH").value_or(""))) dirs.push_back(std::move(d));
-  // A folder named twice, or twice by two names (/bin and /usr/bin on a merged /usr), is read
-  // once. PATH's folders hold thousands of programs and every run looks (reading them was a
-  // tenth of a warm resolve): the names found are cached, and a folder is read again only when
-  // its modification time (which every added, removed or renamed entry changes) has moved.
-  std::vector<std::size_t> distinct;
-  bool racy = false;
-  const std::string stamp = folder_stamp(dirs, distinct, racy);
-  const std::string cache = scan_cache_file(ctx, dirs);
-  std::vector<std::string> candidates;
-  bool cached = false;
-  if (!cache.empty())
-    if (auto file = sealed::MappedFile::open(cache)) {
-      auto body = sealed::unseal("path", file->bytes());
-      if (body.ok() && body->size() > stamp.size() && body->substr(0, stamp.size()) == stamp &&
-          (*body)[stamp.size()] == '\n') {
-        std::string_view rest = body->substr(stamp.size() + 1);
-        while (!rest.empty()) {
-          const auto nl = rest.find('\n');
-          candidates.emplace_back(rest.substr(0, nl));
-          rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-        }
-        cached = true;
-      }
-    }
-  if (!cached) {
-    for (std::size_t i : distinct) {
-      const std::string& dir = dirs[i];
-      DIR* d = ::opendir(dir.c_str());
-      if (!d) continue;
-      std::vector<std::string> here;
-      while (const dirent* e = ::readdir(d)) {
-        std::string_view name(e->d_name);
-        if (!name.starts_with(kProgramPrefix) || name.size() == kProgramPrefix.size() ||
-            name.find('\n') != std::string_view::npos)
-          continue;
-        here.push_back(dir + (dir.ends_with('/') ? "" : "/") + std::string(name));
-      }
-      ::closedir(d);
-      std::sort(here.begin(), here.end());
-      candidates.insert(candidates.end(), here.begin(), here.end());
-    }
-    if (!cache.empty() && !racy) {
-      std::string body = stamp + '\n';
-      for (const auto& c : candidates) body += c + '\n';
-      std::error_code ec;
-      fs::create_directories(fs::path(cache).parent_path(), ec);
-      if (!ec) (void)sealed::write_atomically(cache, "path", body);
-    }
-  }
-  // What is a program is checked every run: a chmod does not change its folder's time.
-  std::vector<std::string> out;
-  std::set<std::string> names;
-  for (auto& p : candidates)
-    if (runnable(p) && names.insert(program_name(p)).second) out.push_back(std::move(p));
-  return out;
-}
-
 Result<std::unique_ptr<ProviderDescriptor>> describe(const Context& ctx, const std::string& path) {
   std::string cache_file;
   if (auto cached = cached_description(ctx, path, cache_file)) {
@@ -708,26 +589,6 @@ Result<std::unique_ptr<ProviderDescriptor>> describe(const Context& ctx, const s
   if (!d) return d.error();
   cache_description(cache_file, path, *m);
   return d;
-}
-
-void discover(const Context& ctx) {
-  static std::set<std::string> tried;
-  // The CLI and the engine both ask; the folders are read once per search path.
-  static std::set<std::string> searched;
-  if (!searched.insert(ctx.env("EXTDEPS_PLUGIN_PATH").value_or("") + '\0' + ctx.env("PATH").value_or("")).second)
-    return;
-  for (const auto& path : find_programs(ctx)) {
-    if (!tried.insert(path).second) continue;
-    auto d = describe(ctx, path);
-    if (!d) {
-      ctx.warn(d.error().message + "; the plugin is not used");
-      continue;
-    }
-    std::string name((*d)->name);
-    if (!register_descriptor(std::move(*d)))
-      ctx.warn(who(path) + ": a provider with its name, ecosystem, manager or an option's name is there already; "
-               "the plugin is not used");
-  }
 }
 
 }  // namespace extdeps::plugin

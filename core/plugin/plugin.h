@@ -43,4 +43,7 @@ Result<std::optional<PackageRecord>> parse_load_line(std::string_view line);
 // else 120 s.
 int timeout_ms(const Context& ctx);
 
+// "plugin extdeps-provider-site (/opt/bin/extdeps-provider-site)": how messages name a plugin.
+std::string who(const std::string& path);
+
 }  // namespace extdeps::plugin

@@ -20,92 +20,15 @@
 #include "core/solve/explain.h"
 #include "core/solve/guess.h"
 #include "core/solve/pool_builder.h"
+#include "core/solve/resolver.h"
 #include "core/solve/testcase.h"
-#include "core/version/version.h"
+#include "core/util/text.h"
 #include "core/util/timings.h"
-
+#include "core/version/version.h"
 
 namespace extdeps::solve {
 
-
-namespace {
-
-// One requirement on its way through the solve.
-struct Need {
-  const Requirement* req = nullptr;
-  RequirementOutcome outcome;
-  Id name = 0;               // host(dep:generic/x)
-  std::vector<Id> in_range;  // its bundles whose upstream version is in the range (PEP 440 rules)
-  std::unordered_set<Id> in_range_set;  // the same, to look up
-  Id selection = 0;          // the same as a whatprovides offset, for the job
-  std::vector<std::pair<const LoadedProvider*, MappingView>> views;
-  bool in_job = false;
-  bool failed = false;
-  // No table maps the id: it is worth a guess, and what was found named after it.
-  bool unmapped = false;
-  std::vector<std::string> guess_evidence;
-  // The id is a pkg-config module name a table knows ("libcurl" is dep:generic/curl's): the
-  // need was mapped through that entry, as a guess; the evidence says so.
-  std::string module_guess;
-  std::vector<Reason> conflict_lines;  // from the combined solve
-};
-
-std::string join(const std::vector<std::string>& v, std::string_view sep) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) out += sep;
-    out += v[i];
-  }
-  return out;
-}
-
-class Resolver {
- public:
-  Resolver(const Context& ctx, const mapping::Tables& tables)
-      : ctx_(ctx), tables_(tables), b_(ctx), bundles_(b_), explain_(b_, bundles_) {}
-
-  Result<Solution> run(const std::vector<Requirement>& reqs,
-                            std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
-
- private:
-  Result<void> load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
-  void add_host(const detect::HostFacts& host);
-  void canonicalize(Requirement& r, Need& n);
-  void map_needs();
-  void guess(Need& n);
-  void guess_warnings();
-  void cuda_warnings();
-  void solve();
-  void explain_failure(Need& n);
-  Package package_of(Id p, const Bundle& bundle) const;
-  void record_result(Solver* solv);
-  void write_testcase(Solver* solv);
-
-  const Context& ctx_;
-  const mapping::Tables& tables_;
-  PoolBuilder b_;
-  BundleSet bundles_;
-  Explainer explain_;
-  std::vector<LoadedProvider> loaded_;
-  std::vector<int> priority_;
-  std::vector<int> installed_priority_;  // per loaded provider, for BundleSet::add
-  std::vector<Need> needs_;
-  // The requirements with the id the tables key on (an alias or another spelling replaced by
-  // the entry's id); Need::req points here, the outcome keeps the requirement as written.
-  std::vector<Requirement> canonical_;
-  std::vector<Id> host_solvables_;
-  std::vector<Id> disfavored_;
-  std::unordered_set<Id> disfavored_set_;  // the same, to look up
-  Id toolkit_ = 0;           // an nvcc found on the machine, as an installed solvable
-  std::string nvcc_version_;
-  const detect::HostFacts* host_ = nullptr;
-  bool guess_ = true;
-  // Entries made up for unmapped ids (guess()); a deque, so MappingViews may point into it.
-  std::deque<mapping::Entry> guesses_;
-  Solution out_;
-  std::string testcase_dir_;          // Options::testcase_dir
-  std::optional<Error> testcase_error_;  // writing it failed
-};
+namespace detail {
 
 Result<void> Resolver::load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt) {
   // Installers in the user's order of preference, then every detector.
@@ -338,189 +261,6 @@ void Resolver::guess_warnings() {
                             " is a guess from its name, not a maintained mapping; check it, and add "
                             "the id to a mapping table (docs/maintainers.md)" +
                             (o.suggestions.empty() ? "" : " (did you mean " + join(o.suggestions, ", ") + "?)"));
-  }
-}
-
-Package Resolver::package_of(Id p, const Bundle& bundle) const {
-  Pool* pool = b_.pool();
-  Solvable* s = pool_id2solvable(pool, p);
-  Package pkg;
-  pkg.ecosystem = bundle.ecosystem;
-  pkg.manager = bundle.manager.empty() ? bundle.ecosystem : bundle.manager;
-  pkg.name = PoolBuilder::native_name(pool_id2str(pool, s->name));
-  pkg.version = b_.native_version(p);
-  pkg.installed = s->repo == pool->installed;
-  if (pkg.installed) pkg.where = b_.origin(p);
-  return pkg;
-}
-
-void Resolver::explain_failure(Need& n) {
-  Pool* pool = b_.pool();
-  auto& o = n.outcome;
-  o.status = Status::unsatisfiable;
-  std::vector<Reason> details;
-  std::map<std::size_t, std::size_t> driver_from;  // a detail -> where its driver sentence starts
-  std::string spec = n.req->url.id() + (n.req->range.any() ? "" : " " + n.req->range.str());
-  // What each mapping said, and what this machine's indexes lack.
-  for (const auto& [lp, view] : n.views) {
-    std::string m(lp->provider->manager().empty() ? lp->provider->ecosystem() : lp->provider->manager());
-    if (view.alternatives.empty()) {
-      std::string note = view.entry && !view.entry->note.empty() ? ": " + view.entry->note : "";
-      details.push_back({m + ": the " + std::string(lp->provider->ecosystem()) + " mapping has no package for " +
-                         std::string(category_name(n.req->category)) + note});
-    }
-    for (const auto& why : view.missing) details.push_back({m + ": " + why});
-  }
-  // Candidates that exist: outside the range (the newest of each package is named first), or
-  // not installable, and why.
-  Id p, pp;
-  std::set<std::string> seen;
-  std::map<Id, Id> newest_outside;  // package name -> its newest bundle outside the range
-  std::vector<Id> inside;
-  FOR_PROVIDES(p, pp, n.name) {
-    const Bundle* bundle = bundles_.find(p);
-    if (!bundle) continue;
-    if (n.in_range_set.count(p)) {
-      inside.push_back(p);
-      continue;
-    }
-    Id name = pool_id2solvable(pool, bundle->from)->name;
-    auto it = newest_outside.find(name);
-    if (it == newest_outside.end() ||
-        pool_evrcmp(pool, pool_id2solvable(pool, bundle->from)->evr,
-                    pool_id2solvable(pool, bundles_.find(it->second)->from)->evr, EVRCMP_COMPARE) > 0)
-      newest_outside[name] = p;
-  }
-  for (const auto& [name, b] : newest_outside) {
-    const Bundle* bundle = bundles_.find(b);
-    details.push_back({explain_.solvable(bundle->from) + " gives version " + bundle->upstream + ", which is not " +
-                           n.req->range.str(),
-                       ReasonKind::out_of_range});
-  }
-  for (Id c : inside) {
-    std::string who = explain_.solvable(bundles_.find(c)->from);
-    if (!seen.insert(who).second) continue;
-    auto why = explain_.why_not_installable(c);
-    if (why.empty()) continue;
-    // A driver among the reasons makes the line a driver's; the headline then starts there.
-    Reason line{who + " cannot be installed: ", ReasonKind::not_installable};
-    for (std::size_t i = 0; i < why.size(); ++i) {
-      if (why[i].kind == ReasonKind::driver && line.kind != ReasonKind::driver) {
-        line.kind = ReasonKind::driver;
-        driver_from[details.size()] = line.text.size();
-      }
-      line.text += (i ? "; " : "") + why[i].text;
-    }
-    details.push_back(std::move(line));
-  }
-  for (const auto& line : n.conflict_lines) details.push_back(line);
-  // A CUDA run need where no driver runs: whatever the indexes hold, nothing can meet it here,
-  // and that is what the user can act on (install a driver, or ask for a build-only plan).
-  if (host_ && n.req->category == Category::run && detect::is_cuda_id(n.req->url.id()) &&
-      host_->cuda.state != detect::CudaState::ok &&
-      std::none_of(details.begin(), details.end(), [](const Reason& d) { return d.kind == ReasonKind::driver; }))
-    details.push_back({"this plan needs an NVIDIA driver to run CUDA code, and this machine has none (" +
-                           std::string(detect::cuda_state_name(host_->cuda.state)) +
-                           "); install one, or select only build and host needs (--category build,host)",
-                       ReasonKind::driver});
-  if (details.empty()) details.push_back({"no package manager here offers it"});
-  // The headline is the strongest reason: a driver, then a candidate that cannot be installed,
-  // then a conflict with the rest of the plan, then versions out of range, then what is absent.
-  // A driver is the whole story only when it is what stops every candidate that could be
-  // installed otherwise; where others fail for their own reasons (a glibc too old), those lead.
-  bool other_reasons = std::any_of(details.begin(), details.end(),
-                                   [](const Reason& d) { return d.kind == ReasonKind::not_installable; });
-  auto strength = [other_reasons](const Reason& d) {
-    if (d.kind == ReasonKind::driver) return other_reasons ? 3 : 5;
-    return static_cast<int>(d.kind);
-  };
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < details.size(); ++i)
-    if (strength(details[i]) > strength(details[best])) best = i;
-  o.message = "no package manager here provides " + spec + " (" + details[best].text + ")";
-  // A missing or old driver is the whole story: say it first, as it is.
-  if (details[best].kind == ReasonKind::driver) {
-    auto from = driver_from.find(best);
-    o.message = details[best].text.substr(from == driver_from.end() ? 0 : from->second);
-  }
-  std::vector<std::string> lines;
-  for (auto& d : details) lines.push_back(std::move(d.text));
-  out_.problems.push_back({n.req->spec, o.message, std::move(lines)});
-}
-
-// The final solve as a libsolv testcase (core/solve/testcase.h).
-void Resolver::write_testcase(Solver* solv) {
-  if (auto written = solve::write_testcase(b_.pool(), solv, bundles_, testcase_dir_); !written.ok())
-    testcase_error_ = written.error();
-}
-
-void Resolver::record_result(Solver* solv) {
-  Pool* pool = b_.pool();
-  std::map<std::string, std::vector<PlannedPackage>> planned;  // by manager
-  std::set<Id> planned_ids;
-  for (auto& n : needs_) {
-    if (!n.in_job || n.failed) continue;
-    // Of the bundles in the result, show the installed one, of the preferred manager, of the
-    // first alternative (gcc before clang when both are there).
-    Id chosen = 0;
-    auto rank = [&](Id p) {
-      const Bundle* b = bundles_.find(p);
-      return std::make_tuple(!b->installed, -b->priority, b->alternative, b->stand_in);
-    };
-    for (Id p : n.in_range) {
-      if (!bundles_.find(p) || solver_get_decisionlevel(solv, p) <= 0) continue;
-      if (!chosen || rank(p) < rank(chosen)) chosen = p;
-    }
-    if (!chosen) continue;
-    const Bundle& bundle = *bundles_.find(chosen);
-    n.outcome.status = bundle.installed ? Status::satisfied : Status::planned;
-    for (Id name : bundle.names) {
-      // The package of that name in the result; failing that (a name the mapping gives that only
-      // virtual packages provide), the provider the solve chose.
-      Id q, qq, pick = 0, virtual_pick = 0;
-      FOR_PROVIDES(q, qq, name) {
-        Solvable* s = pool_id2solvable(pool, q);
-        if (solver_get_decisionlevel(solv, q) <= 0) continue;
-        if (s->name != name) {
-          if (!virtual_pick) virtual_pick = q;
-          continue;
-        }
-        pick = q;
-        if (s->repo == pool->installed) break;
-      }
-      if (!pick) pick = virtual_pick;
-      if (!pick) continue;
-      auto pkg = package_of(pick, bundle);
-      if (!pkg.installed && planned_ids.insert(pick).second)
-        planned[pkg.manager].push_back({pkg.name, pkg.version, pool_id2str(pool, pool_id2solvable(pool, pick)->arch),
-                                        b_.build_string(pick)});
-      n.outcome.packages.push_back(std::move(pkg));
-    }
-  }
-  // Installed packages the solve upgrades (libssl3 for a newer libssl-dev) are pinned too:
-  // apt's own choice could be another version than the one the plan was checked with.
-  std::set<Id> installed_names;
-  for (Id p = b_.installed()->start; p < b_.installed()->end; ++p)
-    if (pool_id2solvable(pool, p)->repo == b_.installed()) installed_names.insert(pool_id2solvable(pool, p)->name);
-  // conda and pip plans are the whole environment change the solve made (every package of the
-  // closure, pinned to name, version and build), so what they install is what was checked here.
-  for (const auto& lp : loaded_) {
-    if (lp.provider->manager().empty() || !lp.available) continue;
-    bool whole = lp.provider->pins_closure();
-    for (Id p = lp.available->start; p < lp.available->end; ++p) {
-      Solvable* s = pool_id2solvable(pool, p);
-      if (s->repo != lp.available || solver_get_decisionlevel(solv, p) <= 0) continue;
-      if ((!whole && !installed_names.count(s->name)) || !planned_ids.insert(p).second) continue;
-      planned[std::string(lp.provider->manager())].push_back(
-          {std::string(PoolBuilder::native_name(pool_id2str(pool, s->name))), b_.native_version(p),
-           pool_id2str(pool, s->arch), b_.build_string(p)});
-    }
-  }
-  for (const auto& lp : loaded_) {
-    std::string m(lp.provider->manager());
-    auto it = planned.find(m);
-    if (m.empty() || it == planned.end()) continue;
-    out_.planned.push_back({lp.provider, it->second});
   }
 }
 
@@ -763,13 +503,13 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
   return std::move(out_);
 }
 
-}  // namespace
+}  // namespace detail
 
 Result<Solution> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
                               const mapping::Tables& tables,
                               std::vector<std::unique_ptr<Provider>>& providers,
                               const Options& options) {
-  Resolver r(ctx, tables);
+  detail::Resolver r(ctx, tables);
   return r.run(requirements, providers, options);
 }
 

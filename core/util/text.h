@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/util/limits.h"
 
@@ -28,6 +29,16 @@ inline std::string_view trim(std::string_view s) {
 }
 
 // ASCII letters in lower case, every other byte as it is.
+// "a, b, c" for {"a", "b", "c"} and ", ".
+inline std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += sep;
+    out += items[i];
+  }
+  return out;
+}
+
 inline std::string to_lower(std::string_view s) {
   std::string out(s);
   for (char& c : out)
