@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <utility>
 
 #include "core/util/text.h"
 #include "providers/dnf/dnf_provider.h"
@@ -29,10 +31,75 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// yaml-cpp 0.7 (Debian bookworm's) never returns, allocating without bound, when a ',' stands
+// where a document's root node would begin: "," alone, "--- ,", "&a ,", a top-level "- a" list
+// followed by "," at column 0 (its parser loops on the flow-entry token). No modules.yaml has one:
+// outside [ ] and { } a ',' starts no YAML node. Found by tests/fuzz (dnf_primary), input ",du".
+// The place of the first such ',' (line and column, from 1): at column 0 of a line, or after a
+// document's "---" and its node properties (&anchor, !tag), outside quotes and flow collections.
+std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_view text) {
+  std::size_t line = 1, depth = 0;
+  char quote = 0;
+  bool doc_start = true;  // at the root position of a document: nothing but "---" and properties yet
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t eol = std::min(text.find('\n', i), text.size());
+    std::string_view l = text.substr(i, eol - i);
+    if (quote == 0 && depth == 0) {
+      std::size_t at = 0;
+      if (l.starts_with("---") && (l.size() == 3 || l[3] == ' ' || l[3] == '\t')) {
+        doc_start = true;
+        at = 3;
+      } else if (l.starts_with("...")) {
+        doc_start = true;
+        at = l.size();
+      }
+      if (doc_start || at == 0) {
+        // "--- &a !t ,": past the marker and the properties, a ',' is at the root position.
+        while (at < l.size()) {
+          while (at < l.size() && (l[at] == ' ' || l[at] == '\t')) ++at;
+          if (doc_start && at < l.size() && (l[at] == '&' || l[at] == '!')) {
+            while (at < l.size() && l[at] != ' ' && l[at] != '\t') ++at;
+            continue;
+          }
+          break;
+        }
+        if (at < l.size() && l[at] == ',' && (doc_start || at == 0)) return std::make_pair(line, at + 1);
+        if (at < l.size() && l[at] != '#') doc_start = false;
+      }
+    }
+    // Quotes and flow collections that span lines; '#' starts a comment at a blank or line start.
+    bool token_start = true;
+    for (std::size_t k = 0; k < l.size(); ++k) {
+      const char c = l[k];
+      if (quote == '\'') {
+        if (c == '\'') quote = (k + 1 < l.size() && l[k + 1] == '\'') ? (++k, '\'') : 0;
+        continue;
+      }
+      if (quote == '"') {
+        if (c == '\\') ++k;
+        else if (c == '"') quote = 0;
+        continue;
+      }
+      if (c == '#' && token_start) break;
+      if (token_start && (c == '\'' || c == '"')) quote = c;
+      else if ((token_start || depth > 0) && (c == '[' || c == '{')) ++depth;
+      else if (depth > 0 && (c == ']' || c == '}')) --depth;
+      token_start = c == ' ' || c == '\t' || c == '-' || c == ':' || c == '?' || (depth > 0 && c == ',') ||
+                    c == '[' || c == '{';
+    }
+    ++line;
+    i = eol + 1;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<void> read_modules(std::string_view yaml, const std::string& name, ModuleIndex& into) {
   std::vector<YAML::Node> docs;
+  if (auto at = root_flow_entry(yaml))
+    return error_at(ExitCode::environment, name + ":" + std::to_string(at->first) + ":" + std::to_string(at->second),
+                    "not YAML: a ',' where a document's node would begin", "modulemd documents, as modifyrepo_c adds them");
   try {
     docs = YAML::LoadAll(std::string(yaml));
   } catch (const YAML::Exception& e) {

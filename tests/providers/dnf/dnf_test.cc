@@ -231,6 +231,28 @@ TEST(DnfModules, StreamsDefaultsAndStates) {
   EXPECT_NE(e.error().message.find("modules.yaml:"), std::string::npos) << e.error().message;
 }
 
+// Inputs on which Debian's yaml-cpp 0.7 never returns (a ',' where a document's node begins;
+// the first found by fuzzing dnf_primary): refused with their place, at once. What is valid with
+// a ',' in those places still reads: in a flow list, quoted, as a continuation line.
+TEST(DnfModules, ACommaWhereANodeBeginsIsRefusedNotLoopedOn) {
+  for (const auto& [text, place] : std::vector<std::pair<std::string, std::string>>{
+           {",du", "modules.yaml:1:1"}, {",", "modules.yaml:1:1"}, {"--- ,", "modules.yaml:1:5"},
+           {"&a ,", "modules.yaml:1:4"}, {"!t ,", "modules.yaml:1:4"}, {"- a\n,", "modules.yaml:2:1"},
+           {"a: 1\n...\n,", "modules.yaml:3:1"}, {"---\n,", "modules.yaml:2:1"}}) {
+    ModuleIndex index;
+    auto r = read_modules(text, "modules.yaml", index);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.error().message.rfind(place + ": not YAML: a ',' where a document's node would begin", 0), 0u)
+        << r.error().message;
+  }
+  for (const std::string text : {"---\ndocument: modulemd\ndata: {name: a, stream: \"1\",\n  artifacts: {rpms: [x,\n,y]}}\n",
+                                 "---\ndocument: modulemd\ndata:\n  name: 'a\n,b'\n  stream: s\n",
+                                 "---\ndocument: modulemd\ndata:\n  name: a\n   ,b\n  stream: s\n"}) {
+    ModuleIndex index;
+    EXPECT_TRUE(read_modules(text, "modules.yaml", index).ok()) << text;
+  }
+}
+
 // The world's modular repository (nodejs in the streams 18, the default, and 20, and a
 // non-modular nodejs 16) in each state /etc/dnf/modules.d can give: the plan installs what the
 // real dnf installs.
