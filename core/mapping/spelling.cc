@@ -19,8 +19,9 @@ std::string_view type_of(std::string_view id) {
 }  // namespace
 
 std::string_view base_id(std::string_view id) {
-  const auto cut = id.find_first_of("@?#");
-  return cut == std::string_view::npos ? id : id.substr(0, cut);
+  for (std::size_t i = 0; i < id.size(); ++i)
+    if (id[i] == '@' || id[i] == '?' || id[i] == '#') return id.substr(0, i);
+  return id;
 }
 
 std::string spelling_key(std::string_view id) {

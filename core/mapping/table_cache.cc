@@ -396,11 +396,25 @@ std::optional<Tables> decode(std::string_view body, std::string_view stamp, cons
         if (!checked[b]) {
           if (sealed::crc32_of(recs.substr(from * kRecordSize, (to - from) * kRecordSize)) != blocks[b].second)
             return damaged("checksum mismatch in index block " + std::to_string(b));
+          // The search below trusts the order; a block out of order is not one we wrote.
+          std::uint64_t last = blocks[b].first;
+          for (std::size_t i = from; i < to; ++i) {
+            const std::uint64_t h = Reader(recs.substr(i * kRecordSize, 8)).u64();
+            if (h < last || (i == from && h != last)) return damaged("index block " + std::to_string(b) + " is out of order");
+            last = h;
+          }
           checked[b] = 1;
         }
-        for (std::size_t i = from; i < to; ++i) {
+        // Records are sorted by hash: the first one of `want` is found in halves.
+        std::size_t lo = from, hi = to;
+        while (lo < hi) {
+          const std::size_t mid = lo + (hi - lo) / 2;
+          if (Reader(recs.substr(mid * kRecordSize, 8)).u64() < want) lo = mid + 1;
+          else hi = mid;
+        }
+        for (std::size_t i = lo; i < to; ++i) {
           const Record x = record(i);
-          if (x.hash != want) continue;
+          if (x.hash != want) break;
           if (x.table >= counts.size() || x.entry >= counts[x.table])
             return damaged("an index record names no entry");
           if (!kept[x.table]) continue;

@@ -90,14 +90,32 @@ std::vector<std::string> Entry::all_packages() const {
 }
 
 // What Table::find looks up besides the ids (which are sorted): each key names the first entry
-// that has it, in the entries' order, as a scan would find it.
+// that has it, in the entries' order, as a scan would find it. Looked up by string_view: a find
+// allocates nothing unless the id needs its spelling key made.
 struct Table::FindIndex {
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Map = std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>>;
   const Entry* data = nullptr;
   std::size_t size = 0;
-  std::unordered_map<std::string, std::uint32_t> alias;      // an alias as written
-  std::unordered_map<std::string, std::uint32_t> id_key;     // spelling_key of an id
-  std::unordered_map<std::string, std::uint32_t> alias_key;  // spelling_key of an alias
+  Map alias;      // an alias as written
+  Map id_key;     // spelling_key of an id
+  Map alias_key;  // spelling_key of an alias
 };
+
+namespace {
+
+// Whether spelling_key(base) is `base` itself: nothing to lower-case, and not a PyPI name.
+bool is_own_key(std::string_view base) {
+  for (char c : base)
+    if (c >= 'A' && c <= 'Z') return false;
+  std::string_view type = base.substr(0, 4) == "dep:" ? base.substr(4) : base;
+  return type.substr(0, type.find('/')) != "pypi";
+}
+
+}  // namespace
 
 const Entry* Table::find(std::string_view id) const {
   // Exact spellings first: the id (entries are sorted by id), then an alias; then the id without
@@ -119,19 +137,23 @@ const Entry* Table::find(std::string_view id) const {
     index = built;
     find_index_ = std::move(built);
   }
+  auto in = [&](const FindIndex::Map& m, std::string_view v) -> const Entry* {
+    auto it = m.find(v);
+    return it == m.end() ? nullptr : &entries[it->second];
+  };
   auto exact = [&](std::string_view v) -> const Entry* {
     if (const Entry* e = find_id(entries, v)) return e;
-    auto it = index->alias.find(std::string(v));
-    return it == index->alias.end() ? nullptr : &entries[it->second];
+    return in(index->alias, v);
   };
   if (const Entry* e = exact(id)) return e;
   const std::string_view base = base_id(id);
   if (base != id)
     if (const Entry* e = exact(base)) return e;
-  const std::string key = spelling_key(base);
-  if (auto it = index->id_key.find(key); it != index->id_key.end()) return &entries[it->second];
-  if (auto it = index->alias_key.find(key); it != index->alias_key.end()) return &entries[it->second];
-  return nullptr;
+  std::string made;
+  std::string_view key = base;
+  if (!is_own_key(base)) key = made = spelling_key(base);
+  if (const Entry* e = in(index->id_key, key)) return e;
+  return in(index->alias_key, key);
 }
 
 bool Entry::spelled(std::string_view id) const {

@@ -225,13 +225,13 @@ std::vector<Reason> Explainer::problem(Solver* solv, Id problem) const {
 }
 
 std::vector<Reason> Explainer::why_not_installable(Id candidate) const {
-  SolverPtr solv(solver_create(b_.pool()));
+  if (!alone_) alone_.reset(solver_create(b_.pool()));
   SolvQueue job;
   job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE, candidate);
   std::vector<Reason> out;
-  int n = solver_solve(solv.get(), job.get());
+  int n = solver_solve(alone_.get(), job.get());
   for (int i = 1; i <= n; ++i) {
-    for (auto& line : problem(solv.get(), i))
+    for (auto& line : problem(alone_.get(), i))
       if (!holds(out, line.text)) out.push_back(std::move(line));
   }
   return out;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/solve/bundles.h"
+#include "core/solve/handles.h"
 #include "core/solve/pool_builder.h"
 
 namespace extdeps::solve {
@@ -51,6 +52,8 @@ class Explainer {
   PoolBuilder& b_;
   const BundleSet& bundles_;
   const detect::HostFacts* host_ = nullptr;
+  // The solver of those tries, kept: libsolv keeps the package rules of one solve for the next.
+  mutable SolverPtr alone_;
 };
 
 }  // namespace extdeps::solve

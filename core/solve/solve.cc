@@ -332,9 +332,10 @@ void Resolver::solve() {
     for (auto& [from, line] : lines) n.outcome.candidates.push_back(std::move(line));
   }
 
-  SolverPtr solv;
+  // One solver for every round: libsolv keeps its package rules between solves, and a later
+  // round's jobs are those of the first less the dropped needs, so only the first round makes them.
+  SolverPtr solv(solver_create(pool));
   for (size_t round = 0; round <= needs_.size(); ++round) {
-    solv.reset(solver_create(pool));
     SolvQueue job;
     std::vector<Need*> of_job;
     for (auto& n : needs_) {
@@ -453,6 +454,8 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
     bundles_.set_host(host_);
     explain_.set_host(host_);
   }
+  std::optional<timings::Phase> mapping_phase;
+  mapping_phase.emplace("mapping");
   map_needs();
   std::optional<std::vector<std::string>> known;
   for (auto& n : needs_) {
@@ -489,6 +492,7 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
     }
     out_.problems.push_back({n.req->spec, n.outcome.message, {}});
   }
+  mapping_phase.reset();
   {
     timings::Phase t("solve");
     solve();

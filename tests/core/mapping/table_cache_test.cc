@@ -199,6 +199,54 @@ TEST(TableCache, EveryIdAndAliasIsFoundThroughTheIndex) {
   EXPECT_GT(asked, 5000u);
 }
 
+// Records are searched in halves within a block, so a block whose records are out of order (its
+// checksums made to match, as a foreign writer would) is refused rather than searched wrong.
+TEST(TableCache, AnIndexBlockOutOfOrderIsRefused) {
+  const Tables parsed = table_testing::shipped();
+  std::string body = table_cache::encode("s", parsed);
+  auto u32_at = [&](std::size_t at) {
+    return std::uint32_t(static_cast<unsigned char>(body[at])) | std::uint32_t(static_cast<unsigned char>(body[at + 1])) << 8 |
+           std::uint32_t(static_cast<unsigned char>(body[at + 2])) << 16 |
+           std::uint32_t(static_cast<unsigned char>(body[at + 3])) << 24;
+  };
+  auto put_u32 = [&](std::size_t at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) body[at + i] = static_cast<char>(v >> (8 * i));
+  };
+  // format, stamp, head length, head, head CRC, then the records (20 bytes each).
+  const std::size_t head_at = 4 + 4 + u32_at(4) + 4;
+  const std::uint32_t head_len = u32_at(head_at - 4);
+  const std::size_t recs_at = head_at + head_len + 4;
+  // The head: per table five strings, a list of strings and a count; then the key count, the
+  // block count, and each block's first hash and CRC.
+  std::size_t at = head_at;
+  const std::uint32_t ntables = u32_at(at);
+  at += 4;
+  auto skip_string = [&] { at += 4 + u32_at(at); };
+  for (std::uint32_t t = 0; t < ntables; ++t) {
+    for (int i = 0; i < 5; ++i) skip_string();
+    const std::uint32_t overlays = u32_at(at);
+    at += 4;
+    for (std::uint32_t i = 0; i < overlays; ++i) skip_string();
+    at += 4;
+  }
+  const std::uint32_t nblocks = u32_at(at + 4);
+  const std::size_t blocks_at = at + 8;
+  ASSERT_EQ(blocks_at + 12 * std::size_t{nblocks}, head_at + head_len);
+  // Records 1 and 2 of block 0 change places (their hashes differ); the first stays first.
+  std::string r1 = body.substr(recs_at + 20, 20), r2 = body.substr(recs_at + 40, 20);
+  ASSERT_NE(r1.substr(0, 8), r2.substr(0, 8));
+  body.replace(recs_at + 20, 20, r2);
+  body.replace(recs_at + 40, 20, r1);
+  put_u32(blocks_at + 8, sealed::crc32_of(std::string_view(body).substr(recs_at, 256 * 20)));
+  put_u32(head_at + head_len, sealed::crc32_of(std::string_view(body).substr(head_at, head_len)));
+  std::vector<std::string> ids;
+  for (const Table& t : parsed.tables)
+    for (const Entry& e : t.entries) ids.push_back(e.id);
+  std::string damage;
+  EXPECT_FALSE(table_cache::decode(body, "s", &ids, &damage));
+  EXPECT_NE(damage.find("out of order"), std::string::npos) << damage;
+}
+
 TEST(TableCache, RegexRulesWorkWithoutTheCompiledPattern) {
   const Tables parsed = table_testing::shipped();
   auto decoded = table_cache::decode(table_cache::encode("s", parsed), "s");
