@@ -224,7 +224,19 @@ std::vector<Reason> Explainer::problem(Solver* solv, Id problem) const {
   return out;
 }
 
+void Explainer::try_together(const std::vector<Id>& candidates) {
+  if (candidates.size() < 2) return;  // one candidate is tried alone anyway
+  if (!alone_) alone_.reset(solver_create(b_.pool()));
+  SolvQueue job;
+  for (Id c : candidates) job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE | SOLVER_WEAK, c);
+  solver_solve(alone_.get(), job.get());
+  for (Id c : candidates)
+    if (solver_get_decisionlevel(alone_.get(), c) > 0) installable_.insert(c);
+}
+
 std::vector<Reason> Explainer::why_not_installable(Id candidate) const {
+  // Installed in a solve beside others: that solve's packages less the others install it alone.
+  if (installable_.count(candidate)) return {};
   if (!alone_) alone_.reset(solver_create(b_.pool()));
   SolvQueue job;
   job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE, candidate);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/solve/bundles.h"
@@ -46,6 +47,9 @@ class Explainer {
   std::vector<Reason> problem(Solver* solv, Id problem) const;
   // Tries one candidate alone against the installed set; empty when it is installable.
   std::vector<Reason> why_not_installable(Id candidate) const;
+  // Tries the candidates together, each a job that may fail: those the solve installs are
+  // installable alone too, and why_not_installable answers for them without a solve of its own.
+  void try_together(const std::vector<Id>& candidates);
 
  private:
   Reason rule(Solver* solv, Id rule) const;
@@ -54,6 +58,7 @@ class Explainer {
   const detect::HostFacts* host_ = nullptr;
   // The solver of those tries, kept: libsolv keeps the package rules of one solve for the next.
   mutable SolverPtr alone_;
+  std::unordered_set<Id> installable_;  // found installable by try_together
 };
 
 }  // namespace extdeps::solve

@@ -398,6 +398,12 @@ void Resolver::solve() {
   }
   if (solv && !testcase_dir_.empty()) write_testcase(solv.get());
   if (solv) record_result(solv.get());
+  // Why each candidate of a failed need cannot be installed is asked of libsolv one candidate at a
+  // time; one solve of them all first answers for every candidate that can be.
+  std::vector<Id> candidates;
+  for (auto& n : needs_)
+    if (n.in_job && n.failed) candidates.insert(candidates.end(), n.in_range.begin(), n.in_range.end());
+  explain_.try_together(candidates);
   for (auto& n : needs_)
     if (n.in_job && n.failed) explain_failure(n);
 }

@@ -206,6 +206,32 @@ TEST_F(SolveTest, TheHeadlineIsTheStrongestReason) {
             "which nothing here provides)");
 }
 
+// The candidates of failed needs are first tried together (Explainer::try_together): one that a
+// conflict with another need dropped is installable and says so by saying nothing of its own;
+// one that cannot be installed still gets its own reason.
+TEST_F(SolveTest, FailedNeedsTriedTogetherKeepTheirOwnReasons) {
+  tables_.tables[0].entries.push_back(entry("dep:generic/openblas-only", {{"libnothere-dev"}, {"libopenblas-dev"}}));
+  auto o = resolve({req("dep:generic/openssl"), req("dep:generic/openssl-legacy"), req("dep:generic/openblas-only")});
+  ASSERT_EQ(o.requirements.size(), 3u);
+  EXPECT_EQ(o.requirements[0].status, plan::Status::planned);
+  EXPECT_EQ(o.requirements[1].status, plan::Status::unsatisfiable);
+  EXPECT_EQ(o.requirements[2].status, plan::Status::unsatisfiable);
+  ASSERT_EQ(o.problems.size(), 2u);
+  for (const auto& p : o.problems) {
+    std::string all;
+    for (const auto& d : p.details) all += d + "\n";
+    if (p.requirement == "dep:generic/openssl-legacy") {
+      EXPECT_EQ(all.find("cannot be installed"), std::string::npos) << all;
+      EXPECT_NE(all.find("it cannot be planned together with dep:generic/openssl\n"), std::string::npos) << all;
+    } else {
+      EXPECT_EQ(p.message,
+                "no package manager here provides dep:generic/openblas-only (libopenblas-dev 0.3.21+ds-4 (debian) "
+                "cannot be installed: libopenblas-dev 0.3.21+ds-4 (debian) depends on libopenblas0-missing, "
+                "which nothing here provides)");
+    }
+  }
+}
+
 TEST_F(SolveTest, AnUnknownIdIsUnmappedWithASuggestion) {
   auto o = resolve({req("dep:generic/libxmll")});
   EXPECT_FALSE(o.ok());
