@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <unordered_set>
 
 #include "core/detect/cuda_table.h"
@@ -189,7 +190,15 @@ void BundleSet::add_bundle(const LoadedProvider& lp, const mapping::Entry& entry
   const bool from_installed = pool_id2solvable(pool, over.from)->repo == installed;
   std::string native = b_.native_version(over.from);
   std::string upstream = mapping::upstream_version(alt.version, native);
-  std::string evr = version::normalize_upstream(upstream);
+  // Packages of one upstream version differ in their native one (libbluetooth-dev
+  // 5.66-1+deb12u1 from the security archive, +deb12u2 from the point release): the bundle's
+  // release is the rank of its native version among the package's, so the newest wins a tie as
+  // it does for apt. Without it the bundles were equal and libsolv took the first in the pool.
+  std::set<Id> lower;
+  for (Id q : solvables_named(pool_id2solvable(pool, over.from)->name))
+    if (pool_evrcmp(pool, pool_id2solvable(pool, q)->evr, from_evr, EVRCMP_COMPARE) < 0)
+      lower.insert(pool_id2solvable(pool, q)->evr);
+  std::string evr = version::normalize_upstream(upstream) + "-" + std::to_string(lower.size());
   bool inst = from_installed;
   // A CUDA component run on this machine needs a driver new enough for its toolkit; without
   // one, an installed copy does not meet the need either.

@@ -35,6 +35,7 @@ struct Need {
   // need was mapped through that entry, as a guess; the evidence says so.
   std::string module_guess;
   std::vector<Reason> conflict_lines;  // from the combined solve
+  std::vector<Need*> dropped_for;      // the other needs of the problems that dropped it
 };
 
 class Resolver {

@@ -332,14 +332,17 @@ void Resolver::solve() {
     for (auto& [from, line] : lines) n.outcome.candidates.push_back(std::move(line));
   }
 
-  // One solver for every round: libsolv keeps its package rules between solves, and a later
-  // round's jobs are those of the first less the dropped needs, so only the first round makes them.
+  // One solver for every solve: libsolv keeps its package rules between solves, and a later
+  // solve's jobs are those of the first less the dropped needs, so only the first makes them.
   SolverPtr solv(solver_create(pool));
-  for (size_t round = 0; round <= needs_.size(); ++round) {
+  // The jobs of the needs not dropped (and `extra`), in the declaration's order; of_job maps a
+  // job's index back to its need.
+  std::vector<Need*> of_job;
+  auto solve_with = [&](Need* extra) {
     SolvQueue job;
-    std::vector<Need*> of_job;
+    of_job.clear();
     for (auto& n : needs_) {
-      if (!n.in_job || n.failed) continue;
+      if (!n.in_job || (n.failed && &n != extra)) continue;
       job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE_ONE_OF, n.selection);
       of_job.push_back(&n);
     }
@@ -354,47 +357,100 @@ void Resolver::solve() {
     for (Id h : host_solvables_) job.push2(SOLVER_LOCK | SOLVER_SOLVABLE, h);
     // conda's track_features: a package that has them is chosen only when nothing else will do.
     for (Id p : disfavored_) job.push2(SOLVER_DISFAVOR | SOLVER_SOLVABLE, p);
-    int problems = solver_solve(solv.get(), job.get());
+    return solver_solve(solv.get(), job.get());
+  };
+  // The needs whose jobs a problem's rules name.
+  auto involved_in = [&](int problem) {
+    SolvQueue rules;
+    solver_findallproblemrules(solv.get(), problem, rules.get());
+    std::vector<Need*> involved;
+    for (int r = 0; r < rules.size(); ++r) {
+      if (solver_ruleclass(solv.get(), rules[r]) != SOLVER_RULE_JOB) continue;
+      int idx = solver_rule2jobidx(solv.get(), rules[r]);
+      if (idx < 0 || idx / 2 >= static_cast<int>(of_job.size())) continue;
+      Need* n = of_job[idx / 2];
+      if (std::find(involved.begin(), involved.end(), n) == involved.end()) involved.push_back(n);
+    }
+    return involved;
+  };
+  auto met = [&](const Need* n) {
+    for (Id p : n->in_range)
+      if (bundles_.find(p)->installed) return true;
+    return false;
+  };
+  // The victim of a problem: a need not met yet before one that is, the later one in the
+  // declaration first; the order the second look below goes the other way.
+  auto drops_first = [&](const Need* a, const Need* b) {
+    return (met(b) && !met(a)) || (met(a) == met(b) && a->req > b->req);
+  };
+  bool tied = true;  // every problem was tied to a need
+  for (size_t round = 0; round <= needs_.size(); ++round) {
+    int problems = solve_with(nullptr);
     if (problems == 0) break;
     // Each problem drops one requirement, and the rest are solved again: two needs that
     // conflict fail one, not both, and a need that is already met is the last to be dropped.
     bool marked = false;
     for (int i = 1; i <= problems; ++i) {
-      SolvQueue rules;
-      solver_findallproblemrules(solv.get(), i, rules.get());
-      std::vector<Need*> involved;
-      for (int r = 0; r < rules.size(); ++r) {
-        if (solver_ruleclass(solv.get(), rules[r]) != SOLVER_RULE_JOB) continue;
-        int idx = solver_rule2jobidx(solv.get(), rules[r]);
-        if (idx < 0 || idx / 2 >= static_cast<int>(of_job.size())) continue;
-        Need* n = of_job[idx / 2];
-        if (std::find(involved.begin(), involved.end(), n) == involved.end()) involved.push_back(n);
-      }
+      std::vector<Need*> involved = involved_in(i);
       if (involved.empty()) continue;
-      auto met = [&](const Need* n) {
-        for (Id p : n->in_range)
-          if (bundles_.find(p)->installed) return true;
-        return false;
-      };
-      // The victim: a need not met yet before one that is, the later one in the declaration first.
       Need* victim = nullptr;
       for (Need* n : involved)
         if (n->failed) victim = n;  // already dropped by an earlier problem of this round
       if (!victim) {
         for (Need* n : involved)
-          if (!victim || (met(victim) && !met(n)) || (met(victim) == met(n) && n->req > victim->req)) victim = n;
+          if (!victim || drops_first(n, victim)) victim = n;
         victim->failed = true;
         marked = true;
       }
       for (auto& l : explain_.problem(solv.get(), i)) victim->conflict_lines.push_back(l);
       for (Need* n : involved)
-        if (n != victim)
+        if (n != victim) {
           victim->conflict_lines.push_back({"it cannot be planned together with " + n->req->spec, ReasonKind::conflict});
+          victim->dropped_for.push_back(n);
+        }
     }
     if (!marked) {
       out_.problems.push_back({"", "the solver found a problem it could not tie to one requirement", {}});
+      tied = false;
       break;
     }
+  }
+  // libsolv's proof of a problem names every job whose unit decisions it used, not only those
+  // that conflict: a need dropped beside one that failed for reasons of its own (a package the
+  // machine has that its candidate conflicts with) may fit the plan after all. Such a need is
+  // tried again with the needs kept, most wanted first; one that still fails is explained by
+  // that solve, against what is planned.
+  if (tied) {
+    std::vector<Need*> second;
+    for (auto& n : needs_)
+      if (n.in_job && n.failed &&
+          std::any_of(n.dropped_for.begin(), n.dropped_for.end(), [](const Need* o) { return o->failed; }))
+        second.push_back(&n);
+    std::sort(second.begin(), second.end(), [&](const Need* a, const Need* b) { return drops_first(b, a); });
+    bool last_failed = false;
+    for (Need* d : second) {
+      int problems = solve_with(d);
+      last_failed = problems != 0;
+      d->conflict_lines.clear();
+      d->dropped_for.clear();
+      if (!last_failed) {
+        d->failed = false;
+        continue;
+      }
+      for (int i = 1; i <= problems; ++i) {
+        for (auto& l : explain_.problem(solv.get(), i))
+          if (std::none_of(d->conflict_lines.begin(), d->conflict_lines.end(),
+                           [&](const Reason& r) { return r.text == l.text; }))
+            d->conflict_lines.push_back(l);
+        for (Need* n : involved_in(i))
+          if (n != d && std::find(d->dropped_for.begin(), d->dropped_for.end(), n) == d->dropped_for.end()) {
+            d->conflict_lines.push_back({"it cannot be planned together with " + n->req->spec, ReasonKind::conflict});
+            d->dropped_for.push_back(n);
+          }
+      }
+    }
+    // The solver holds the last solve: when that was a failed try, the plan is solved again.
+    if (last_failed) solve_with(nullptr);
   }
   if (solv && !testcase_dir_.empty()) write_testcase(solv.get());
   if (solv) record_result(solv.get());

@@ -50,11 +50,12 @@ Result<void> write_testcase(Pool* pool, Solver* solv, const BundleSet& bundles, 
   if (ec) {
     return error_at(ExitCode::environment, "", "cannot make the testcase folder " + dir + ": " + ec.message());
   }
-  // A testcase names a solvable by name, version, arch and repo. Bundles of one alternative
-  // whose packages have the same upstream version (libxml2-dev 2.9.14+dfsg-1.3~deb12u4 and
-  // ~deb12u6) share all four, and libsolv would read both as the first. Only while the files are
-  // written, each but the first of them gets its own version (".1", ".2" after it, in the order
-  // of the pool); the replayed solve then has every candidate the real one had.
+  // A testcase names a solvable by name, version, arch and repo. Bundles share all four only
+  // when their packages have the same native version too (one version listed by two indexes:
+  // a bundle's release is its package's rank among that package's versions), and libsolv would
+  // read both as the first. Only while the files are written, each but the first of them gets
+  // its own version (".1", ".2" after it, in the order of the pool); the replayed solve then has
+  // every candidate the real one had.
   std::map<std::tuple<Repo*, Id, Id, Id>, int> seen;
   std::vector<std::pair<Id, Id>> renamed;  // solvable, its real evr
   for (Id p = 2; p < pool->nsolvables; ++p) {

@@ -232,6 +232,85 @@ TEST_F(SolveTest, FailedNeedsTriedTogetherKeepTheirOwnReasons) {
   }
 }
 
+// bookworm's libbluetooth-dev: 5.66-1+deb12u1 in bookworm-security, +deb12u2 in the point
+// release, the same upstream version. apt installs the newer, and a plan pinned to the older
+// fails in apt ("libbluetooth3 (= 5.66-1+deb12u1) but 5.66-1+deb12u2 is to be installed"): the
+// plan takes the newer, whichever index lists it first.
+TEST_F(SolveTest, OfOneUpstreamVersionTheNewestPackageIsPlanned) {
+  tables_.tables[0].entries.push_back(entry("dep:generic/bluez", {{"libbluetooth-dev"}}));
+  const std::vector<PackageRecord> security = {
+      rec("libbluetooth3", "5.66-1+deb12u1"),
+      rec("libbluetooth-dev", "5.66-1+deb12u1", {{dep("libbluetooth3", DepOp::eq, "5.66-1+deb12u1")}})};
+  const std::vector<PackageRecord> point = {
+      rec("libbluetooth3", "5.66-1+deb12u2"),
+      rec("libbluetooth-dev", "5.66-1+deb12u2", {{dep("libbluetooth3", DepOp::eq, "5.66-1+deb12u2")}})};
+  const auto base = apt_->offered;
+  for (bool security_first : {true, false}) {
+    apt_->offered = base;
+    for (const auto& r : security_first ? security : point) apt_->offered.push_back(r);
+    for (const auto& r : security_first ? point : security) apt_->offered.push_back(r);
+    auto o = resolve({req("dep:generic/bluez")});
+    ASSERT_TRUE(o.ok()) << security_first;
+    ASSERT_EQ(o.requirements[0].packages.size(), 1u);
+    EXPECT_EQ(o.requirements[0].packages[0].version, "5.66-1+deb12u2") << security_first;
+  }
+}
+
+// libsolv's proof of a problem names every job whose unit decisions it used, not only the ones
+// that conflict. Real bookworm stanzas (apt-cache show, trimmed to the curl family), with this
+// machine's installed libcurl4-openssl-dev 7.88.1-10+deb12u15: libhts-dev and libmediainfo-dev
+// need libcurl4-gnutls-dev, which conflicts with it, so both fail whatever else is planned;
+// libjsonrpccpp-dev takes the installed flavour. The first problem names htslib and
+// libjson-rpc-cpp, and libjson-rpc-cpp, the later one, was dropped: it is tried again beside
+// what is kept, and planned.
+TEST_F(SolveTest, ANeedDroppedBesideOneThatFailsAnywayIsPlannedAfterAll) {
+  for (const std::string v : {"7.88.1-10+deb12u5", "7.88.1-10+deb12u15"}) {
+    const std::vector<NativeDep> dev = {dep("libcurl-dev"), dep("libcurl-ssl-dev"), dep("libcurl4-dev")};
+    auto with = [&](std::vector<NativeDep> more) {
+      more.insert(more.end(), dev.begin(), dev.end());
+      return more;
+    };
+    apt_->offered.push_back(rec("libcurl4", v, {}, {dep("libcurl3")}));
+    apt_->offered.push_back(rec("libcurl3-gnutls", v));
+    apt_->offered.push_back(rec("libcurl3-nss", v));
+    apt_->offered.push_back(rec("libcurl4-openssl-dev", v, {{dep("libcurl4", DepOp::eq, v)}},
+                                {dep("libcurl4-gnutls-dev"), dep("libcurl4-nss-dev"), dep("libssl1.0-dev")},
+                                with({dep("libcurl3-dev"), dep("libcurl3-openssl-dev")})));
+    apt_->offered.push_back(rec("libcurl4-gnutls-dev", v, {{dep("libcurl3-gnutls", DepOp::eq, v)}},
+                                {dep("libcurl4-nss-dev"), dep("libcurl4-openssl-dev")},
+                                with({dep("libcurl3-gnutls-dev")})));
+    apt_->offered.push_back(rec("libcurl4-nss-dev", v, {{dep("libcurl3-nss", DepOp::eq, v)}},
+                                {dep("libcurl4-gnutls-dev"), dep("libcurl4-openssl-dev")},
+                                with({dep("libcurl3-nss-dev")})));
+  }
+  const std::string u15 = "7.88.1-10+deb12u15";
+  apt_->present.push_back(rec("libcurl4", u15, {}, {dep("libcurl3")}));
+  apt_->present.push_back(rec("libcurl3-gnutls", u15));
+  apt_->present.push_back(rec("libcurl3-nss", u15));
+  apt_->present.push_back(rec("libcurl4-openssl-dev", u15, {{dep("libcurl4", DepOp::eq, u15)}},
+                              {dep("libcurl4-gnutls-dev"), dep("libcurl4-nss-dev"), dep("libssl1.0-dev")},
+                              {dep("libcurl-dev"), dep("libcurl-ssl-dev"), dep("libcurl3-dev"),
+                               dep("libcurl3-openssl-dev"), dep("libcurl4-dev")}));
+  apt_->offered.push_back(rec("libhts-dev", "1.16+ds-3", {{dep("libcurl4-gnutls-dev")}}));
+  apt_->offered.push_back(
+      rec("libjsonrpccpp-dev", "0.7.0-2.1", {{dep("libcurl4-openssl-dev"), dep("libcurl4-nss-dev")}}));
+  apt_->offered.push_back(rec("libmediainfo-dev", "23.04+dfsg-1", {{dep("libcurl4-gnutls-dev")}}));
+  tables_.tables[0].entries.push_back(entry("dep:generic/htslib", {{"libhts-dev"}}));
+  tables_.tables[0].entries.push_back(entry("dep:generic/libjson-rpc-cpp", {{"libjsonrpccpp-dev"}}));
+  tables_.tables[0].entries.push_back(entry("dep:generic/mediainfo", {{"libmediainfo-dev"}}));
+  auto o = resolve({req("dep:generic/htslib"), req("dep:generic/libjson-rpc-cpp"), req("dep:generic/mediainfo")});
+  ASSERT_EQ(o.requirements.size(), 3u);
+  EXPECT_EQ(o.requirements[0].status, plan::Status::unsatisfiable);
+  EXPECT_EQ(o.requirements[1].status, plan::Status::planned) << o.requirements[1].message;
+  EXPECT_EQ(o.requirements[2].status, plan::Status::unsatisfiable);
+  ASSERT_EQ(o.problems.size(), 2u);
+  for (const auto& p : o.problems) {
+    EXPECT_NE(p.requirement, "dep:generic/libjson-rpc-cpp");
+    for (const auto& d : p.details)
+      EXPECT_EQ(d.find("it cannot be planned together with dep:generic/libjson-rpc-cpp"), std::string::npos) << d;
+  }
+}
+
 TEST_F(SolveTest, AnUnknownIdIsUnmappedWithASuggestion) {
   auto o = resolve({req("dep:generic/libxmll")});
   EXPECT_FALSE(o.ok());
