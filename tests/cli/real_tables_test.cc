@@ -201,5 +201,75 @@ TEST(RealTables, NeedsResolveRightOnBookwormAndAptAcceptsEveryPlan) {
   EXPECT_GE(tally.right * 100, tally.needs * 95) << tally.right << "/" << tally.needs << " right; wrong:\n" << wrong;
 }
 
+// Every id the debian table maps for building or the host, in one declaration, resolved against
+// this machine's apt lists. A package the plan pins that apt would not choose itself is where the
+// plan and apt may part ways: bookworm-security's libbluetooth-dev 5.66-1+deb12u1 was pinned while
+// apt takes libbluetooth3 +deb12u2 for its "= 5.66-1+deb12u1", and the plan failed in apt. So
+// each pin that is not apt's own candidate (apt-cache policy) must install in `apt-get -s`.
+TEST(RealTables, EveryDebianIdPlansWhatAptInstalls) {
+  if (!machine_is_bookworm_with_lists())
+    GTEST_SKIP() << "the plan is checked against apt on Debian bookworm with apt lists, which this machine is not";
+  if (std::system("command -v apt-get >/dev/null 2>&1 && command -v apt-cache >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "apt-get and apt-cache are needed to check the plan";
+  auto doc = toml::parse_file(std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/debian.toml");
+  std::set<std::string> ids;
+  if (auto* entries = doc["id"].as_array())
+    for (auto& node : *entries)
+      if (auto* t = node.as_table(); t && (t->contains("host") || t->contains("build")))
+        if (auto id = (*t)["id"].value<std::string>()) ids.insert(*id);
+  ASSERT_GT(ids.size(), 800u);
+  std::string decl = "[project]\nname = \"every-debian-id\"\nversion = \"0\"\n[external]\nhost-requires = [\n";
+  for (const auto& id : ids) decl += "  \"" + id + "\",\n";
+  decl += "]\n";
+  const std::string dir = test::temp_dir();
+  write_file(dir, "pyproject.toml", decl);
+
+  const std::string no_modules = test::temp_dir();
+  auto ctx = Context::from_process();
+  auto process_env = Context::from_process();
+  ctx.set_env([process_env, no_modules](std::string_view name) -> std::optional<std::string> {
+    if (name == "PKG_CONFIG_LIBDIR" || name == "PKG_CONFIG_PATH") return no_modules;
+    if (name == "EXTDEPS_MAPPINGS_DIR") return std::string(EXTDEPS_SOURCE_MAPPINGS_DIR);
+    if (name == "EXTDEPS_MANAGERS" || name == "EXTDEPS_MAPPING_DIRS") return std::nullopt;
+    return process_env.env(name);
+  });
+  ctx.set_warning_sink(nullptr);
+  std::ostringstream out, err;
+  int rc = cli::run(ctx, {"resolve", dir, "--manager", "apt", "--json", "--cache-dir", test::temp_dir()}, out, err);
+  ASSERT_TRUE(rc == 0 || rc == 1) << err.str();
+  auto j = nlohmann::json::parse(out.str());
+  std::map<std::string, std::string> pins;
+  for (const auto& step : j["steps"])
+    for (const auto& p : step["packages"]) pins[p["name"].get<std::string>()] = p["version"].get<std::string>();
+  ASSERT_GT(pins.size(), 500u);
+
+  std::string names;
+  for (const auto& [name, version] : pins) names += " '" + name + "'";
+  const std::string policy = test::temp_dir() + "/policy";
+  ASSERT_EQ(std::system(("apt-cache policy" + names + " >" + policy + " 2>/dev/null").c_str()), 0);
+  std::map<std::string, std::string> candidate;
+  {
+    std::ifstream in(policy);
+    std::string line, package;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line[0] != ' ') package = line.substr(0, line.rfind(':'));
+      else if (auto at = line.find("Candidate: "); at != std::string::npos) candidate[package] = line.substr(at + 11);
+    }
+  }
+  std::string refused;
+  std::size_t own = 0;
+  for (const auto& [name, version] : pins) {
+    if (candidate.count(name) && candidate[name] == version) {
+      ++own;
+      continue;
+    }
+    const std::string cmd = "apt-get install -s -q --no-install-recommends '" + name + "=" + version + "' >/dev/null 2>&1";
+    if (std::system(cmd.c_str()) != 0) refused += "  " + name + "=" + version + " (apt's candidate: " + candidate[name] + ")\n";
+  }
+  std::printf("every debian id: %zu needs, %zu packages pinned, %zu of them apt's own candidate\n", ids.size(),
+              pins.size(), own);
+  EXPECT_TRUE(refused.empty()) << "pins apt refuses:\n" << refused;
+}
+
 }  // namespace
 }  // namespace extdeps
