@@ -2,6 +2,7 @@
 #include "core/config/variables.h"
 #include "core/util/text.h"
 #include "core/util/toml_depth.h"
+#include "core/util/toml_once.h"
 #include "core/fetch/options.h"
 
 #include <sys/stat.h>
@@ -119,14 +120,15 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
   std::stringstream text;
   text << in.rdbuf();
   if (auto deep = toml_too_deep(text.view(), path)) return *deep;
-  toml::table doc;
+  std::shared_ptr<const toml::table> parsed;
   try {
-    doc = toml::parse(text.view(), path);
+    parsed = parse_toml_once(text.view(), path);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
     return error_at(ExitCode::bad_input, path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column),
                     lower_first(e.description()));
   }
+  const toml::table& doc = *parsed;
   const toml::table* t = &doc;
   if (under_tool_table) {
     t = doc["tool"]["extdeps"].as_table();

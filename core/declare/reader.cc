@@ -26,6 +26,7 @@
 #include "core/util/limits.h"
 #include "core/util/text.h"
 #include "core/util/toml_depth.h"
+#include "core/util/toml_once.h"
 
 namespace extdeps::declare {
 
@@ -436,7 +437,7 @@ std::string toml_hint(const std::string& path, std::size_t line_number, std::str
 }
 
 // Parses a TOML file; errors carry file:line:col and a hint.
-Result<toml::table> parse_toml(const std::string& path) {
+Result<std::shared_ptr<const toml::table>> parse_toml(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     if (std::filesystem::exists(path, ec))
@@ -449,7 +450,7 @@ Result<toml::table> parse_toml(const std::string& path) {
   text << in.rdbuf();
   if (auto deep = toml_too_deep(text.view(), path)) return *deep;
   try {
-    return toml::parse(text.view(), path);
+    return parse_toml_once(text.view(), path);
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
     if (where.line == 0)
@@ -473,7 +474,7 @@ Result<toml::table> parse_toml(const std::string& path) {
 Result<Declaration> read_declaration(const Context& ctx, const std::string& path) {
   auto doc = parse_toml(path);
   if (!doc) return doc.error();
-  return Reader(ctx, path).read(*doc);
+  return Reader(ctx, path).read(**doc);
 }
 
 Result<std::string> find_declaration(const std::string& path) {
@@ -490,7 +491,7 @@ Result<std::string> find_declaration(const std::string& path) {
   if (has_pyproject) {
     auto doc = parse_toml(pyproject);
     if (!doc) return doc.error();
-    if (doc->contains("external")) return pyproject;
+    if ((*doc)->contains("external")) return pyproject;
   }
   if (fs::is_regular_file(extdeps, ec)) return extdeps;
   if (has_pyproject) {
