@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 #include <unordered_set>
 
 #include "core/detect/cuda_table.h"
@@ -172,6 +171,21 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
   return view;
 }
 
+int BundleSet::version_rank(Id name, Id evr) {
+  Pool* pool = b_.pool();
+  auto [it, fresh] = versions_.try_emplace(name);
+  std::vector<Id>& evrs = it->second;
+  auto older = [pool](Id a, Id b) { return pool_evrcmp(pool, a, b, EVRCMP_COMPARE) < 0; };
+  if (fresh) {
+    for (Id q : solvables_named(name)) evrs.push_back(pool_id2solvable(pool, q)->evr);
+    std::sort(evrs.begin(), evrs.end(), older);
+    // One entry per version: two spellings libsolv orders equal are one version.
+    evrs.erase(std::unique(evrs.begin(), evrs.end(), [&](Id a, Id b) { return !older(a, b) && !older(b, a); }),
+               evrs.end());
+  }
+  return static_cast<int>(std::lower_bound(evrs.begin(), evrs.end(), evr, older) - evrs.begin());
+}
+
 void BundleSet::add_bundle(const LoadedProvider& lp, const mapping::Entry& entry, Category category, size_t k,
                            const mapping::Alternative& alt, const Over& over, int priority,
                            int installed_priority) {
@@ -194,11 +208,8 @@ void BundleSet::add_bundle(const LoadedProvider& lp, const mapping::Entry& entry
   // 5.66-1+deb12u1 from the security archive, +deb12u2 from the point release): the bundle's
   // release is the rank of its native version among the package's, so the newest wins a tie as
   // it does for apt. Without it the bundles were equal and libsolv took the first in the pool.
-  std::set<Id> lower;
-  for (Id q : solvables_named(pool_id2solvable(pool, over.from)->name))
-    if (pool_evrcmp(pool, pool_id2solvable(pool, q)->evr, from_evr, EVRCMP_COMPARE) < 0)
-      lower.insert(pool_id2solvable(pool, q)->evr);
-  std::string evr = version::normalize_upstream(upstream) + "-" + std::to_string(lower.size());
+  const int rank = version_rank(pool_id2solvable(pool, over.from)->name, from_evr);
+  std::string evr = version::normalize_upstream(upstream) + "-" + std::to_string(rank);
   bool inst = from_installed;
   // A CUDA component run on this machine needs a driver new enough for its toolkit; without
   // one, an installed copy does not meet the need either.

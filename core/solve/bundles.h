@@ -86,12 +86,16 @@ class BundleSet {
   // of its family there; 0 when there is none.
   Id in_set(Id name, Id set) const;
   Id family_of_name(Id name) const;
+  // The rank of `evr` among the versions of the packages named `name` (0: the oldest); the
+  // sorted versions are kept per name, a conda package has thousands of builds.
+  int version_rank(Id name, Id evr);
 
   PoolBuilder& b_;
   std::map<int, Repo*> repos_;  // by priority
   std::unordered_map<Id, Bundle> bundles_;
   std::unordered_map<Id, std::vector<Id>> by_name_;
   std::unordered_map<Id, std::vector<Id>> by_family_;
+  std::unordered_map<Id, std::vector<Id>> versions_;  // by name: its distinct evrs, oldest first
   std::vector<Id> empty_;
   const detect::HostFacts* host_ = nullptr;
 };
