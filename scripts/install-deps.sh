@@ -9,7 +9,7 @@ export DEBIAN_FRONTEND=noninteractive
   g++ cmake ninja-build pkgconf git ca-certificates \
   libsolv-dev libsolvext-dev libtomlplusplus-dev libpkgconf-dev libcurl4-openssl-dev \
   nlohmann-json3-dev libcli11-dev liblz4-dev libzstd-dev liblzma-dev zlib1g-dev libbz2-dev libgtest-dev \
-  libbrotli-dev libyaml-cpp-dev \
+  libbrotli-dev libyaml-cpp-dev libre2-dev \
   python3 python3-packaging python3-jsonschema python3-rosdep2 lz4 xz-utils zstd gzip dpkg-dev \
   python3-setuptools python3-pip python3-wheel python3-dev libxml2-dev libssl-dev \
   nix-bin pacman-package-manager libarchive-tools rpm createrepo-c dnf \

@@ -14,6 +14,7 @@
 
 #include "core/mapping/mapping.h"
 #include "core/mapping/names.h"
+#include "core/mapping/version_regex.h"
 #include "core/util/limits.h"
 #include "core/util/text.h"
 #include "core/util/toml_depth.h"
@@ -22,9 +23,9 @@ namespace extdeps::mapping {
 
 namespace {
 
-// Why a version regex is refused before std::regex sees it (docs/limits.md): longer than
-// kMaxRegexLength, a back-reference of more than one digit, or a repetition count above
-// kMaxRegexRepeat. nullopt when it may be compiled.
+// Why a version regex is refused before RE2 compiles it (docs/limits.md): longer than
+// kMaxRegexLength, or a repetition count above kMaxRegexRepeat (RE2's own limit, said in our
+// words). nullopt when it may be compiled; RE2 refuses the rest (a back-reference among them).
 std::optional<std::string> regex_too_big(std::string_view pattern) {
   if (pattern.size() > limits::kMaxRegexLength)
     return "is " + std::to_string(pattern.size()) + " bytes long (extdeps reads at most " +
@@ -38,8 +39,6 @@ std::optional<std::string> regex_too_big(std::string_view pattern) {
   for (std::size_t i = 0; i < pattern.size(); ++i) {
     char c = pattern[i];
     if (c == '\\') {
-      if (!in_class && digits_at(i + 1) > 1)
-        return std::string("has a back-reference of more than one digit (it may have one group)");
       ++i;
       continue;
     }
@@ -137,7 +136,7 @@ class Loader {
   bool pkgconfig_ = false;
   bool apt_ = false;
   std::string manager_;
-  mutable std::map<std::string, std::shared_ptr<const std::regex>> regexes_;  // by pattern
+  mutable std::map<std::string, std::shared_ptr<const re2::RE2>> regexes_;  // by pattern
   std::string table_release_;
   VersionRule default_rule_;
 };
@@ -245,20 +244,18 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
     if (rule.pattern.empty()) return fail(n.source(), "a regex version rule needs 'regex'");
     if (auto why = regex_too_big(rule.pattern))
       return fail(t->get("regex")->source(), "version regex '" + shorten(rule.pattern) + "' " + *why);
-    try {
-      // Tables repeat a few patterns many times (debian.toml: 22 rules, 7 patterns): one
-      // compile each.
-      auto& re = regexes_[rule.pattern];
-      if (!re) re = std::make_shared<const std::regex>(rule.pattern, std::regex::ECMAScript);
-      rule.compiled = re;
-      if (re->mark_count() != 1) {
-        return fail(t->get("regex")->source(),
-                    "version regex '" + rule.pattern + "' must have exactly one group, it has " +
-                        std::to_string(re->mark_count()));
-      }
-    } catch (const std::regex_error& e) {
+    // Tables repeat a few patterns many times (debian.toml: 22 rules, 7 patterns): one compile
+    // each.
+    auto& re = regexes_[rule.pattern];
+    if (!re) re = std::make_shared<const re2::RE2>(rule.pattern, version_regex_options());
+    if (!re->ok())
       return fail(t->get("regex")->source(),
-                  "version regex '" + rule.pattern + "' does not compile: " + e.what());
+                  "version regex '" + shorten(rule.pattern) + "' does not compile: " + re->error());
+    rule.compiled = re;
+    if (re->NumberOfCapturingGroups() != 1) {
+      return fail(t->get("regex")->source(),
+                  "version regex '" + rule.pattern + "' must have exactly one group, it has " +
+                      std::to_string(re->NumberOfCapturingGroups()));
     }
   } else if (!rule.pattern.empty()) {
     return fail(t->get("regex")->source(), "'regex' is only read by the regex rule");

@@ -5,7 +5,6 @@
 
 #include <map>
 #include <memory>
-#include <regex>
 #include <optional>
 #include <set>
 #include <string>
@@ -16,6 +15,10 @@
 #include "core/declare/requirement.h"
 #include "core/util/result.h"
 
+namespace re2 {
+class RE2;
+}
+
 namespace extdeps::mapping {
 
 // How the upstream version is read from a native one. "deb-upstream" strips the epoch, the
@@ -24,9 +27,9 @@ struct VersionRule {
   std::string kind = "native";   // native | deb-upstream | regex
   std::string pattern;           // for regex
   std::string from;              // which package's version is read; default: the first one listed
-  // The pattern compiled once by load_table (compiling a std::regex costs more than reading a
-  // whole table); null for rules built by hand, which compile on use.
-  std::shared_ptr<const std::regex> compiled;
+  // The pattern compiled once by load_table (RE2: matching takes time linear in the version,
+  // whatever the pattern); null for rules built by hand, which compile on use.
+  std::shared_ptr<const re2::RE2> compiled;
 };
 
 // One way of meeting an id for one category: all of these packages together.

@@ -7,9 +7,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <regex>
 
 #include "core/mapping/mapping.h"
+#include "core/mapping/version_regex.h"
 #include "core/util/limits.h"
 
 namespace extdeps::mapping {
@@ -65,13 +65,13 @@ std::string deb_upstream(std::string_view v) {
 
 // A rule read from the table cache has no compiled pattern: each pattern is compiled once per
 // process and kept (the tables hold a few dozen; hand-built rules beyond kMaxKept compile on use).
-std::shared_ptr<const std::regex> compiled(const std::string& pattern) {
+std::shared_ptr<const re2::RE2> compiled(const std::string& pattern) {
   constexpr std::size_t kMaxKept = 256;
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const std::regex>, std::less<>> kept;
+  static std::map<std::string, std::shared_ptr<const re2::RE2>, std::less<>> kept;
   std::lock_guard<std::mutex> lock(mutex);
   if (auto it = kept.find(pattern); it != kept.end()) return it->second;
-  auto re = std::make_shared<const std::regex>(pattern, std::regex::ECMAScript);
+  auto re = std::make_shared<const re2::RE2>(pattern, version_regex_options());
   if (kept.size() < kMaxKept) kept.emplace(pattern, re);
   return re;
 }
@@ -81,19 +81,17 @@ std::shared_ptr<const std::regex> compiled(const std::string& pattern) {
 std::string upstream_version(const VersionRule& rule, std::string_view native) {
   if (rule.kind == "deb-upstream") return deb_upstream(native);
   if (rule.kind == "regex") {
-    // A table's pattern runs in std::regex, which recurses per character: a version longer than
-    // any real one has no upstream version here.
+    // No real version is this long; RE2 would match it in linear time, but its upstream part
+    // is not worth a guess.
     if (native.size() > limits::kMaxVersionLength) return {};
-    try {
-      std::shared_ptr<const std::regex> re = rule.compiled;
-      if (!re) re = compiled(rule.pattern);
-      std::match_results<std::string_view::const_iterator> m;
-      if (std::regex_search(native.begin(), native.end(), m, *re) && m.size() > 1 && m[1].matched) {
-        return m[1].str();
-      }
-    } catch (const std::regex_error&) {
-      // load_table rejects patterns that do not compile; a hand-built rule gets "unknown".
-    }
+    std::shared_ptr<const re2::RE2> re = rule.compiled;
+    if (!re) re = compiled(rule.pattern);
+    // load_table refuses a pattern that does not compile or has not one group; a hand-built
+    // rule like that gives "unknown".
+    std::string group;
+    if (re->ok() && re->NumberOfCapturingGroups() == 1 &&
+        re2::RE2::PartialMatch(re2::StringPiece(native.data(), native.size()), *re, &group))
+      return group;
     return {};
   }
   return std::string(native);

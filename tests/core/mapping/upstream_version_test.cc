@@ -51,6 +51,16 @@ TEST(MappingVersion, RegexTakesItsGroup) {
   EXPECT_EQ(upstream_version(boost, "1.74.0.3"), "1.74.0");
 }
 
+// A pattern std::regex backtracks on for longer than any run should (24 `.*` before a
+// group that never matches: a number of splits of the version with 24 digits): RE2 answers in
+// time linear in the version.
+TEST(MappingVersion, APatternThatBacktracksAnswersAtOnce) {
+  std::string many;
+  for (int i = 0; i < 24; ++i) many += ".*";
+  EXPECT_EQ(upstream_version({"regex", "^" + many + "(x\\d)", ""}, "1:3.6.2+dfsg-1+b2~really3.6.2+dfsg-1+b2"), "");
+  EXPECT_EQ(upstream_version({"regex", "^" + many + "(b\\d)", ""}, "1:3.6.2+dfsg-1+b2"), "b2");
+}
+
 TEST(MappingVersion, RegexWithoutMatchIsUnknown) {
   EXPECT_EQ(upstream_version({"regex", R"(^v(\d+))", ""}, "1.2.3"), "");
   EXPECT_EQ(upstream_version({"regex", "(", ""}, "1.2.3"), "");  // never thrown
