@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -81,7 +82,11 @@ class Fetcher {
 
   Result<Response> fetch(const Request& request);
   // All at once (up to Options::max_parallel transfers); the results are in request order.
-  std::vector<Result<Response>> fetch_all(const std::vector<Request>& requests);
+  // `each`, when given, is called on this thread with a request's index and result as soon as
+  // that result is final (the cache's answers first, then in the order transfers end), so a
+  // caller can read one answer while the others are on their way.
+  using Each = std::function<void(std::size_t index, const Result<Response>& result)>;
+  std::vector<Result<Response>> fetch_all(const std::vector<Request>& requests, const Each& each = {});
   // Drops the cached copy of a URL, for a consumer that found it unusable (a body that does not
   // parse): the next fetch downloads it again.
   Result<void> forget(const std::string& url);

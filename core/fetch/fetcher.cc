@@ -306,10 +306,16 @@ struct Fetcher::Impl {
     return s;
   }
 
-  void run(std::vector<Job>& jobs) {
+  void run(std::vector<Job>& jobs, const Fetcher::Each& each) {
     if (jobs.empty()) return;
+    auto settled = [&](Job& j) {
+      if (each && j.result) each(j.index, *j.result);
+    };
     if (auto loaded = load_curl(); !loaded.ok()) {
-      for (auto& j : jobs) j.result = named(j, loaded.error());
+      for (auto& j : jobs) {
+        j.result = named(j, loaded.error());
+        settled(j);
+      }
       return;
     }
     if (!multi) multi.reset(curl().multi_init());
@@ -328,6 +334,7 @@ struct Fetcher::Impl {
         if (auto r = start(j); !r.ok()) {
           j.transfer.reset();
           j.result = named(j, r.error());
+          settled(j);
           continue;
         }
         ++active;
@@ -340,7 +347,10 @@ struct Fetcher::Impl {
         Job* job = nullptr;
         curl().easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&job));
         finished(*job, msg->data.result);
-        if (job->result) job->transfer.reset();
+        if (job->result) {
+          job->transfer.reset();
+          settled(*job);
+        }
       }
       bar.update(progress(jobs));
       // Sleep until libcurl has work, the next retry is due, or at most 100 ms (the progress
@@ -376,7 +386,7 @@ const Options& Fetcher::options() const { return impl_->options; }
 
 Result<Response> Fetcher::fetch(const Request& request) { return std::move(fetch_all({request}).front()); }
 
-std::vector<Result<Response>> Fetcher::fetch_all(const std::vector<Request>& requests) {
+std::vector<Result<Response>> Fetcher::fetch_all(const std::vector<Request>& requests, const Each& each) {
   std::vector<std::optional<Result<Response>>> answers(requests.size());
   std::vector<Job> jobs;
   for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -386,7 +396,10 @@ std::vector<Result<Response>> Fetcher::fetch_all(const std::vector<Request>& req
     else
       answers[i] = std::move(std::get<Result<Response>>(planned));
   }
-  impl_->run(jobs);
+  if (each)
+    for (std::size_t i = 0; i < answers.size(); ++i)
+      if (answers[i]) each(i, *answers[i]);
+  impl_->run(jobs, each);
   for (auto& j : jobs) answers[j.index] = std::move(*j.result);
   std::vector<Result<Response>> out;
   out.reserve(answers.size());

@@ -81,21 +81,35 @@ Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& in) {
     for (const auto& name : todo)
       for (const auto& index : in.index_urls)
         pages.push_back({.url = page_url(index, name), .missing_ok = true, .accept = std::string(kAccept)});
-    auto answers = fetcher.fetch_all(pages);
+    // Each page is read as it arrives, while the others are on their way; what it offers is
+    // merged below in request order, so the choice among indexes and what the cache key lists
+    // do not depend on which answer came first.
+    struct Page {
+      std::string body;
+      std::optional<Result<std::vector<ProjectFile>>> files;  // unset: not found
+    };
+    std::vector<Page> read(pages.size());
+    auto answers = fetcher.fetch_all(pages, [&](std::size_t i, const Result<fetch::Response>& answer) {
+      if (!answer.ok() || !answer->found) return;
+      const auto& a = *answer;
+      Page& page = read[i];
+      page.body = read_body(a.body_path);
+      const std::string& body = page.body;
+      bool json = is_json_type(a.content_type) ||
+                  (a.content_type.empty() && !body.empty() && body.find_first_not_of(" \t\r\n") != std::string::npos &&
+                   body[body.find_first_not_of(" \t\r\n")] == '{');
+      page.files = json ? parse_json_page(body, a.url) : parse_html_page(body, a.url);
+    });
     std::map<std::string, std::map<std::string, Choice>> chosen;  // name -> version -> wheel
     for (size_t i = 0; i < pages.size(); ++i) {
       if (!answers[i].ok()) return answers[i].error();
       const auto& a = *answers[i];
       if (!a.found) continue;
       const std::string& name = todo[i / in.index_urls.size()];
-      std::string body = read_body(a.body_path);
       out.fetched.push_back(a.url);
       out.bodies.push_back(a.body_path);
       ++out.pages;
-      bool json = is_json_type(a.content_type) ||
-                  (a.content_type.empty() && !body.empty() && body.find_first_not_of(" \t\r\n") != std::string::npos &&
-                   body[body.find_first_not_of(" \t\r\n")] == '{');
-      auto files = json ? parse_json_page(body, a.url) : parse_html_page(body, a.url);
+      auto& files = *read[i].files;
       if (!files) {
         if (fetcher.forget(a.url).ok() && !a.url.starts_with("file:"))
           return with_note(files.error(), "the cached copy was removed; the next run downloads it again");

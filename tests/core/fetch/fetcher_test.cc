@@ -8,11 +8,13 @@
 
 #include <csignal>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -617,6 +619,38 @@ TEST_F(FetchTest, TheProgressLineIsDrawnOnlyWhenAsked) {
   o.cache_dir = test::temp_dir();
   ASSERT_TRUE(Fetcher(ctx, o).fetch({.url = server.url("/slow")}).ok());
   EXPECT_EQ(quiet.str(), "");
+}
+
+// fetch_all's `each` hears of every request once, as soon as its answer is final: the cache's
+// answer before any transfer, a quick transfer before a slow one, and an error too; what it is
+// given is what fetch_all returns. (The pypi crawl reads each page while the others travel.)
+TEST_F(FetchTest, EachAnswerIsHandedOverAsSoonAsItIsFinal) {
+  server.route("/fresh", {.body = "cached", .headers = {{"Cache-Control", "max-age=600"}}});
+  server.route("/slow", {.body = "slow", .answer_delay = std::chrono::milliseconds(300)});
+  server.route("/quick", {.body = "quick"});
+  ASSERT_TRUE(get("/fresh").ok());
+  std::vector<Request> requests(4);
+  requests[0].url = server.url("/slow");
+  requests[1].url = server.url("/quick");
+  requests[2].url = server.url("/fresh");
+  requests[3].url = server.url("/missing");
+  std::vector<std::size_t> order;
+  std::vector<std::string> seen(requests.size());
+  auto results = fetcher().fetch_all(requests, [&](std::size_t i, const Result<Response>& r) {
+    order.push_back(i);
+    seen[i] = r.ok() ? r->body_path : "error: " + r.error().message;
+  });
+  ASSERT_EQ(results.size(), 4u);
+  ASSERT_EQ(order.size(), 4u);
+  EXPECT_EQ(std::set<std::size_t>(order.begin(), order.end()).size(), 4u) << "an index was handed over twice";
+  EXPECT_EQ(order.front(), 2u);  // the cache answers before any transfer starts
+  EXPECT_LT(std::find(order.begin(), order.end(), 1u), std::find(order.begin(), order.end(), 0u));
+  for (std::size_t i = 0; i < results.size(); ++i)
+    EXPECT_EQ(seen[i], results[i].ok() ? results[i]->body_path : "error: " + results[i].error().message) << i;
+  EXPECT_FALSE(results[3].ok());
+  EXPECT_EQ(body_of(results[0]), "slow");
+  EXPECT_EQ(body_of(results[1]), "quick");
+  EXPECT_EQ(body_of(results[2]), "cached");
 }
 
 }  // namespace
