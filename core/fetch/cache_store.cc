@@ -232,11 +232,23 @@ Result<void> CacheStore::prepare() const {
   return {};
 }
 
-std::optional<EntryMeta> CacheStore::read(std::string_view url) const {
-  std::error_code ec;
-  if (!fs::exists(meta_path(url), ec)) return std::nullopt;
+CacheStore::SharedReads CacheStore::hold_for_reads() const {
   auto lock = FileLock::acquire(lock_path(), FileLock::Mode::shared);
-  if (!lock.ok()) return std::nullopt;
+  if (!lock.ok()) return {};
+  auto held = std::make_shared<FileLock>(std::move(*lock));
+  held_ = held;
+  return {held};
+}
+
+std::optional<EntryMeta> CacheStore::read(std::string_view url) const {
+  std::optional<FileLock> lock;
+  if (held_.expired()) {
+    std::error_code ec;
+    if (!fs::exists(meta_path(url), ec)) return std::nullopt;
+    auto acquired = FileLock::acquire(lock_path(), FileLock::Mode::shared);
+    if (!acquired.ok()) return std::nullopt;
+    lock.emplace(std::move(*acquired));
+  }
   auto meta = read_meta_file(meta_path(url));
   if (!meta || meta->url != url || !body_matches(body_path(url), *meta)) return std::nullopt;
   return meta;

@@ -7,11 +7,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/fetch/file_lock.h"
 #include "core/util/result.h"
 
 namespace extdeps::fetch {
@@ -75,6 +77,14 @@ class CacheStore {
   // url's entry, read under the shared lock; nullopt when absent, unreadable, for another URL
   // (a hash collision) or when its body does not match the metadata.
   std::optional<EntryMeta> read(std::string_view url) const;
+  // Many read()s under one shared lock, taken here and let go when the returned holder goes: a
+  // fetch_all looks up 75 entries, and opening and locking the lock file for each was most of
+  // a warm pypi run's system time. Nothing may write this cache (from this process either:
+  // flock would wait on ourselves) while it is held.
+  struct SharedReads {
+    std::shared_ptr<FileLock> lock;
+  };
+  SharedReads hold_for_reads() const;
   // An empty temporary file in the cache folder for a download of url.
   Result<TempFile> create_temp(std::string_view url) const;
   // Makes a finished download url's entry.
@@ -106,6 +116,7 @@ class CacheStore {
  private:
   Result<std::string> write_temp_meta(const EntryMeta& meta) const;
   std::string dir_;
+  mutable std::weak_ptr<FileLock> held_;  // the shared lock of hold_for_reads, while it lasts
 };
 
 }  // namespace extdeps::fetch

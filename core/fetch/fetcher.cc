@@ -85,6 +85,15 @@ struct Fetcher::Impl {
   }
 
   // Either an answer now (file://, cache, offline, a bad URL) or a Job.
+  Result<void> ready_store() {
+    if (store_ready) return {};
+    if (auto r = store.prepare(); !r.ok()) return r.error();
+    // What a killed run was downloading when it died.
+    sealed::remove_stale_temps(store.dir());
+    store_ready = true;
+    return {};
+  }
+
   std::variant<Result<Response>, Job> plan(std::size_t index, const Request& request) {
     auto url = parse_url(request.url);
     if (!url.ok()) return url.error();
@@ -100,12 +109,7 @@ struct Fetcher::Impl {
       e.hint = "set XDG_CACHE_HOME or pass --cache-dir";
       return e;
     }
-    if (!store_ready) {
-      if (auto r = store.prepare(); !r.ok()) return r.error();
-      // What a killed run was downloading when it died.
-      sealed::remove_stale_temps(store.dir());
-      store_ready = true;
-    }
+    if (auto r = ready_store(); !r.ok()) return r.error();
     auto cached = store.read(request.url);
     // A remembered "not found" answers only a request that allows it.
     if (cached && !cached->found() && !request.missing_ok) cached.reset();
@@ -389,12 +393,18 @@ Result<Response> Fetcher::fetch(const Request& request) { return std::move(fetch
 std::vector<Result<Response>> Fetcher::fetch_all(const std::vector<Request>& requests, const Each& each) {
   std::vector<std::optional<Result<Response>>> answers(requests.size());
   std::vector<Job> jobs;
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    auto planned = impl_->plan(i, requests[i]);
-    if (auto* job = std::get_if<Job>(&planned))
-      jobs.push_back(std::move(*job));
-    else
-      answers[i] = std::move(std::get<Result<Response>>(planned));
+  {
+    // Every lookup under one shared lock, let go before any transfer commits (exclusively).
+    std::optional<CacheStore::SharedReads> reads;
+    if (requests.size() > 1 && !impl_->store.dir().empty() && impl_->ready_store().ok())
+      reads = impl_->store.hold_for_reads();
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      auto planned = impl_->plan(i, requests[i]);
+      if (auto* job = std::get_if<Job>(&planned))
+        jobs.push_back(std::move(*job));
+      else
+        answers[i] = std::move(std::get<Result<Response>>(planned));
+    }
   }
   if (each)
     for (std::size_t i = 0; i < answers.size(); ++i)

@@ -121,6 +121,34 @@ TEST(FetchCacheStoreTest, RefreshKeepsTheBodyUnlessTheEntryChanged) {
   EXPECT_FALSE(fs::exists(store.body_path(url)));
 }
 
+// hold_for_reads: many reads under one shared lock, which a writer waits for; the reads give
+// what reads under their own locks give, and once the holder is gone each read locks again.
+TEST(FetchCacheStoreTest, ReadsUnderOneHeldLockSeeWhatLockedReadsSee) {
+  CacheStore store(test::temp_dir() + "/http");
+  ASSERT_TRUE(store.prepare().ok());
+  put(store, "https://example.org/a", "alpha");
+  put(store, "https://example.org/b", "beta");
+  std::atomic<bool> wrote{false};
+  std::thread writer;
+  {
+    auto held = store.hold_for_reads();
+    ASSERT_TRUE(held.lock && held.lock->held());
+    writer = std::thread([&] {
+      auto w = FileLock::acquire(store.lock_path(), FileLock::Mode::exclusive);
+      wrote = w.ok();
+    });
+    EXPECT_EQ(store.read("https://example.org/a")->size, 5u);
+    EXPECT_EQ(store.read("https://example.org/b")->size, 4u);
+    EXPECT_FALSE(store.read("https://example.org/c"));
+    std::this_thread::sleep_for(100ms);
+    EXPECT_FALSE(wrote) << "a writer got in while the reads were held";
+  }
+  writer.join();
+  EXPECT_TRUE(wrote);
+  EXPECT_EQ(store.read("https://example.org/a")->size, 5u);
+  EXPECT_FALSE(store.read("https://example.org/c"));
+}
+
 TEST(FetchFileLockTest, ExclusiveWaitsForSharedHolders) {
   std::string path = test::temp_dir() + "/.lock";
   auto reader1 = FileLock::acquire(path, FileLock::Mode::shared);
