@@ -32,6 +32,21 @@ bool machine_is_bookworm_with_lists() {
   return false;
 }
 
+// This process's environment, with only apt deciding (not what pkg-config finds here: the
+// modules folder is `no_modules`), the source tree's tables and no user settings.
+Context apt_only_context(const std::string& no_modules) {
+  auto ctx = Context::from_process();
+  auto process_env = Context::from_process();
+  ctx.set_env([process_env, no_modules](std::string_view name) -> std::optional<std::string> {
+    if (name == "PKG_CONFIG_LIBDIR" || name == "PKG_CONFIG_PATH") return no_modules;
+    if (name == "EXTDEPS_MAPPINGS_DIR") return std::string(EXTDEPS_SOURCE_MAPPINGS_DIR);
+    if (name == "EXTDEPS_MANAGERS" || name == "EXTDEPS_MAPPING_DIRS") return std::nullopt;
+    return process_env.env(name);
+  });
+  ctx.set_warning_sink(nullptr);
+  return ctx;
+}
+
 // id -> category -> the packages any one of which is right (empty: none is, an honest failure is).
 using Answers = std::map<std::string, std::map<std::string, std::set<std::string>>>;
 
@@ -168,15 +183,7 @@ TEST(RealTables, NeedsResolveRightOnBookwormAndAptAcceptsEveryPlan) {
   Tally tally;
   for (const auto& f : files) {
     SCOPED_TRACE(f.string());
-    auto ctx = Context::from_process();
-    auto process_env = Context::from_process();
-    ctx.set_env([process_env, no_modules](std::string_view name) -> std::optional<std::string> {
-      if (name == "PKG_CONFIG_LIBDIR" || name == "PKG_CONFIG_PATH") return no_modules;
-      if (name == "EXTDEPS_MAPPINGS_DIR") return std::string(EXTDEPS_SOURCE_MAPPINGS_DIR);
-      if (name == "EXTDEPS_MANAGERS" || name == "EXTDEPS_MAPPING_DIRS") return std::nullopt;
-      return process_env.env(name);
-    });
-    ctx.set_warning_sink(nullptr);
+    auto ctx = apt_only_context(no_modules);
     std::ostringstream out, err;
     int rc = cli::run(ctx, {"resolve", f.string(), "--manager", "apt", "--all-optional", "--json", "--cache-dir", cache},
                       out, err);
@@ -225,15 +232,7 @@ TEST(RealTables, EveryDebianIdPlansWhatAptInstalls) {
   write_file(dir, "pyproject.toml", decl);
 
   const std::string no_modules = test::temp_dir();
-  auto ctx = Context::from_process();
-  auto process_env = Context::from_process();
-  ctx.set_env([process_env, no_modules](std::string_view name) -> std::optional<std::string> {
-    if (name == "PKG_CONFIG_LIBDIR" || name == "PKG_CONFIG_PATH") return no_modules;
-    if (name == "EXTDEPS_MAPPINGS_DIR") return std::string(EXTDEPS_SOURCE_MAPPINGS_DIR);
-    if (name == "EXTDEPS_MANAGERS" || name == "EXTDEPS_MAPPING_DIRS") return std::nullopt;
-    return process_env.env(name);
-  });
-  ctx.set_warning_sink(nullptr);
+  auto ctx = apt_only_context(no_modules);
   std::ostringstream out, err;
   int rc = cli::run(ctx, {"resolve", dir, "--manager", "apt", "--json", "--cache-dir", test::temp_dir()}, out, err);
   ASSERT_TRUE(rc == 0 || rc == 1) << err.str();
