@@ -383,6 +383,19 @@ void Resolver::solve() {
   auto drops_first = [&](const Need* a, const Need* b) {
     return (met(b) && !met(a)) || (met(a) == met(b) && a->req > b->req);
   };
+  // A problem charged to the need it drops: its rules in words (each line once), and the other
+  // needs it names.
+  auto charge = [&](Need* d, int problem, const std::vector<Need*>& involved) {
+    for (auto& l : explain_.problem(solv.get(), problem))
+      if (std::none_of(d->conflict_lines.begin(), d->conflict_lines.end(),
+                       [&](const Reason& r) { return r.text == l.text; }))
+        d->conflict_lines.push_back(std::move(l));
+    for (Need* n : involved)
+      if (n != d && std::find(d->dropped_for.begin(), d->dropped_for.end(), n) == d->dropped_for.end()) {
+        d->conflict_lines.push_back({"it cannot be planned together with " + n->req->spec, ReasonKind::conflict});
+        d->dropped_for.push_back(n);
+      }
+  };
   bool tied = true;  // every problem was tied to a need
   for (size_t round = 0; round <= needs_.size(); ++round) {
     int problems = solve_with(nullptr);
@@ -402,12 +415,7 @@ void Resolver::solve() {
         victim->failed = true;
         marked = true;
       }
-      for (auto& l : explain_.problem(solv.get(), i)) victim->conflict_lines.push_back(l);
-      for (Need* n : involved)
-        if (n != victim) {
-          victim->conflict_lines.push_back({"it cannot be planned together with " + n->req->spec, ReasonKind::conflict});
-          victim->dropped_for.push_back(n);
-        }
+      charge(victim, i, involved);
     }
     if (!marked) {
       out_.problems.push_back({"", "the solver found a problem it could not tie to one requirement", {}});
@@ -437,17 +445,7 @@ void Resolver::solve() {
         d->failed = false;
         continue;
       }
-      for (int i = 1; i <= problems; ++i) {
-        for (auto& l : explain_.problem(solv.get(), i))
-          if (std::none_of(d->conflict_lines.begin(), d->conflict_lines.end(),
-                           [&](const Reason& r) { return r.text == l.text; }))
-            d->conflict_lines.push_back(l);
-        for (Need* n : involved_in(i))
-          if (n != d && std::find(d->dropped_for.begin(), d->dropped_for.end(), n) == d->dropped_for.end()) {
-            d->conflict_lines.push_back({"it cannot be planned together with " + n->req->spec, ReasonKind::conflict});
-            d->dropped_for.push_back(n);
-          }
-      }
+      for (int i = 1; i <= problems; ++i) charge(d, i, involved_in(i));
     }
     // The solver holds the last solve: when that was a failed try, the plan is solved again.
     if (last_failed) solve_with(nullptr);
