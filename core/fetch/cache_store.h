@@ -38,28 +38,34 @@ struct EntryMeta {
 };
 
 // A file written by one download; removed on destruction unless it was renamed into place.
+// One made by deferred() exists only from its first write (or finish(), empty): a conditional
+// request answered 304, most of a warm run's, then makes and removes no file at all.
 class TempFile {
  public:
   TempFile() = default;
-  TempFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  TempFile(std::string path, int fd) : path_(std::move(path)), fd_(fd), made_(true) {}
+  static TempFile deferred(std::string path);
   TempFile(TempFile&& other) noexcept;
   TempFile& operator=(TempFile&& other) noexcept;
   ~TempFile();
 
   const std::string& path() const { return path_; }
   bool valid() const { return !path_.empty(); }
-  // false with errno set when the disk refuses.
+  // false with errno set when the disk refuses (or the file cannot be made).
   bool write(const char* data, std::size_t size);
   std::uint64_t written() const { return written_; }
-  // Closes the descriptor; the file stays until destruction or released().
+  // Closes the descriptor (making the file first, empty, when deferred and never written); the
+  // file stays until destruction or released().
   Result<void> finish();
   void released() { path_.clear(); }
 
  private:
   void discard();
+  bool make();
   std::string path_;
   int fd_ = -1;
   std::uint64_t written_ = 0;
+  bool made_ = false;  // the file exists (ours to remove)
 };
 
 class CacheStore {
@@ -85,8 +91,8 @@ class CacheStore {
     std::shared_ptr<FileLock> lock;
   };
   SharedReads hold_for_reads() const;
-  // An empty temporary file in the cache folder for a download of url.
-  Result<TempFile> create_temp(std::string_view url) const;
+  // A temporary file in the cache folder for a download of url, made on its first write.
+  TempFile create_temp(std::string_view url) const;
   // Makes a finished download url's entry.
   Result<void> commit(const EntryMeta& meta, TempFile& body) const;
   // A body the server said not to store (no-store): it becomes url's body file for the caller to

@@ -142,10 +142,8 @@ struct Fetcher::Impl {
   Result<void> start(Job& job) {
     ++job.tries;
     job.started = true;
-    auto body = store.create_temp(job.request->url);
-    if (!body.ok()) return body.error();
     auto t = Transfer::create(settings, job.request->url, job.conditional ? &*job.cached : nullptr,
-                              std::move(body).value(), job.request->accept, &budget);
+                              store.create_temp(job.request->url), job.request->accept, &budget);
     if (!t.ok()) return t.error();
     job.transfer = std::move(t).value();
     curl().easy_setopt(job.transfer->handle(), CURLOPT_PRIVATE, &job);

@@ -1,8 +1,11 @@
 #include "core/fetch/cache_store.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -29,9 +32,9 @@ EntryMeta meta_for(const std::string& url, std::uint64_t size) {
 
 void put(const CacheStore& store, const std::string& url, const std::string& body) {
   auto tmp = store.create_temp(url);
-  ASSERT_TRUE(tmp.ok()) << tmp.error().message;
-  ASSERT_TRUE(tmp->write(body.data(), body.size()));
-  ASSERT_TRUE(store.commit(meta_for(url, body.size()), *tmp).ok());
+  if (!body.empty()) ASSERT_TRUE(tmp.write(body.data(), body.size()));
+  auto committed = store.commit(meta_for(url, body.size()), tmp);
+  ASSERT_TRUE(committed.ok()) << committed.error().message;
 }
 
 TEST(FetchCacheStoreTest, CommitThenRead) {
@@ -90,13 +93,41 @@ TEST(FetchCacheStoreTest, AnUnfinishedDownloadLeavesNothing) {
   std::string path;
   {
     auto tmp = store.create_temp("https://example.org/a");
-    ASSERT_TRUE(tmp.ok());
-    path = tmp->path();
-    ASSERT_TRUE(tmp->write("half", 4));
+    path = tmp.path();
+    ASSERT_TRUE(tmp.write("half", 4));
     EXPECT_TRUE(fs::exists(path));
     EXPECT_EQ(store.list().temps.size(), 1u);
   }
   EXPECT_FALSE(fs::exists(path));
+}
+
+// The temporary file is made by the first write: a download that never writes (a 304, an error
+// page) makes none, and one that finishes without a byte (an empty body) commits an empty file.
+TEST(FetchCacheStoreTest, ATemporaryFileIsMadeOnlyWhenWritten) {
+  CacheStore store(test::temp_dir() + "/http");
+  ASSERT_TRUE(store.prepare().ok());
+  std::string path;
+  {
+    auto tmp = store.create_temp("https://example.org/a");
+    path = tmp.path();
+    EXPECT_FALSE(fs::exists(path));
+    EXPECT_TRUE(store.list().temps.empty());
+  }
+  EXPECT_FALSE(fs::exists(path));
+  put(store, "https://example.org/empty", "");
+  auto m = store.read("https://example.org/empty");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->size, 0u);
+  EXPECT_EQ(test::read_file(store.body_path("https://example.org/empty")), "");
+  // Where the file cannot be made, the write says so with errno, and finish() with the path.
+  CacheStore gone(test::temp_dir() + "/no-such-folder/http");
+  auto tmp = gone.create_temp("https://example.org/a");
+  errno = 0;
+  EXPECT_FALSE(tmp.write("x", 1));
+  EXPECT_EQ(errno, ENOENT);
+  auto finished = tmp.finish();
+  ASSERT_FALSE(finished.ok());
+  EXPECT_EQ(finished.error().message, "cannot create " + tmp.path() + ": " + std::strerror(ENOENT));
 }
 
 TEST(FetchCacheStoreTest, RefreshKeepsTheBodyUnlessTheEntryChanged) {
@@ -119,6 +150,54 @@ TEST(FetchCacheStoreTest, RefreshKeepsTheBodyUnlessTheEntryChanged) {
   ASSERT_TRUE(gone.ok());
   EXPECT_FALSE(*gone);
   EXPECT_FALSE(fs::exists(store.body_path(url)));
+}
+
+// A 304 that changes only the time writes it over the old one in the same file (no new file,
+// no rename); the text stays JSON that reads back whole. A file without the time's slot (as an
+// older extdeps wrote them) is rewritten whole, and then has it.
+TEST(FetchCacheStoreTest, ARefreshOfOnlyTheTimeWritesItInPlace) {
+  CacheStore store(test::temp_dir() + "/http");
+  ASSERT_TRUE(store.prepare().ok());
+  const std::string url = "https://example.org/a";
+  put(store, url, "alpha");
+  const std::string path = store.meta_path(url);
+  std::string text = test::read_file(path);
+  EXPECT_NE(text.find("\"fetched_at\":                 1000,"), std::string::npos) << text;
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  auto inode = st.st_ino;
+  auto before = *store.read(url);
+  auto after = before;
+  after.fetched_at = 1795732587;
+  auto r = store.refresh_from(before, after);
+  ASSERT_TRUE(r.ok() && *r);
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_ino, inode) << "the file was replaced, not written in place";
+  std::string now = test::read_file(path);
+  EXPECT_EQ(now.size(), text.size());
+  EXPECT_NE(now.find("\"fetched_at\":           1795732587,"), std::string::npos) << now;
+  auto read = store.read(url);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->fetched_at, 1795732587);
+  EXPECT_EQ(read->etag, before.etag);
+  EXPECT_EQ(read->lifetime_s, 60);
+  // Without the slot: the same refresh makes a new file, which has it.
+  std::string old_style = now;
+  old_style.replace(old_style.find("          1795732587"), 20, "1795732587");
+  std::ofstream(path, std::ios::trunc) << old_style;
+  ASSERT_TRUE(store.read(url));
+  after.fetched_at = 1795732600;
+  r = store.refresh_from(*store.read(url), after);
+  ASSERT_TRUE(r.ok() && *r);
+  EXPECT_NE(test::read_file(path).find("\"fetched_at\":           1795732600,"), std::string::npos);
+  EXPECT_EQ(store.read(url)->fetched_at, 1795732600);
+  // Another lifetime is more than the time: the file is rewritten, with the new lifetime.
+  auto longer = *store.read(url);
+  longer.lifetime_s = 600;
+  r = store.refresh_from(*store.read(url), longer);
+  ASSERT_TRUE(r.ok() && *r);
+  EXPECT_EQ(store.read(url)->lifetime_s, 600);
+  EXPECT_TRUE(store.list().temps.empty());
 }
 
 // hold_for_reads: many reads under one shared lock, which a writer waits for; the reads give
