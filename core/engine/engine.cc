@@ -192,11 +192,13 @@ struct MadeSources {
 };
 
 Result<MadeSources> make_sources(Context& ctx, const config::Settings& settings, const SourceOptions& o,
-                                 const detect::HostFacts* host, const std::string& format = "") {
+                                 const detect::HostFacts* host, const std::string& format = "",
+                                 bool use_cache = true) {
   MadeSources made;
   ProviderSettings& ps = made.settings;
   ps.request_names = made.names;
   ps.host = host;
+  ps.use_cache = use_cache;
   ps.python = o.python;
   ps.managers = settings.managers.value_or(std::vector<std::string>{});
   ps.options = settings.provider_options;
@@ -241,8 +243,8 @@ Result<Sources> prepare_sources(const Context& ctx, MadeSources made, RequestNam
 }
 
 Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o,
-                            RequestNames names, const detect::HostFacts* host, const std::string& format = "") {
-  auto made = make_sources(ctx, settings, o, host, format);
+                            RequestNames names, const detect::HostFacts* host, bool use_cache) {
+  auto made = make_sources(ctx, settings, o, host, "", use_cache);
   if (!made.ok()) return made.error();
   return prepare_sources(ctx, std::move(*made), std::move(names));
 }
@@ -398,7 +400,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
   phase.emplace("providers");
-  auto made = make_sources(ctx, *settings, o.sources, &*host, o.environment_format);
+  auto made = make_sources(ctx, *settings, o.sources, &*host, o.environment_format, o.use_cache);
   if (!made.ok()) return made.error();
   phase.emplace("tables");
   const std::set<std::string> ecosystems = ecosystems_in_use(*made, *host);
@@ -495,7 +497,7 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   // What would meet it here: the id alone, resolved for each category.
   Requirement probe;
   probe.url = *url;
-  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, {probe}), &*host);
+  auto sources = sources_for(ctx, *settings, o.sources, request_names(*tables, {probe}), &*host, o.use_cache);
   if (!sources.ok()) return sources.error();
   solve::Options sopt;
   sopt.managers = canonical_managers(settings->managers.value_or(std::vector<std::string>{}));

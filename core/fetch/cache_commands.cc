@@ -64,8 +64,16 @@ bool tables_file(const std::string& path, std::string_view name) {
          sealed::looks_sealed(path, "tabl");
 }
 
-constexpr OtherCache kOtherCaches[] = {
-    {"solv", solv_file}, {"tables", tables_file}, {"detect", detect_file}, {"plugins", plugin_file}};
+// <16 hex>.crawl with the sealed header: what a pypi crawl read (providers/pypi/crawl_memo.h).
+bool crawl_memo_file(const std::string& path, std::string_view name) {
+  return name.size() == 22 && name.ends_with(".crawl") &&
+         name.substr(0, 16).find_first_not_of("0123456789abcdef") == std::string_view::npos &&
+         sealed::looks_sealed(path, "pypc");
+}
+
+constexpr OtherCache kOtherCaches[] = {{"solv", solv_file},       {"tables", tables_file},
+                                       {"detect", detect_file},   {"plugins", plugin_file},
+                                       {"pypi/crawls", crawl_memo_file}};
 
 // The regular files directly in `dir` that `cache` wrote (temporary files of sealed writes
 // included); symlinks and subfolders are never entered. `kept` counts the others.

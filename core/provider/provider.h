@@ -46,6 +46,9 @@ struct ProviderSettings {
   const std::vector<std::string>& names_for(std::string_view ecosystem) const;
   // The machine the plan is for (glibc, CUDA driver); null when not detected.
   const detect::HostFacts* host = nullptr;
+  // Whether a provider may read and write its own caches of what it read (pypi's crawl memo);
+  // false with --no-cache, which rebuilds the records from what the indexes serve.
+  bool use_cache = true;
 
   bool names(std::string_view manager) const;
   // An option's value; null when it is not set.

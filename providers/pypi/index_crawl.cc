@@ -4,9 +4,11 @@
 #include <map>
 #include <set>
 
+#include "core/util/file_stamp.h"
 #include "core/util/text.h"
 #include "core/version/pep440.h"
 #include "providers/pypi/core_metadata.h"
+#include "providers/pypi/crawl_memo.h"
 #include "providers/pypi/simple_index.h"
 
 namespace extdeps::pypi {
@@ -65,8 +67,51 @@ void best_platform(const std::vector<std::string>& tags, std::size_t rank, Choic
 
 }  // namespace
 
+namespace {
+
+fetch::Request page_request(std::string url) {
+  return {.url = std::move(url), .missing_ok = true, .accept = std::string(kAccept)};
+}
+
+// The pages of a memo of this input, asked again all at once: the memo's result when each
+// comes back unchanged (crawl_memo.h). Either way, `answered` keeps the answers for the crawl.
+std::optional<Result<CrawlResult>> recall(fetch::Fetcher& fetcher, const std::string& path, const std::string& key,
+                                          std::map<std::string, fetch::Response>& answered) {
+  auto memo = read_memo(path, key);
+  if (!memo) return std::nullopt;
+  std::vector<fetch::Request> pages;
+  pages.reserve(memo->pages.size());
+  for (const auto& p : memo->pages) pages.push_back(page_request(p.url));
+  auto answers = fetcher.fetch_all(pages);
+  bool same = true;
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    // The same error as the crawl would meet: the last crawl of this input asked this page.
+    if (!answers[i].ok()) return Result<CrawlResult>(answers[i].error());
+    const auto& a = *answers[i];
+    const auto& p = memo->pages[i];
+    if (a.found != p.found || (a.found && file_stamp(a.body_path).value_or("") != p.stamp)) same = false;
+    answered.emplace(pages[i].url, a);
+  }
+  // Metadata read from a file: index may have been edited; downloaded metadata never changes.
+  const CrawlResult& r = memo->result;
+  for (std::size_t i = 0; same && i < r.fetched.size(); ++i)
+    if (r.fetched[i].starts_with("file:") && file_stamp(r.bodies[i]).value_or("missing") != r.stamps[i]) same = false;
+  if (!same) return std::nullopt;
+  return Result<CrawlResult>(std::move(memo->result));
+}
+
+}  // namespace
+
 Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& in) {
-  CrawlResult out;
+  std::string key, path;
+  std::map<std::string, fetch::Response> answered;  // pages the memo's check already asked
+  if (!in.memo_dir.empty()) {
+    key = memo_key(in);
+    path = memo_path(in.memo_dir, key);
+    if (auto recalled = recall(fetcher, path, key, answered)) return std::move(*recalled);
+  }
+  CrawlMemo memo;
+  CrawlResult& out = memo.result;
   TagRanker ranker(in.tags);
   auto python = version::parse_pep440(in.python_version);
   std::set<std::string> seen;
@@ -79,35 +124,56 @@ Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& in) {
     // Every page of this round, from every index, at once.
     std::vector<fetch::Request> pages;
     for (const auto& name : todo)
-      for (const auto& index : in.index_urls)
-        pages.push_back({.url = page_url(index, name), .missing_ok = true, .accept = std::string(kAccept)});
+      for (const auto& index : in.index_urls) pages.push_back(page_request(page_url(index, name)));
     // Each page is read as it arrives, while the others are on their way; what it offers is
     // merged below in request order, so the choice among indexes and what the cache key lists
     // do not depend on which answer came first.
     struct Page {
+      std::string stamp;  // taken before the body is read: a body replaced meanwhile reads as changed
       std::string body;
       std::optional<Result<std::vector<ProjectFile>>> files;  // unset: not found
     };
     std::vector<Page> read(pages.size());
-    auto answers = fetcher.fetch_all(pages, [&](std::size_t i, const Result<fetch::Response>& answer) {
+    auto parse = [&](std::size_t i, const Result<fetch::Response>& answer) {
       if (!answer.ok() || !answer->found) return;
       const auto& a = *answer;
       Page& page = read[i];
+      page.stamp = file_stamp(a.body_path).value_or("missing");
       page.body = read_body(a.body_path);
       const std::string& body = page.body;
       bool json = is_json_type(a.content_type) ||
                   (a.content_type.empty() && !body.empty() && body.find_first_not_of(" \t\r\n") != std::string::npos &&
                    body[body.find_first_not_of(" \t\r\n")] == '{');
       page.files = json ? parse_json_page(body, a.url) : parse_html_page(body, a.url);
-    });
+    };
+    // The pages the memo's check asked are not asked again.
+    std::vector<fetch::Request> asked;
+    std::vector<std::size_t> asked_at;
+    std::vector<std::optional<Result<fetch::Response>>> known(pages.size());
+    for (std::size_t i = 0; i < pages.size(); ++i) {
+      if (auto it = answered.find(pages[i].url); it != answered.end()) {
+        known[i] = Result<fetch::Response>(it->second);
+        parse(i, *known[i]);
+      } else {
+        asked.push_back(pages[i]);
+        asked_at.push_back(i);
+      }
+    }
+    auto fresh = fetcher.fetch_all(asked, [&](std::size_t j, const Result<fetch::Response>& a) { parse(asked_at[j], a); });
+    for (std::size_t j = 0; j < asked.size(); ++j) known[asked_at[j]] = std::move(fresh[j]);
+    std::vector<Result<fetch::Response>> answers;
+    answers.reserve(pages.size());
+    for (auto& k : known) answers.push_back(std::move(*k));
     std::map<std::string, std::map<std::string, Choice>> chosen;  // name -> version -> wheel
     for (size_t i = 0; i < pages.size(); ++i) {
       if (!answers[i].ok()) return answers[i].error();
       const auto& a = *answers[i];
+      memo.pages.push_back({pages[i].url, a.found, read[i].stamp});
       if (!a.found) continue;
       const std::string& name = todo[i / in.index_urls.size()];
       out.fetched.push_back(a.url);
       out.bodies.push_back(a.body_path);
+      out.stamps.push_back(read[i].stamp);
       ++out.pages;
       auto& files = *read[i].files;
       if (!files) {
@@ -180,6 +246,7 @@ Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& in) {
       }
       out.fetched.push_back(a.url);
       out.bodies.push_back(a.body_path);
+      out.stamps.push_back(file_stamp(a.body_path).value_or("missing"));
       auto m = parse_core_metadata(read_body(a.body_path), a.url);
       if (!m) {
         if (!a.url.starts_with("file:") && fetcher.forget(a.url).ok())
@@ -192,7 +259,9 @@ Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& in) {
     }
     todo = std::move(next);
   }
-  return out;
+  // A memo that cannot be written costs the next run a crawl, nothing more.
+  if (!path.empty()) (void)write_memo(path, key, memo);
+  return std::move(memo.result);
 }
 
 }  // namespace extdeps::pypi

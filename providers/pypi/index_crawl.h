@@ -24,6 +24,7 @@ struct CrawlInput {
   std::string python_version;            // "3.12.1", for requires-python
   declare::MarkerEnv env;                // for Requires-Dist markers
   std::optional<std::pair<int, int>> glibc;  // the host's, to prefer wheels that run here
+  std::string memo_dir;  // where the crawl's memo is kept (crawl_memo.h); empty: none
 };
 
 struct Candidate {
@@ -40,13 +41,15 @@ struct CrawlResult {
   std::vector<Candidate> candidates;   // by name, then version as found
   std::vector<std::string> fetched;    // every page and metadata URL read, in order (for identity)
   std::vector<std::string> bodies;     // their cached bodies, same order
+  std::vector<std::string> stamps;     // file_stamp of each body when it was read ("missing")
   std::vector<std::string> no_metadata;  // projects some of whose wheels had no PEP 658 metadata
   int pages = 0;                         // project pages read (found)
 };
 
 // Errors name the URL: a download that failed, a page or metadata that does not parse (its
 // cached copy is dropped so the next run asks again). A project no index has is no error: it
-// has no candidates.
+// has no candidates. With input.memo_dir, a memo of the same input whose pages all come back
+// unchanged is the result (crawl_memo.h); the crawl that reads the pages writes one.
 Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& input);
 
 }  // namespace extdeps::pypi

@@ -10,7 +10,6 @@
 #include "core/declare/declare.h"
 #include "core/detect/process.h"
 #include "core/fetch/fetch.h"
-#include "core/util/file_stamp.h"
 #include "extdeps/build_env.h"
 #include "core/util/text.h"
 #include "core/version/pep440.h"
@@ -91,6 +90,7 @@ class PypiProvider final : public Provider {
       int a = 0, b = 0;
       if (std::sscanf(host->libc_version.c_str(), "%d.%d", &a, &b) == 2) input.glibc = std::make_pair(a, b);
     }
+    if (ctx.cache_enabled() && settings_.use_cache) input.memo_dir = ctx.cache_dir() + "/pypi/crawls";
     auto result = crawl(fetcher, input);
     if (!result) return result.error();
     crawl_ = std::move(*result);
@@ -106,8 +106,8 @@ class PypiProvider final : public Provider {
     if (!interpreter_) return SourceId{key + "not prepared\n"};
     key += "python " + interpreter_->executable + " " + interpreter_->version + " " + interpreter_->abiflags +
            " " + interpreter_->machine + "\nlibc " + glibc_key_ + "\n";
-    for (size_t i = 0; i < crawl_.fetched.size(); ++i)
-      key += crawl_.fetched[i] + " " + file_stamp(crawl_.bodies[i]).value_or("missing") + "\n";
+    // The stamps the crawl read (or its memo kept): what the records are made from.
+    for (size_t i = 0; i < crawl_.fetched.size(); ++i) key += crawl_.fetched[i] + " " + crawl_.stamps[i] + "\n";
     key += site_packages_identity(interpreter_->site_dirs);
     return SourceId{std::move(key)};
   }

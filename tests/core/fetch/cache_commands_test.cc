@@ -46,6 +46,9 @@ class FetchCacheCommandsTest : public FetchFixture {
     std::ofstream(cache + "/tables/fedcba9876543210.tables") << sealed::seal("solv", "another kind");
     fs::create_directories(cache + "/detect");
     std::ofstream(cache + "/detect/host.json") << "{}";
+    fs::create_directories(cache + "/pypi/crawls");
+    std::ofstream(cache + "/pypi/crawls/0123456789abcdef.crawl") << sealed::seal("pypc", std::string(186, 'c'));
+    std::ofstream(cache + "/pypi/crawls/0123456789abcdef.notes") << "mine";
     std::ofstream(cache + "/http/.tmp-0123456789abcdef-1-1") << "partial";
   }
   std::string info() {
@@ -70,13 +73,15 @@ TEST_F(FetchCacheCommandsTest, InfoListsTheDownloadsAndSummarisesTheOtherCaches)
   EXPECT_TRUE(contains(text, "solv: " + cache + "/solv: 1 file, 1000 B\n")) << text;
   EXPECT_TRUE(contains(text, "tables: " + cache + "/tables: 3 files, ")) << text;
   EXPECT_TRUE(contains(text, "detect: " + cache + "/detect: 1 file, 2 B\n")) << text;
+  EXPECT_TRUE(contains(text, "pypi/crawls: " + cache + "/pypi/crawls: 2 files, 254 B\n")) << text;
   EXPECT_TRUE(contains(text, "total: ")) << text;
 }
 
 TEST_F(FetchCacheCommandsTest, InfoOnAnEmptyCache) {
   EXPECT_EQ(info(), "downloads: " + cache + "/http\n  no downloads\nsolv: " + cache + "/solv: empty\ntables: " + cache +
                         "/tables: empty\ndetect: " +
-                        cache + "/detect: empty\nplugins: " + cache + "/plugins: empty\ntotal: 0 B\n");
+                        cache + "/detect: empty\nplugins: " + cache + "/plugins: empty\npypi/crawls: " + cache +
+                        "/pypi/crawls: empty\ntotal: 0 B\n");
 }
 
 // A cache folder that is a symlink is not followed by info either (it may point at /), nor is a
@@ -119,6 +124,10 @@ TEST_F(FetchCacheCommandsTest, CleanRemovesAllButDownloadsRunningNow) {
   EXPECT_TRUE(fs::exists(cache + "/tables/notes.tables"));
   EXPECT_TRUE(fs::exists(cache + "/tables/fedcba9876543210.tables"));
   EXPECT_TRUE(contains(text, "removed 1 file (2 B) from " + cache + "/detect\n")) << text;
+  EXPECT_TRUE(contains(text, "removed 1 file (250 B) from " + cache + "/pypi/crawls\n")) << text;
+  EXPECT_TRUE(contains(text, "kept 1 file in " + cache + "/pypi/crawls that extdeps did not write\n")) << text;
+  EXPECT_FALSE(fs::exists(cache + "/pypi/crawls/0123456789abcdef.crawl"));
+  EXPECT_TRUE(fs::exists(cache + "/pypi/crawls/0123456789abcdef.notes"));
   EXPECT_FALSE(fs::exists(old_tmp));
   EXPECT_TRUE(fs::exists(cache + "/http/.tmp-0123456789abcdef-1-1"));
   auto listing = CacheStore(cache + "/http").list();

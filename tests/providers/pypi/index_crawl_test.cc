@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 
+#include "providers/pypi/crawl_memo.h"
 #include "tests/providers/pypi/pypi_index_server.h"
 
 namespace extdeps::pypi {
@@ -214,6 +217,141 @@ TEST_F(PypiCrawlTest, APageWithANumberOutOfRangeIsNotKept) {
   off.offline = true;
   fetch::Fetcher offline(ctx_, off);
   EXPECT_EQ(crawl(offline, input({"nvidia-cudnn-cu12"})).error().message, "offline: no cached copy of " + page);
+}
+
+// Everything a crawl's result holds, as text, to compare two results whole.
+std::string whole(const CrawlResult& r) {
+  std::string out = "pages " + std::to_string(r.pages) + "\n";
+  for (const auto& c : r.candidates) {
+    out += c.name + " " + c.version + " " + c.filename + " " + c.url + " " + c.platform + " " +
+           (c.glibc ? std::to_string(c.glibc->first) + "." + std::to_string(c.glibc->second) : "-") + " " +
+           (c.metadata_known ? "known" : "unknown") + ":";
+    for (const auto& d : c.requires_dist) out += " " + d;
+    out += "\n";
+  }
+  for (std::size_t i = 0; i < r.fetched.size(); ++i) out += r.fetched[i] + " " + r.bodies[i] + " " + r.stamps[i] + "\n";
+  for (const auto& n : r.no_metadata) out += "no metadata " + n + "\n";
+  return out;
+}
+
+std::vector<std::string> memo_files(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) out.push_back(e.path().string());
+  return out;
+}
+
+// The memo (crawl_memo.h): a second crawl of the same input asks each page once more, all in one
+// round, and when none changed gives the first crawl's result without reading a page or any
+// metadata (here: the metadata's cached copies are gone, and nothing downloads them again). A
+// page that changed makes a whole crawl, which asks no page twice and sees the change.
+TEST_F(PypiCrawlTest, AMemoIsTheResultWhileEveryPageComesBackUnchanged) {
+  CrawlInput in = input({"nvidia-cudnn-cu12"});
+  in.memo_dir = cache_ + "/pypi/crawls";
+  auto first = run(in);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_EQ(memo_files(in.memo_dir).size(), 1u);
+  EXPECT_EQ(memo_files(in.memo_dir)[0], memo_path(in.memo_dir, memo_key(in)));
+  const std::string metadata = "/packages/nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux2014_x86_64.whl.metadata";
+  EXPECT_EQ(server_.count(metadata), 1);
+  // The same result as a crawl without a memo.
+  CrawlInput plain = input({"nvidia-cudnn-cu12"});
+  auto without = run(plain);
+  ASSERT_TRUE(without.ok());
+  EXPECT_EQ(whole(*without), whole(*first));
+
+  now_ += std::chrono::hours(1);
+  for (const auto& f : first->fetched)
+    if (f.ends_with(".metadata")) ASSERT_TRUE(fetch::Fetcher(ctx_, options()).forget(f).ok());
+  auto second = run(in);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_EQ(whole(*second), whole(*first));
+  EXPECT_EQ(server_.count("/simple/nvidia-cudnn-cu12/"), 3);
+  EXPECT_EQ(server_.count("/simple/nvidia-cublas-cu12/"), 3);
+  EXPECT_EQ(server_.seen("/simple/nvidia-cublas-cu12/").back().header("if-none-match"), "\"nvidia-cublas-cu12-1\"");
+  EXPECT_EQ(server_.count(metadata), 1);
+
+  // cuBLAS 12.6.4.1 is 12.6.4.0 on its page now: a whole crawl, each page asked once.
+  test::Route changed;
+  changed.body = test::read_file(test::data_path("pypi/simple/nvidia-cublas-cu12/index.json"));
+  for (std::size_t at; (at = changed.body.find("12.6.4.1")) != std::string::npos;) changed.body.replace(at, 8, "12.6.4.0");
+  changed.headers = {{"Content-Type", std::string(kJsonType)}};
+  changed.etag = "\"nvidia-cublas-cu12-2\"";
+  server_.route("/simple/nvidia-cublas-cu12/", changed);
+  auto third = run(in);
+  ASSERT_TRUE(third.ok()) << third.error().message;
+  EXPECT_EQ(server_.count("/simple/nvidia-cudnn-cu12/"), 4);
+  EXPECT_EQ(server_.count("/simple/nvidia-cublas-cu12/"), 4);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(summary(*third)["nvidia-cublas-cu12"], (V{"12.1.3.1:manylinux1_x86_64", "12.4.5.8:manylinux2014_x86_64",
+                                                          "12.6.4.0:manylinux_2_17_x86_64"}));
+  // And the memo now holds that.
+  auto fourth = run(in);
+  ASSERT_TRUE(fourth.ok());
+  EXPECT_EQ(whole(*fourth), whole(*third));
+  EXPECT_EQ(server_.count("/simple/nvidia-cublas-cu12/"), 5);
+}
+
+// Another input (here another glibc) is another memo; a damaged memo is read as none and
+// rewritten by the crawl.
+TEST_F(PypiCrawlTest, AMemoIsOnlyForItsOwnInputAndNeverTrustedDamaged) {
+  CrawlInput new_glibc = input({"nvidia-cudnn-cu12"});
+  new_glibc.memo_dir = cache_ + "/pypi/crawls";
+  CrawlInput old_glibc = input({"nvidia-cudnn-cu12"}, {2, 17});
+  old_glibc.memo_dir = new_glibc.memo_dir;
+  EXPECT_NE(memo_key(new_glibc), memo_key(old_glibc));
+  auto a = run(new_glibc);
+  auto b = run(old_glibc);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(memo_files(new_glibc.memo_dir).size(), 2u);
+  std::string path = memo_path(new_glibc.memo_dir, memo_key(new_glibc));
+  ASSERT_TRUE(read_memo(path, memo_key(new_glibc)));
+  EXPECT_FALSE(read_memo(path, memo_key(old_glibc)));
+  // One byte changed in the body: refused by its checksum; the crawl is whole and right.
+  std::string bytes = test::read_file(path);
+  bytes[bytes.size() / 2] ^= 0x20;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  EXPECT_FALSE(read_memo(path, memo_key(new_glibc)));
+  auto again = run(new_glibc);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(summary(*again), summary(*a));
+  EXPECT_TRUE(read_memo(path, memo_key(new_glibc)));
+  // Cut short: the same.
+  bytes = test::read_file(path);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 10);
+  EXPECT_FALSE(read_memo(path, memo_key(new_glibc)));
+  ASSERT_TRUE(run(new_glibc).ok());
+  EXPECT_TRUE(read_memo(path, memo_key(new_glibc)));
+}
+
+// A file: index is a folder anyone may edit: a metadata file changed in place (its page not)
+// makes the next crawl read it again.
+TEST_F(PypiCrawlTest, AMemoOfAFileIndexSeesItsMetadataEdited) {
+  namespace fs = std::filesystem;
+  std::string root = test::temp_dir();
+  fs::create_directories(root + "/simple/nvidia-cudnn-cu12");
+  fs::copy_file(test::data_path("pypi/simple/nvidia-cudnn-cu12/index.html"), root + "/simple/nvidia-cudnn-cu12/index.html");
+  fs::copy(test::data_path("pypi/packages"), root + "/packages");
+  CrawlInput in = input({"nvidia-cudnn-cu12"});
+  in.index_urls = {"file://" + root + "/simple"};
+  in.memo_dir = cache_ + "/pypi/crawls";
+  auto first = run(in);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  auto requires_of = [](const CrawlResult& r, const std::string& version) {
+    for (const auto& c : r.candidates)
+      if (c.version == version) return c.requires_dist;
+    return std::vector<std::string>{"(no such candidate)"};
+  };
+  EXPECT_EQ(requires_of(*first, "9.1.0.70"), std::vector<std::string>{"nvidia-cublas-cu12"});
+  ASSERT_TRUE(read_memo(memo_path(in.memo_dir, memo_key(in)), memo_key(in)));
+  std::string meta = root + "/packages/nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux2014_x86_64.whl.metadata";
+  std::string text = test::read_file(meta);
+  text.replace(text.find("Requires-Dist: nvidia-cublas-cu12"), 33, "Requires-Dist: nvidia-cublas-cu12>=12.4");
+  std::ofstream(meta, std::ios::trunc) << text;
+  fs::last_write_time(meta, fs::last_write_time(meta) + std::chrono::seconds(2));
+  auto second = run(in);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_EQ(requires_of(*second, "9.1.0.70"), std::vector<std::string>{"nvidia-cublas-cu12>=12.4"});
 }
 
 }  // namespace
