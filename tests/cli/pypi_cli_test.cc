@@ -85,6 +85,32 @@ TEST_F(PypiCliTest, CudaTwelveWithADriverOfTwelveFourPlansTheCu12RuntimeWheel) {
                                               server_.url("/simple/"), "--", "nvidia-cuda-runtime==13.0.96"}));
 }
 
+// A warm resolve gives the plan of the cold one from the crawl's memo (providers/pypi/README.md);
+// --no-cache neither reads nor writes one.
+TEST_F(PypiCliTest, AWarmResolveGivesTheColdPlanAndNoCacheKeepsNoMemo) {
+  write_project("extdeps.toml", kCuda);
+  auto memos = [&] {
+    std::size_t n = 0;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(cache_ + "/pypi/crawls", ec); !ec && it != fs::directory_iterator(); ++it)
+      n += it->path().extension() == ".crawl";
+    return n;
+  };
+  auto none = resolve({{"EXTDEPS_OVERRIDE_CUDA", "12.4"}}, {"--no-cache"});
+  ASSERT_EQ(none.rc, 0) << none.err;
+  EXPECT_EQ(memos(), 0u);
+  auto cold = resolve({{"EXTDEPS_OVERRIDE_CUDA", "12.4"}});
+  ASSERT_EQ(cold.rc, 0) << cold.err;
+  EXPECT_EQ(memos(), 1u);
+  int pages = server_.count("/simple/nvidia-cuda-runtime-cu12/");
+  auto warm = resolve({{"EXTDEPS_OVERRIDE_CUDA", "12.4"}});
+  ASSERT_EQ(warm.rc, 0) << warm.err;
+  EXPECT_EQ(warm.out, cold.out);
+  EXPECT_EQ(none.out, cold.out);
+  EXPECT_EQ(server_.count("/simple/nvidia-cuda-runtime-cu12/"), pages + 1);
+  EXPECT_EQ(memos(), 1u);
+}
+
 TEST_F(PypiCliTest, WithoutADriverARunNeedIsUnsatisfiableAndSaysWhy) {
   write_project("extdeps.toml", kCuda);
   auto r = resolve({{"EXTDEPS_OVERRIDE_CUDA", ""}, {"EXTDEPS_PROBE_TIMEOUT", "0"}}, {"--no-cache"});
