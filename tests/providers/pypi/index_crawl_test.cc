@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 
+#include "core/util/sealed_file.h"
 #include "providers/pypi/crawl_memo.h"
 #include "tests/providers/pypi/pypi_index_server.h"
 
@@ -316,6 +317,22 @@ TEST_F(PypiCrawlTest, AMemoIsOnlyForItsOwnInputAndNeverTrustedDamaged) {
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(summary(*again), summary(*a));
   EXPECT_TRUE(read_memo(path, memo_key(new_glibc)));
+  // A body whose seal is right but whose parts are not (cut anywhere, or a count too large) is
+  // refused by the reader itself.
+  std::string body(*sealed::unseal("pypc", test::read_file(path)));
+  std::string probe = path + ".probe";
+  for (std::size_t cut = 0; cut < body.size(); cut += 1 + cut / 8) {
+    std::ofstream(probe, std::ios::binary | std::ios::trunc) << sealed::seal("pypc", body.substr(0, cut));
+    EXPECT_FALSE(read_memo(probe, memo_key(new_glibc))) << "cut at " << cut;
+  }
+  // The count of pages, after the key ("<length>:<key>"), made larger than the file could hold.
+  std::string huge = body;
+  std::size_t pages_at = std::to_string(memo_key(new_glibc).size()).size() + 1 + memo_key(new_glibc).size();
+  huge.replace(pages_at, huge.find(';', pages_at) - pages_at, "99999999");
+  std::ofstream(probe, std::ios::binary | std::ios::trunc) << sealed::seal("pypc", huge);
+  EXPECT_FALSE(read_memo(probe, memo_key(new_glibc)));
+  std::ofstream(probe, std::ios::binary | std::ios::trunc) << sealed::seal("pypc", body);
+  EXPECT_TRUE(read_memo(probe, memo_key(new_glibc)));
   // Cut short: the same.
   bytes = test::read_file(path);
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 10);
