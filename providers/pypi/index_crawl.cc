@@ -65,10 +65,6 @@ void best_platform(const std::vector<std::string>& tags, std::size_t rank, Choic
   c.glibc = manylinux_glibc(c.platform);
 }
 
-}  // namespace
-
-namespace {
-
 fetch::Request page_request(std::string url) {
   return {.url = std::move(url), .missing_ok = true, .accept = std::string(kAccept)};
 }
