@@ -71,8 +71,22 @@ bool crawl_memo_file(const std::string& path, std::string_view name) {
          sealed::looks_sealed(path, "pypc");
 }
 
-constexpr OtherCache kOtherCaches[] = {{"solv", solv_file},       {"tables", tables_file},
-                                       {"detect", detect_file},   {"plugins", plugin_file},
+// <16 hex>.json: what a Python interpreter said about itself (providers/pypi/interpreter.cc),
+// and the <16 hex>.json.tmp.<pid> of a write that was cut off.
+bool interpreter_file(const std::string&, std::string_view name) {
+  if (name.size() < 21 || name.substr(0, 16).find_first_not_of("0123456789abcdef") != std::string_view::npos ||
+      name.substr(16, 5) != ".json")
+    return false;
+  std::string_view rest = name.substr(21);
+  return rest.empty() || (rest.starts_with(".tmp.") && rest.size() > 5 &&
+                          rest.substr(5).find_first_not_of("0123456789") == std::string_view::npos);
+}
+
+constexpr OtherCache kOtherCaches[] = {{"solv", solv_file},
+                                       {"tables", tables_file},
+                                       {"detect", detect_file},
+                                       {"plugins", plugin_file},
+                                       {"pypi/interpreters", interpreter_file},
                                        {"pypi/crawls", crawl_memo_file}};
 
 // The regular files directly in `dir` that `cache` wrote (temporary files of sealed writes

@@ -46,6 +46,10 @@ class FetchCacheCommandsTest : public FetchFixture {
     std::ofstream(cache + "/tables/fedcba9876543210.tables") << sealed::seal("solv", "another kind");
     fs::create_directories(cache + "/detect");
     std::ofstream(cache + "/detect/host.json") << "{}";
+    fs::create_directories(cache + "/pypi/interpreters");
+    std::ofstream(cache + "/pypi/interpreters/0123456789abcdef.json") << "{}";
+    std::ofstream(cache + "/pypi/interpreters/0123456789abcdef.json.tmp.12") << "{";
+    std::ofstream(cache + "/pypi/interpreters/python.json") << "mine";
     fs::create_directories(cache + "/pypi/crawls");
     std::ofstream(cache + "/pypi/crawls/0123456789abcdef.crawl") << sealed::seal("pypc", std::string(186, 'c'));
     std::ofstream(cache + "/pypi/crawls/0123456789abcdef.notes") << "mine";
@@ -73,6 +77,7 @@ TEST_F(FetchCacheCommandsTest, InfoListsTheDownloadsAndSummarisesTheOtherCaches)
   EXPECT_TRUE(contains(text, "solv: " + cache + "/solv: 1 file, 1000 B\n")) << text;
   EXPECT_TRUE(contains(text, "tables: " + cache + "/tables: 3 files, ")) << text;
   EXPECT_TRUE(contains(text, "detect: " + cache + "/detect: 1 file, 2 B\n")) << text;
+  EXPECT_TRUE(contains(text, "pypi/interpreters: " + cache + "/pypi/interpreters: 3 files, 7 B\n")) << text;
   EXPECT_TRUE(contains(text, "pypi/crawls: " + cache + "/pypi/crawls: 2 files, 254 B\n")) << text;
   EXPECT_TRUE(contains(text, "total: ")) << text;
 }
@@ -80,7 +85,7 @@ TEST_F(FetchCacheCommandsTest, InfoListsTheDownloadsAndSummarisesTheOtherCaches)
 TEST_F(FetchCacheCommandsTest, InfoOnAnEmptyCache) {
   EXPECT_EQ(info(), "downloads: " + cache + "/http\n  no downloads\nsolv: " + cache + "/solv: empty\ntables: " + cache +
                         "/tables: empty\ndetect: " +
-                        cache + "/detect: empty\nplugins: " + cache + "/plugins: empty\npypi/crawls: " + cache +
+                        cache + "/detect: empty\nplugins: " + cache + "/plugins: empty\npypi/interpreters: " + cache + "/pypi/interpreters: empty\npypi/crawls: " + cache +
                         "/pypi/crawls: empty\ntotal: 0 B\n");
 }
 
@@ -124,6 +129,9 @@ TEST_F(FetchCacheCommandsTest, CleanRemovesAllButDownloadsRunningNow) {
   EXPECT_TRUE(fs::exists(cache + "/tables/notes.tables"));
   EXPECT_TRUE(fs::exists(cache + "/tables/fedcba9876543210.tables"));
   EXPECT_TRUE(contains(text, "removed 1 file (2 B) from " + cache + "/detect\n")) << text;
+  EXPECT_TRUE(contains(text, "removed 2 files (3 B) from " + cache + "/pypi/interpreters\n")) << text;
+  EXPECT_TRUE(contains(text, "kept 1 file in " + cache + "/pypi/interpreters that extdeps did not write\n")) << text;
+  EXPECT_TRUE(fs::exists(cache + "/pypi/interpreters/python.json"));
   EXPECT_TRUE(contains(text, "removed 1 file (250 B) from " + cache + "/pypi/crawls\n")) << text;
   EXPECT_TRUE(contains(text, "kept 1 file in " + cache + "/pypi/crawls that extdeps did not write\n")) << text;
   EXPECT_FALSE(fs::exists(cache + "/pypi/crawls/0123456789abcdef.crawl"));
