@@ -46,41 +46,39 @@ bool detect_file(const std::string&, std::string_view name) {
          name.substr(kTemp.size()).find_first_not_of("0123456789") == std::string_view::npos;
 }
 
-// <16 hex>.json: a provider plugin's description (core/plugin/plugin.cc), and the
-// <16 hex>.json.tmp-<pid> of a write that was cut off.
-bool plugin_file(const std::string&, std::string_view name) {
+// <16 hex>.json, and the same name with `temp` and a pid after it: the temporary file of a write
+// that was cut off.
+bool hex_json_file(std::string_view name, std::string_view temp) {
   if (name.size() < 21 || name.substr(0, 16).find_first_not_of("0123456789abcdef") != std::string_view::npos ||
       name.substr(16, 5) != ".json")
     return false;
   std::string_view rest = name.substr(21);
-  return rest.empty() || (rest.starts_with(".tmp-") && rest.size() > 5 &&
-                          rest.substr(5).find_first_not_of("0123456789") == std::string_view::npos);
+  return rest.empty() || (rest.starts_with(temp) && rest.size() > temp.size() &&
+                          rest.substr(temp.size()).find_first_not_of("0123456789") == std::string_view::npos);
 }
 
-// <16 hex>.tables with the sealed header: the parsed mapping tables (core/mapping/table_cache.h).
+// A provider plugin's description (core/plugin/plugin.cc); its writes are cut off as .tmp-<pid>.
+bool plugin_file(const std::string&, std::string_view name) { return hex_json_file(name, ".tmp-"); }
+
+// <16 hex><suffix> with the sealed header of `kind` (core/util/sealed_file.h).
+bool sealed_hex_file(const std::string& path, std::string_view name, std::string_view suffix, std::string_view kind) {
+  return name.size() == 16 + suffix.size() && name.ends_with(suffix) &&
+         name.substr(0, 16).find_first_not_of("0123456789abcdef") == std::string_view::npos &&
+         sealed::looks_sealed(path, kind);
+}
+
+// The parsed mapping tables (core/mapping/table_cache.h).
 bool tables_file(const std::string& path, std::string_view name) {
-  return name.size() == 23 && name.ends_with(".tables") &&
-         name.substr(0, 16).find_first_not_of("0123456789abcdef") == std::string_view::npos &&
-         sealed::looks_sealed(path, "tabl");
+  return sealed_hex_file(path, name, ".tables", "tabl");
 }
 
-// <16 hex>.crawl with the sealed header: what a pypi crawl read (providers/pypi/crawl_memo.h).
+// What a pypi crawl read (providers/pypi/crawl_memo.h).
 bool crawl_memo_file(const std::string& path, std::string_view name) {
-  return name.size() == 22 && name.ends_with(".crawl") &&
-         name.substr(0, 16).find_first_not_of("0123456789abcdef") == std::string_view::npos &&
-         sealed::looks_sealed(path, "pypc");
+  return sealed_hex_file(path, name, ".crawl", "pypc");
 }
 
-// <16 hex>.json: what a Python interpreter said about itself (providers/pypi/interpreter.cc),
-// and the <16 hex>.json.tmp.<pid> of a write that was cut off.
-bool interpreter_file(const std::string&, std::string_view name) {
-  if (name.size() < 21 || name.substr(0, 16).find_first_not_of("0123456789abcdef") != std::string_view::npos ||
-      name.substr(16, 5) != ".json")
-    return false;
-  std::string_view rest = name.substr(21);
-  return rest.empty() || (rest.starts_with(".tmp.") && rest.size() > 5 &&
-                          rest.substr(5).find_first_not_of("0123456789") == std::string_view::npos);
-}
+// What a Python interpreter said about itself (providers/pypi/interpreter.cc); .tmp.<pid>.
+bool interpreter_file(const std::string&, std::string_view name) { return hex_json_file(name, ".tmp."); }
 
 constexpr OtherCache kOtherCaches[] = {{"solv", solv_file},
                                        {"tables", tables_file},

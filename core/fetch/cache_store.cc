@@ -121,6 +121,54 @@ std::optional<EntryMeta> from_json(const nlohmann::json& j) {
   }
 }
 
+}  // namespace
+
+namespace meta_file {
+
+std::optional<EntryMeta> parse(std::string_view text) {
+  return from_json(nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false));
+}
+
+// A 304 changes only the time of most entries. The time's digits sit right-aligned in a slot of
+// this width after the key, so that refresh_from writes the new time over the old one in place
+// (one small write under the lock) rather than a new file renamed over the old: making and
+// renaming a file for each of a warm run's revalidated pages was a fifth of its time. A file
+// without the slot (written by an older extdeps) is rewritten whole, with it.
+constexpr std::string_view kTimeKey = "\n \"fetched_at\": ";
+constexpr std::size_t kTimeSlot = 20;  // an int64's 19 digits, and a space
+
+std::string time_text(std::int64_t t) {
+  char buf[kTimeSlot + 1];
+  std::snprintf(buf, sizeof buf, "%*lld", static_cast<int>(kTimeSlot), static_cast<long long>(t));
+  return buf;
+}
+
+std::string text(const EntryMeta& meta) {
+  std::string out = extdeps::json::dump(to_json(meta), 1) + "\n";
+  auto at = out.find(kTimeKey);
+  if (at != std::string::npos && meta.fetched_at >= 0) {
+    std::size_t start = at + kTimeKey.size(), end = out.find(',', start);
+    if (end != std::string::npos && end - start < kTimeSlot) out.insert(start, kTimeSlot - (end - start), ' ');
+  }
+  return out;
+}
+
+std::optional<std::size_t> time_slot(std::string_view text) {
+  auto at = text.find(kTimeKey);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t start = at + kTimeKey.size();
+  if (text.size() <= start + kTimeSlot || text[start + kTimeSlot] != ',') return std::nullopt;
+  auto slot = text.substr(start, kTimeSlot);
+  auto digits = slot.find_first_not_of(' ');
+  if (digits == std::string_view::npos || slot.substr(digits).find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  return start;
+}
+
+}  // namespace meta_file
+
+namespace {
+
 // The whole of a small file read through fd; nullopt when it cannot be read.
 std::optional<std::string> read_all(int fd) {
   std::string text;
@@ -134,54 +182,13 @@ std::optional<std::string> read_all(int fd) {
   }
 }
 
-std::optional<EntryMeta> parse_meta(std::string_view text) {
-  return from_json(nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false));
-}
-
 std::optional<EntryMeta> read_meta_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   auto text = read_all(fd);
   ::close(fd);
   if (!text) return std::nullopt;
-  return parse_meta(*text);
-}
-
-// A 304 changes only the time of most entries. The time's digits sit right-aligned in a slot of
-// this width after the key, so that refresh_from writes the new time over the old one in place
-// (one small write under the lock) rather than a new file renamed over the old: making and
-// renaming a file for each of a warm run's revalidated pages was a fifth of its time. A file
-// without the slot (written by an older extdeps) is rewritten whole, with it.
-constexpr std::string_view kTimeKey = "\n \"fetched_at\": ";
-constexpr std::size_t kTimeSlot = 20;  // an int64's 19 digits, and a space
-
-std::string time_slot_text(std::int64_t t) {
-  char buf[kTimeSlot + 1];
-  std::snprintf(buf, sizeof buf, "%*lld", static_cast<int>(kTimeSlot), static_cast<long long>(t));
-  return buf;
-}
-
-std::string meta_text(const EntryMeta& meta) {
-  std::string text = extdeps::json::dump(to_json(meta), 1) + "\n";
-  auto at = text.find(kTimeKey);
-  if (at != std::string::npos && meta.fetched_at >= 0) {
-    std::size_t start = at + kTimeKey.size(), end = text.find(',', start);
-    if (end != std::string::npos && end - start < kTimeSlot) text.insert(start, kTimeSlot - (end - start), ' ');
-  }
-  return text;
-}
-
-// Where the time's slot starts in a metadata file's text; nullopt when it has none.
-std::optional<std::size_t> time_slot(std::string_view text) {
-  auto at = text.find(kTimeKey);
-  if (at == std::string_view::npos) return std::nullopt;
-  std::size_t start = at + kTimeKey.size();
-  if (text.size() <= start + kTimeSlot || text[start + kTimeSlot] != ',') return std::nullopt;
-  auto slot = text.substr(start, kTimeSlot);
-  auto digits = slot.find_first_not_of(' ');
-  if (digits == std::string_view::npos || slot.substr(digits).find_first_not_of("0123456789") != std::string_view::npos)
-    return std::nullopt;
-  return start;
+  return meta_file::parse(*text);
 }
 
 // Whether after differs from before only in its time and in the age it came with.
@@ -342,7 +349,7 @@ TempFile CacheStore::create_temp(std::string_view url) const {
 
 Result<std::string> CacheStore::write_temp_meta(const EntryMeta& meta) const {
   // Made before the file exists, and never throwing: nothing is left behind on the way out.
-  std::string text = meta_text(meta);
+  std::string text = meta_file::text(meta);
   std::string path = dir_ + "/" + temp_prefix() + key(meta.url) + ".json";
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -389,15 +396,15 @@ Result<bool> CacheStore::refresh_from(const EntryMeta& before, const EntryMeta& 
   int fd = ::open(path.c_str(), (in_place ? O_RDWR : O_RDONLY) | O_CLOEXEC);
   if (fd < 0) return false;
   auto text = read_all(fd);
-  auto current = text ? parse_meta(*text) : std::nullopt;
+  auto current = text ? meta_file::parse(*text) : std::nullopt;
   if (!current || current->url != before.url || current->size != before.size ||
       current->etag != before.etag || current->last_modified != before.last_modified ||
       !body_matches(body_path(before.url), before)) {
     ::close(fd);
     return false;
   }
-  if (auto slot = in_place ? time_slot(*text) : std::nullopt) {
-    std::string digits = time_slot_text(after.fetched_at);
+  if (auto slot = in_place ? meta_file::time_slot(*text) : std::nullopt) {
+    std::string digits = meta_file::time_text(after.fetched_at);
     ssize_t n = ::pwrite(fd, digits.data(), digits.size(), static_cast<off_t>(*slot));
     int e = errno;
     int closed = ::close(fd);

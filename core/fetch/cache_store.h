@@ -37,6 +37,18 @@ struct EntryMeta {
   bool fresh(std::optional<long> max_age_s, std::int64_t now_s) const;
 };
 
+// An entry's metadata file as text and back. The fetch time sits right-aligned in a slot of fixed
+// width, so that a 304 that changes only the time writes it in place (CacheStore::refresh_from).
+namespace meta_file {
+std::string text(const EntryMeta& meta);
+// nullopt for text that is not an entry's metadata.
+std::optional<EntryMeta> parse(std::string_view text);
+// Where the time's slot starts in `text`; nullopt when it has none (an older extdeps wrote it).
+std::optional<std::size_t> time_slot(std::string_view text);
+// What goes in the slot for time t (t >= 0).
+std::string time_text(std::int64_t t);
+}  // namespace meta_file
+
 // A file written by one download; removed on destruction unless it was renamed into place.
 // One made by deferred() exists only from its first write (or finish(), empty): a conditional
 // request answered 304, most of a warm run's, then makes and removes no file at all.

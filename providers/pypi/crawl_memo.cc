@@ -109,7 +109,11 @@ std::optional<CrawlMemo> read_memo(const std::string& path, std::string_view key
   if (!file) return std::nullopt;
   auto body = sealed::unseal(kKind, file->bytes());
   if (!body.ok()) return std::nullopt;
-  Reader r(*body);
+  return parse_memo(*body, key);
+}
+
+std::optional<CrawlMemo> parse_memo(std::string_view body, std::string_view key) {
+  Reader r(body);
   if (r.str() != key || !r.ok()) return std::nullopt;
   CrawlMemo m;
   m.pages.resize(r.count());
@@ -143,7 +147,7 @@ std::optional<CrawlMemo> read_memo(const std::string& path, std::string_view key
   return m;
 }
 
-Result<void> write_memo(const std::string& path, std::string_view key, const CrawlMemo& m) {
+std::string encode_memo(std::string_view key, const CrawlMemo& m) {
   Writer w;
   w.str(key);
   w.num(m.pages.size());
@@ -173,14 +177,13 @@ Result<void> write_memo(const std::string& path, std::string_view key, const Cra
   w.strs(in.bodies);
   w.strs(in.stamps);
   w.strs(in.no_metadata);
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  return sealed::write_atomically(path, kKind, w.take());
+  return w.take();
 }
 
-bool is_memo_name(std::string_view name) {
-  return name.size() == 16 + kSuffix.size() && name.ends_with(kSuffix) &&
-         name.substr(0, 16).find_first_not_of("0123456789abcdef") == std::string_view::npos;
+Result<void> write_memo(const std::string& path, std::string_view key, const CrawlMemo& m) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  return sealed::write_atomically(path, kKind, encode_memo(key, m));
 }
 
 }  // namespace extdeps::pypi

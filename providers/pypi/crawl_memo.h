@@ -40,14 +40,16 @@ std::string memo_key(const CrawlInput& input);
 // The file under `dir` for `key`.
 std::string memo_path(const std::string& dir, std::string_view key);
 
+// A memo's body (what the seal holds) and back: parse_memo is nullopt for anything encode_memo
+// did not write for `key`.
+std::string encode_memo(std::string_view key, const CrawlMemo& memo);
+std::optional<CrawlMemo> parse_memo(std::string_view body, std::string_view key);
+
 // The memo stored at `path` for exactly `key`; nullopt when there is none, or it is damaged,
 // foreign, of another extdeps version, or for another key.
 std::optional<CrawlMemo> read_memo(const std::string& path, std::string_view key);
 
 // Writes it atomically, making the folder.
 Result<void> write_memo(const std::string& path, std::string_view key, const CrawlMemo& memo);
-
-// Whether `name` is a memo's file name (`extdeps cache clean`).
-bool is_memo_name(std::string_view name);
 
 }  // namespace extdeps::pypi
