@@ -165,6 +165,22 @@ std::optional<std::size_t> time_slot(std::string_view text) {
   return start;
 }
 
+std::optional<std::size_t> slot_for(std::string_view text, const EntryMeta& after) {
+  auto slot = time_slot(text);
+  if (!slot || after.fetched_at < 0) return std::nullopt;
+  // Read back before it is written: a file of another shape (a key twice, a nested one) that
+  // happens to have a slot is rewritten whole instead.
+  std::string edited(text);
+  edited.replace(*slot, kTimeSlot, time_text(after.fetched_at));
+  auto read = parse(edited);
+  if (!read || read->fetched_at != after.fetched_at || read->url != after.url || read->status != after.status ||
+      read->etag != after.etag || read->last_modified != after.last_modified ||
+      read->content_type != after.content_type || read->lifetime_s != after.lifetime_s ||
+      read->age_s != after.age_s || read->size != after.size)
+    return std::nullopt;
+  return slot;
+}
+
 }  // namespace meta_file
 
 namespace {
@@ -403,7 +419,7 @@ Result<bool> CacheStore::refresh_from(const EntryMeta& before, const EntryMeta& 
     ::close(fd);
     return false;
   }
-  if (auto slot = in_place ? meta_file::time_slot(*text) : std::nullopt) {
+  if (auto slot = in_place ? meta_file::slot_for(*text, after) : std::nullopt) {
     std::string digits = meta_file::time_text(after.fetched_at);
     ssize_t n = ::pwrite(fd, digits.data(), digits.size(), static_cast<off_t>(*slot));
     int e = errno;

@@ -47,6 +47,9 @@ std::optional<EntryMeta> parse(std::string_view text);
 std::optional<std::size_t> time_slot(std::string_view text);
 // What goes in the slot for time t (t >= 0).
 std::string time_text(std::int64_t t);
+// The slot of `text` where time_text(after.fetched_at) makes a file that reads as exactly
+// `after`; nullopt when there is none (the file is then rewritten whole).
+std::optional<std::size_t> slot_for(std::string_view text, const EntryMeta& after);
 }  // namespace meta_file
 
 // A file written by one download; removed on destruction unless it was renamed into place.
