@@ -97,28 +97,51 @@ nlohmann::json to_json(const EntryMeta& m) {
   return j;
 }
 
+// Fields of the types this store writes, else nothing: a damaged file must read as absent, never
+// throw (nlohmann's value() does on a field of another type) nor convert a float such as 1e40
+// to an integer (undefined behaviour). Both were found by the http_cache_meta fuzz harness.
+std::optional<std::int64_t> int_field(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+  if (it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+  return it->get<std::int64_t>();
+}
+
+// A header value (escaped bytes); "" when absent.
+std::optional<std::string> bytes_field(const nlohmann::json& j, const char* key, bool required = false) {
+  auto it = j.find(key);
+  if (it == j.end()) return required ? std::nullopt : std::optional<std::string>("");
+  if (!it->is_string()) return std::nullopt;
+  return unescape_bytes(it->get_ref<const std::string&>());
+}
+
 std::optional<EntryMeta> from_json(const nlohmann::json& j) {
-  if (!j.is_object() || j.value("format", 0) != kFormat) return std::nullopt;
-  try {
-    EntryMeta m;
-    auto url = unescape_bytes(j.at("url").get<std::string>());
-    auto etag = unescape_bytes(j.value("etag", ""));
-    auto last_modified = unescape_bytes(j.value("last_modified", ""));
-    auto content_type = unescape_bytes(j.value("content_type", ""));
-    if (!url || !etag || !last_modified || !content_type) return std::nullopt;
-    m.url = *url;
-    m.status = j.at("status").get<long>();
-    m.etag = *etag;
-    m.last_modified = *last_modified;
-    m.content_type = *content_type;
-    if (j.contains("lifetime") && !j.at("lifetime").is_null()) m.lifetime_s = j.at("lifetime").get<long>();
-    m.age_s = j.value("age", 0L);
-    m.fetched_at = j.at("fetched_at").get<std::int64_t>();
-    m.size = j.at("size").get<std::uint64_t>();
-    return m;
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;  // a field of the wrong type: as good as absent
+  if (!j.is_object() || int_field(j, "format") != kFormat) return std::nullopt;
+  auto url = bytes_field(j, "url", true);
+  auto etag = bytes_field(j, "etag"), last_modified = bytes_field(j, "last_modified");
+  auto content_type = bytes_field(j, "content_type");
+  auto status = int_field(j, "status"), fetched_at = int_field(j, "fetched_at"), size = int_field(j, "size");
+  if (!url || !etag || !last_modified || !content_type || !status || !fetched_at || !size || *size < 0)
+    return std::nullopt;
+  EntryMeta m;
+  m.url = std::move(*url);
+  m.status = *status;
+  m.etag = std::move(*etag);
+  m.last_modified = std::move(*last_modified);
+  m.content_type = std::move(*content_type);
+  if (auto it = j.find("lifetime"); it != j.end() && !it->is_null()) {
+    auto lifetime = int_field(j, "lifetime");
+    if (!lifetime) return std::nullopt;
+    m.lifetime_s = *lifetime;
   }
+  if (j.contains("age")) {
+    auto age = int_field(j, "age");
+    if (!age) return std::nullopt;
+    m.age_s = *age;
+  }
+  m.fetched_at = *fetched_at;
+  m.size = static_cast<std::uint64_t>(*size);
+  return m;
 }
 
 }  // namespace

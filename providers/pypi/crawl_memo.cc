@@ -1,6 +1,7 @@
 #include "providers/pypi/crawl_memo.h"
 
 #include <charconv>
+#include <climits>
 #include <filesystem>
 #include <system_error>
 
@@ -46,12 +47,25 @@ class Reader {
   bool ok() const { return ok_; }
   bool done() const { return ok_ && in_.empty(); }
 
+  // Only as Writer writes them (no leading zero), so that what reads encodes to the same bytes.
   std::size_t num(char end = ';') {
     std::size_t n = 0;
     auto [p, ec] = std::from_chars(in_.data(), in_.data() + in_.size(), n);
-    if (!ok_ || ec != std::errc() || p == in_.data() || p == in_.data() + in_.size() || *p != end) return fail();
+    if (!ok_ || ec != std::errc() || p == in_.data() || p == in_.data() + in_.size() || *p != end ||
+        (in_[0] == '0' && p - in_.data() > 1))
+      return fail();
     in_.remove_prefix(static_cast<std::size_t>(p - in_.data()) + 1);
     return n;
+  }
+  int small() {
+    std::size_t n = num();
+    if (n > static_cast<std::size_t>(INT_MAX)) return static_cast<int>(fail());
+    return static_cast<int>(n);
+  }
+  bool flag() {
+    std::size_t n = num();
+    if (n > 1) fail();
+    return n == 1;
   }
   std::string str() {
     std::size_t n = num(':');
@@ -119,11 +133,11 @@ std::optional<CrawlMemo> parse_memo(std::string_view body, std::string_view key)
   m.pages.resize(r.count());
   for (auto& p : m.pages) {
     p.url = r.str();
-    p.found = r.num() == 1;
+    p.found = r.flag();
     p.stamp = r.str();
   }
   CrawlResult& out = m.result;
-  out.pages = static_cast<int>(r.num());
+  out.pages = r.small();
   out.candidates.resize(r.count());
   for (auto& c : out.candidates) {
     c.name = r.str();
@@ -131,11 +145,11 @@ std::optional<CrawlMemo> parse_memo(std::string_view body, std::string_view key)
     c.filename = r.str();
     c.url = r.str();
     c.platform = r.str();
-    if (r.num() == 1) {
-      int major = static_cast<int>(r.num());
-      c.glibc = std::make_pair(major, static_cast<int>(r.num()));
+    if (r.flag()) {
+      int major = r.small();
+      c.glibc = std::make_pair(major, r.small());
     }
-    c.metadata_known = r.num() == 1;
+    c.metadata_known = r.flag();
     c.requires_dist = r.strs();
   }
   out.fetched = r.strs();

@@ -76,6 +76,20 @@ TEST(FetchCacheStoreTest, DamagedOrForeignMetadataReadsAsAbsent) {
   put(store, url, "alpha");
   std::ofstream(store.meta_path(url)) << "{not json";
   EXPECT_FALSE(store.read(url));
+  // Fields of another type read as absent: they neither throw nor convert out of range (found by
+  // the http_cache_meta fuzz harness).
+  for (const char* bad : {R"("format": "2")", R"("format": null)", R"("size": 1e40)", R"("status": 1e30)",
+                          R"("fetched_at": 99999999999999999999999)", R"("age": "0")", R"("lifetime": "60")",
+                          R"("size": -5)", R"("etag": 5)"}) {
+    put(store, url, "alpha");
+    std::string meta = test::read_file(store.meta_path(url));
+    std::string key = std::string(bad).substr(0, std::string(bad).find(':') + 1);
+    auto at = meta.find(key);
+    ASSERT_NE(at, std::string::npos) << key;
+    meta.replace(at, meta.find_first_of(",\n", at) - at, bad);
+    std::ofstream(store.meta_path(url), std::ios::trunc) << meta;
+    EXPECT_FALSE(store.read(url)) << bad;
+  }
   put(store, url, "alpha");
   // Another URL's metadata under this key (a hash collision): absent.
   std::string meta = test::read_file(store.meta_path(url));
