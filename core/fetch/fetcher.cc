@@ -84,7 +84,7 @@ struct Fetcher::Impl {
     return r;
   }
 
-  // Either an answer now (file://, cache, offline, a bad URL) or a Job.
+  // The cache folder made, and what a killed run left in it removed, once.
   Result<void> ready_store() {
     if (store_ready) return {};
     if (auto r = store.prepare(); !r.ok()) return r.error();
@@ -94,6 +94,7 @@ struct Fetcher::Impl {
     return {};
   }
 
+  // Either an answer now (file://, cache, offline, a bad URL) or a Job.
   std::variant<Result<Response>, Job> plan(std::size_t index, const Request& request) {
     auto url = parse_url(request.url);
     if (!url.ok()) return url.error();
