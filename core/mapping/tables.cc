@@ -14,6 +14,7 @@
 #include "core/mapping/mapping.h"
 #include "core/mapping/spelling.h"
 #include "core/mapping/table_cache.h"
+#include "core/util/build_paths.h"
 #include "core/util/sealed_file.h"
 #include "core/util/text.h"
 
@@ -355,8 +356,8 @@ std::string default_mappings_dir(const Context& ctx) {
     fs::path beside = exe.parent_path().parent_path() / "share" / "extdeps" / "mappings";
     if (!ec && fs::is_directory(beside, ec)) return beside.string();
   }
-  if (fs::is_directory(EXTDEPS_INSTALLED_MAPPINGS_DIR, ec)) return EXTDEPS_INSTALLED_MAPPINGS_DIR;
-  return EXTDEPS_SOURCE_MAPPINGS_DIR;
+  if (fs::is_directory(build_paths::installed_mappings_dir, ec)) return build_paths::installed_mappings_dir;
+  return build_paths::source_mappings_dir;
 }
 
 }  // namespace extdeps::mapping

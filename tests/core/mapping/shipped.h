@@ -9,6 +9,7 @@
 
 #include "core/context/context.h"
 #include "core/mapping/mapping.h"
+#include "tests/test_support.h"
 
 namespace extdeps::mapping::table_testing {
 
