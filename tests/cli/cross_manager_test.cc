@@ -69,8 +69,7 @@ class CrossManager : public ::testing::Test {
 };
 
 TEST_F(CrossManager, DnfThenPypi) {
-  const std::string& w = test::tool_world("dnf", {"rpmbuild", "rpm", "createrepo_c"});
-  if (w.empty()) GTEST_SKIP() << "needs rpmbuild, rpm and createrepo_c (Debian: rpm, createrepo-c)";
+  TOOL_WORLD_OR_SKIP(w, "dnf");
   auto p = resolve(w + "/root", "dnf,pypi", test::data_path("dnf/mappings"), server_);
   ASSERT_EQ(p.rc, 0) << p.err << p.j.dump(1);
   ASSERT_EQ(p.j["steps"].size(), 2u) << p.j.dump(1);
@@ -82,8 +81,7 @@ TEST_F(CrossManager, DnfThenPypi) {
 }
 
 TEST_F(CrossManager, PacmanThenPypi) {
-  const std::string& w = test::tool_world("pacman", {"bsdtar", "repo-add", "pacman"});
-  if (w.empty()) GTEST_SKIP() << "needs bsdtar, repo-add and pacman (Debian: libarchive-tools, pacman-package-manager)";
+  TOOL_WORLD_OR_SKIP(w, "pacman");
   auto p = resolve(w + "/root", "pacman,pypi", test::data_path("pacman/mappings"), server_);
   ASSERT_EQ(p.rc, 0) << p.err << p.j.dump(1);
   ASSERT_EQ(p.j["steps"].size(), 2u) << p.j.dump(1);

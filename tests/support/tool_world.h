@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -19,26 +21,41 @@ inline bool have_tool(const std::string& tool) {
   return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
 }
 
-// tests/providers/<provider>/make_world.sh run once per test program into a new folder, which it
-// returns; "" when one of `tools` is missing (the caller skips, saying which), or when the script
-// failed (a test failure with its output).
-inline const std::string& tool_world(const std::string& provider, const std::vector<std::string>& tools) {
-  static std::map<std::string, std::string> built;
+struct ToolWorld {
+  std::string dir;      // the world, when it was built
+  std::string missing;  // what this machine lacks to build it, with the Debian package of each
+  std::string failure;  // make_world.sh's output, when it failed for another reason
+};
+
+// tests/providers/<provider>/make_world.sh run once per test program into a new folder. The
+// script says itself what it needs: exit status 77 and a "needs ..." line when a tool is missing.
+inline const ToolWorld& tool_world(const std::string& provider) {
+  static std::map<std::string, ToolWorld> built;
   auto it = built.find(provider);
   if (it != built.end()) return it->second;
-  std::string dir;
-  bool all = true;
-  for (const auto& t : tools) all = all && have_tool(t);
-  if (all) {
-    dir = temp_dir() + "/world";
-    const std::string script = std::string(EXTDEPS_TEST_DATA) + "/../providers/" + provider + "/make_world.sh";
-    if (std::system(("bash " + script + " " + dir + " >" + dir + ".log 2>&1").c_str()) != 0) {
-      ADD_FAILURE() << provider << "/make_world.sh failed: " << read_file(dir + ".log");
-      dir.clear();
-    }
+  ToolWorld w;
+  const std::string dir = temp_dir() + "/world";
+  const std::string script = std::string(EXTDEPS_TEST_DATA) + "/../providers/" + provider + "/make_world.sh";
+  const int status = std::system(("bash " + script + " " + dir + " >" + dir + ".log 2>&1").c_str());
+  std::string log = read_file(dir + ".log");
+  if (status == 0) {
+    w.dir = dir;
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+    while (!log.empty() && log.back() == '\n') log.pop_back();
+    w.missing = provider + "/make_world.sh " + log;
+  } else {
+    w.failure = log.empty() ? "exit status " + std::to_string(status) : log;
   }
-  return built.emplace(provider, dir).first->second;
+  return built.emplace(provider, std::move(w)).first->second;
 }
+
+// The world of `provider` as `var` (its folder); the test skips, saying what is missing, where
+// the tools are not here, and fails with the script's output where it failed otherwise.
+#define TOOL_WORLD_OR_SKIP(var, provider)                                                       \
+  const ::extdeps::test::ToolWorld& var##_world = ::extdeps::test::tool_world(provider);        \
+  if (!var##_world.missing.empty()) GTEST_SKIP() << var##_world.missing;                        \
+  if (var##_world.dir.empty()) FAIL() << (provider) << "/make_world.sh failed: " << var##_world.failure; \
+  const std::string& var = var##_world.dir
 
 // "name>=1:2.0": a relation as the tests compare it.
 inline std::string show_dep(const NativeDep& d) {

@@ -65,7 +65,7 @@ TEST(VersionPacman, EveryRecordedPairComparesAsVercmpDid) {
 // The recorded answers are the real tool's: where vercmp is installed, it is asked again.
 TEST(VersionPacman, TheRecordedAnswersAreTheRealVercmps) {
   if (!std::filesystem::exists("/usr/bin/vercmp"))
-    GTEST_SKIP() << "no /usr/bin/vercmp (Debian: apt-get install pacman-package-manager)";
+    GTEST_SKIP() << "no /usr/bin/vercmp (Debian: makepkg)";
   int asked = 0;
   for (const auto& p : recorded_pairs()) {
     // Empty arguments are kept: vercmp compares "" too.

@@ -24,9 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#define WORLD_OR_SKIP(w)                                                    \
-  const std::string& w = test::tool_world("dnf", {"rpmbuild", "rpm", "createrepo_c"}); \
-  if (w.empty()) GTEST_SKIP() << "needs rpmbuild, rpm and createrepo_c (Debian: rpm, createrepo-c)"
+#define WORLD_OR_SKIP(w) TOOL_WORLD_OR_SKIP(w, "dnf")
 
 
 TEST(DnfPrimary, ThePrimaryMetadataReadsAsCreaterepoWroteIt) {

@@ -3,9 +3,15 @@
 # generated specs, a repository indexed with createrepo_c, a root whose rpm database the real rpm
 # wrote (rpm -i --justdb), its os-release and /etc/yum.repos.d, and DIR/dnf.sh running the real
 # dnf on that root. Usage: make_world.sh DIR
-# Needs rpmbuild and rpm (Debian: rpm), createrepo_c (createrepo-c); dnf.sh needs dnf.
+# Needs rpmbuild and rpm (Debian: rpm), createrepo_c and modifyrepo_c (createrepo-c); dnf.sh
+# needs dnf. What is missing to build it is said, with exit status 77.
 set -euo pipefail
 W=$1
+missing=""
+for t in rpmbuild:rpm rpm:rpm createrepo_c:createrepo-c modifyrepo_c:createrepo-c; do
+  command -v "${t%%:*}" >/dev/null 2>&1 || missing="$missing ${t%%:*} (Debian: ${t#*:})"
+done
+if [ -n "$missing" ]; then echo "needs$missing"; exit 77; fi
 mkdir -p "$W/specs" "$W/rpmbuild" "$W/repo" "$W/root/etc/yum.repos.d" "$W/home" "$W/dnf"
 
 # pkg NAME EPOCH VERSION RELEASE ARCH [spec line...]: AutoReqProv off (the relations are the

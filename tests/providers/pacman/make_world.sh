@@ -4,9 +4,17 @@
 # real repo-add, a root whose sync database the real `pacman -Sy` fetched from it over file://
 # and whose local database the real `pacman -U` wrote. Usage: make_world.sh DIR
 # Then: DIR/root (os-release says Arch), DIR/repo, and DIR/pacman.sh running pacman on that root.
-# Needs bsdtar (libarchive-tools), repo-add and pacman (pacman-package-manager).
+# Needs bsdtar (libarchive-tools), repo-add and pacman (pacman-package-manager), and the
+# compress.sh that repo-add sources (makepkg). What is missing is said, with exit status 77.
 set -euo pipefail
 W=$1
+missing=""
+for t in bsdtar:libarchive-tools repo-add:pacman-package-manager pacman:pacman-package-manager; do
+  command -v "${t%%:*}" >/dev/null 2>&1 || missing="$missing ${t%%:*} (Debian: ${t#*:})"
+done
+[ -f /usr/share/makepkg/util/compress.sh ] ||
+  missing="$missing /usr/share/makepkg/util/compress.sh, which repo-add sources (Debian: makepkg)"
+if [ -n "$missing" ]; then echo "needs$missing"; exit 77; fi
 mkdir -p "$W/repo" "$W/pkgs" "$W/root/etc" "$W/root/var/lib/pacman" "$W/root/var/cache/pacman/pkg" "$W/root/var/log"
 
 # pkg NAME [EPOCH:]VER-REL ARCH [".PKGINFO line" ...]

@@ -23,9 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#define WORLD_OR_SKIP(w)                                                    \
-  const std::string& w = test::tool_world("pacman", {"bsdtar", "repo-add", "pacman"}); \
-  if (w.empty()) GTEST_SKIP() << "needs bsdtar, repo-add and pacman (Debian: libarchive-tools, pacman-package-manager)"
+#define WORLD_OR_SKIP(w) TOOL_WORLD_OR_SKIP(w, "pacman")
 
 
 TEST(PacmanDatabase, TheSyncDatabaseReadsAsRepoAddWroteIt) {
