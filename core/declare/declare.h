@@ -33,8 +33,10 @@ bool range_contains(const VersionRange& range, std::string_view version);
 
 // The values PEP 508 markers are evaluated against (os_name, sys_platform, platform_machine,
 // platform_system, platform_release, python_version, implementation_name, ...).
+// `python`: the interpreter whose version and implementation the markers see (`--python`, the
+// interpreter a build hook runs in); empty: the python3 on the context's PATH.
 using MarkerEnv = std::map<std::string, std::string>;
-MarkerEnv host_marker_env(const Context& ctx);
+MarkerEnv host_marker_env(const Context& ctx, const std::string& python = "");
 
 // Evaluates a PEP 508 marker expression ("sys_platform == 'linux' and platform_machine != 'arm64'").
 // `extra` is the optional group being asked for, for "extra == 'name'".

@@ -1,11 +1,13 @@
-// The marker environment of this machine: uname() for the platform values, and the python3 on
-// the context's PATH for python_version / python_full_version.
+// The marker environment of this machine: uname() for the platform values, and a Python
+// interpreter for python_version / python_full_version / implementation_name: the one given
+// (`--python`, the interpreter a build hook runs in), else the python3 on the context's PATH.
 //
-// python_full_version needs the interpreter itself, which is run once, briefly (5 s at most), and
-// only when the context's root is the real "/". Where it is not run, or fails, python_version comes
-// from the interpreter's name (python3 -> python3.11 is how Debian, Fedora, Homebrew and venvs lay
-// it out) and python_full_version stays unset.
-// EXTDEPS_PYTHON_VERSION ("3.11" or "3.11.4") overrides both.
+// The full version and the implementation need the interpreter itself, which is run once,
+// briefly (5 s at most), and only when the context's root is the real "/". Where it is not run,
+// or fails, python_version comes from the interpreter's name (python3 -> python3.11 is how Debian,
+// Fedora, Homebrew and venvs lay it out), python_full_version stays unset and the implementation
+// is taken to be CPython.
+// EXTDEPS_PYTHON_VERSION ("3.11" or "3.11.4") overrides the version.
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@
 #include <climits>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "core/declare/declare.h"
 #include "core/util/subprocess.h"
@@ -50,19 +53,37 @@ std::optional<std::string> version_from_links(const Context& ctx, std::string pa
   return std::nullopt;
 }
 
-// Runs `python -I -S -c ...` with a 5 second limit and returns what it printed, trimmed.
-std::optional<std::string> run_python(const Context& ctx, const std::string& python) {
+// What the interpreter says of itself.
+struct PythonFacts {
+  std::string version;         // platform.python_version(): "3.11.2"
+  std::string implementation;  // sys.implementation.name: "cpython", "pypy"
+  std::string python_implementation;  // platform.python_implementation(): "CPython", "PyPy"
+};
+
+// Runs `python -I -S -c ...` with a 5 second limit; nullopt when it fails or says something else
+// than three short lines of the expected shapes.
+std::optional<PythonFacts> run_python(const Context& ctx, const std::string& python) {
   ProcessRequest request;
-  request.argv = {python, "-I", "-S", "-c", "import platform;print(platform.python_version())"};
+  request.argv = {python, "-I", "-S", "-c",
+                  "import platform,sys;print(platform.python_version());print(sys.implementation.name);"
+                  "print(platform.python_implementation())"};
   request.timeout_ms = 5000;
   request.max_output = 4096;
   auto ran = ctx.processes().run(request);
   if (!ran || !ran->ok()) return std::nullopt;
-  std::string out = std::move(ran->out);
-  while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
-  static const std::regex re(R"(\d+\.\d+(\.\d+)?\S*)");
-  if (!std::regex_match(out, re)) return std::nullopt;
-  return out;
+  std::vector<std::string> lines;
+  std::string line;
+  for (char c : ran->out) {
+    if (c == '\n') lines.push_back(std::move(line)), line.clear();
+    else if (c != '\r') line += c;
+  }
+  if (!line.empty()) lines.push_back(std::move(line));
+  static const std::regex version_re(R"(\d+\.\d+(\.\d+)?\S*)");
+  static const std::regex name_re(R"([A-Za-z][A-Za-z0-9_.-]{0,63})");
+  if (lines.size() != 3 || !std::regex_match(lines[0], version_re) || !std::regex_match(lines[1], name_re) ||
+      !std::regex_match(lines[2], name_re))
+    return std::nullopt;
+  return PythonFacts{lines[0], lines[1], lines[2]};
 }
 
 // The first python3 on PATH, as a machine path (the context's root is applied when looking).
@@ -91,7 +112,7 @@ std::string major_minor(const std::string& full) {
 
 }  // namespace
 
-MarkerEnv host_marker_env(const Context& ctx) {
+MarkerEnv host_marker_env(const Context& ctx, const std::string& python) {
   MarkerEnv env;
   env["os_name"] = "posix";
   env["implementation_name"] = "cpython";
@@ -109,12 +130,21 @@ MarkerEnv host_marker_env(const Context& ctx) {
   }
 
   std::optional<std::string> full, short_version;
-  if (auto forced = ctx.env("EXTDEPS_PYTHON_VERSION"); forced && !forced->empty()) {
+  std::optional<std::string> interpreter = python.empty() ? find_python(ctx) : std::optional<std::string>(python);
+  std::optional<PythonFacts> facts;
+  auto forced = ctx.env("EXTDEPS_PYTHON_VERSION");
+  if (forced && forced->empty()) forced.reset();
+  if (interpreter && ctx.root() == "/" && !forced) facts = run_python(ctx, *interpreter);
+  if (facts) {
+    env["implementation_name"] = facts->implementation;
+    env["platform_python_implementation"] = facts->python_implementation;
+  }
+  if (forced) {
     short_version = major_minor(*forced);
     if (std::count(forced->begin(), forced->end(), '.') >= 2) full = *forced;
-  } else if (auto python = find_python(ctx)) {
-    if (ctx.root() == "/") full = run_python(ctx, *python);
-    short_version = full ? major_minor(*full) : version_from_links(ctx, *python);
+  } else if (interpreter) {
+    if (facts) full = facts->version;
+    short_version = full ? major_minor(*full) : version_from_links(ctx, *interpreter);
   }
   if (short_version) env["python_version"] = *short_version;
   if (full) {

@@ -368,8 +368,8 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     }
   }
 
-  // The marker environment may have to ask the python3 on PATH for its version: only when a
-  // marker is there to evaluate.
+  // The marker environment may have to ask the interpreter (--python, else the python3 on PATH)
+  // for its version: only when a marker is there to evaluate.
   std::optional<declare::MarkerEnv> env;
   std::vector<Requirement> selected;
   for (const auto& r : decl->requirements) {
@@ -378,7 +378,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
         std::find(o.optional.begin(), o.optional.end(), *r.group) == o.optional.end())
       continue;
     if (!r.marker.empty()) {
-      if (!env) env = declare::host_marker_env(ctx);
+      if (!env) env = declare::host_marker_env(ctx, o.sources.python);
       auto menv = *env;
       menv["extra"] = r.group.value_or("");
       auto m = declare::evaluate_marker(r.marker, menv);

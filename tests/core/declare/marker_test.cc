@@ -180,6 +180,34 @@ TEST(Marker, HostEnvPythonFromSymlinkName) {
   EXPECT_EQ(host_marker_env(bare).count("python_version"), 0u);
 }
 
+// --python (the interpreter a build hook runs in) decides python_version and the implementation,
+// whatever python3 PATH has: PyPy (Python 3.9 on bookworm) beside the machine's CPython.
+TEST(Marker, HostEnvFromTheGivenInterpreter) {
+  const std::string pypy = "/usr/bin/pypy3";
+  if (access(pypy.c_str(), X_OK) != 0) GTEST_SKIP() << "a second interpreter is needed: " << pypy << " (Debian: pypy3)";
+  Context ctx = Context::from_process();
+  if (ctx.env("EXTDEPS_PYTHON_VERSION")) GTEST_SKIP() << "EXTDEPS_PYTHON_VERSION is set";
+  MarkerEnv env = host_marker_env(ctx, pypy);
+  EXPECT_EQ(env.at("implementation_name"), "pypy");
+  EXPECT_EQ(env.at("platform_python_implementation"), "PyPy");
+  ASSERT_EQ(env.count("python_full_version"), 1u);
+  EXPECT_EQ(env.at("python_full_version").rfind(env.at("python_version") + ".", 0), 0u);
+  EXPECT_TRUE(*evaluate_marker("implementation_name == 'pypy' and python_version >= '3'", env));
+
+  // The same machine without --python: the python3 on PATH, here a link to CPython.
+  std::string bin = test::temp_dir();
+  std::filesystem::create_symlink("/usr/bin/python3", bin + "/python3");
+  Context plain = Context::for_test("/", {{"PATH", bin}});
+  MarkerEnv cpython = host_marker_env(plain);
+  EXPECT_EQ(cpython.at("implementation_name"), "cpython");
+  EXPECT_NE(cpython.at("python_full_version"), env.at("python_full_version"));
+  // A --python that is not an interpreter: the version from its name only, never a guess.
+  MarkerEnv named = host_marker_env(plain, "/nonexistent/python3.12");
+  EXPECT_EQ(named.at("python_version"), "3.12");
+  EXPECT_EQ(named.count("python_full_version"), 0u);
+  EXPECT_EQ(named.at("implementation_name"), "cpython");
+}
+
 TEST(Marker, HostEnvRunsTheRealPython) {
   Context ctx = Context::from_process();
   auto path = ctx.env("PATH");
