@@ -15,7 +15,7 @@ export DEBIAN_FRONTEND=noninteractive
   python3 python3-packaging python3-jsonschema python3-rosdep2 lz4 xz-utils zstd gzip dpkg-dev \
   python3-setuptools python3-pip python3-wheel python3-dev python3-venv libxml2-dev libssl-dev \
   nix-bin pacman-package-manager makepkg libarchive-tools rpm createrepo-c dnf \
-  jq brotli gnuplot-nox
+  jq brotli gnuplot-nox pypy3 twine python3-build
 
 # The programs the tests and bench/smoke.sh run, with the package that has each (makepkg holds
 # vercmp and the compress.sh that repo-add sources; pacman-package-manager only recommends it).
@@ -51,9 +51,11 @@ gzip gzip
 brotli brotli
 jq jq
 gnuplot gnuplot-nox
+pypy3 pypy3
+twine twine
 EOF_TOOLS
 if [ -f /usr/share/makepkg/util/compress.sh ]; then :; else missing+=("/usr/share/makepkg/util/compress.sh (makepkg)"); fi
-for module in packaging jsonschema rosdep2 setuptools wheel ensurepip tomllib; do
+for module in packaging jsonschema rosdep2 setuptools wheel ensurepip tomllib build; do
   /usr/bin/python3 -c "import $module" 2>/dev/null || missing+=("/usr/bin/python3 module $module")
 done
 if [ ${#missing[@]} -gt 0 ]; then

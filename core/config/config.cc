@@ -190,6 +190,9 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
       s.root_from = where(path, node);
     } else if (key == "build-backend") {
       // read by the Python build hook, not by the resolver
+    } else if (key == "extdeps-required" || key == "external-metadata") {
+      // read by the Python build hook (hooks/python/README.md), not by the resolver
+      if (!node.value<bool>()) return at(path, node, "'" + std::string(key.str()) + "' must be true or false");
     } else {
       std::string known = "managers, mapping-dirs";
       for (const auto& o : core_options()) known += ", " + std::string(o.config_key);

@@ -1,15 +1,17 @@
 """A PEP 517 build backend that makes sure a project's external needs are met before it builds.
 
-It wraps the project's real backend. Before ``build_wheel``, ``build_editable`` and
-``build_sdist`` it asks extdeps whether every build and host need of the project's ``[external]``
-table (PEP 725) is met; when one is not, the build stops with extdeps's explanation and the exact
-commands that install what is missing (with ``EXTDEPS_INSTALL=1`` it runs them first). Then it
-calls the real backend with what ``extdeps env`` says a build needs to find those packages
-(PKG_CONFIG_PATH, CPATH, LIBRARY_PATH, CUDA_HOME, ...) in the environment. Every other hook is the
-real backend's own, except that the wheels it builds (and the metadata it prepares) carry the
-project's ``[external].dependencies`` and ``optional-dependencies`` as Core Metadata 2.6
-``Requires-External-Dep`` and ``Provides-External-Extra`` fields (PEP 725), which no backend
-writes yet.
+It wraps the project's real backend. Before ``build_wheel`` and ``build_editable`` it asks
+extdeps whether every build and host need of the project's ``[external]`` table (PEP 725) is met,
+for the interpreter the build runs in; when one is not, the build stops with extdeps's
+explanation and the exact commands that install what is missing (with ``EXTDEPS_INSTALL=1`` it
+runs them first). Then it calls the real backend with what ``extdeps env`` says a build needs to
+find those packages (PKG_CONFIG_PATH, CPATH, LIBRARY_PATH, CUDA_HOME, ...) in the environment.
+``build_sdist`` compiles nothing and checks nothing. Without the extdeps program the build warns
+once and goes on, unless ``[tool.extdeps] extdeps-required = true``. Every other hook is the real
+backend's own; with ``[tool.extdeps] external-metadata = true`` the wheels it builds (and the
+metadata it prepares) also carry the project's ``[external].dependencies`` and
+``optional-dependencies`` as the ``Requires-External-Dep`` and ``Provides-External-Extra`` fields
+of PEP 725 (a Draft: Core Metadata 2.6, which indexes and ``twine check`` do not accept yet).
 
     [build-system]
     requires = ["setuptools"]
@@ -91,14 +93,28 @@ def _scan_tool_extdeps(text):
             continue
         if not in_table:
             continue
-        m = re.match(r"""^([A-Za-z0-9_-]+)\s*=\s*(?:"([^"\\]*)"|'([^']*)')\s*(#.*)?$""", stripped)
+        m = re.match(r"""^([A-Za-z0-9_-]+)\s*=\s*(?:"([^"\\]*)"|'([^']*)'|(true|false))\s*(#.*)?$""", stripped)
         if m:
-            out[m.group(1)] = m.group(2) if m.group(2) is not None else m.group(3)
+            out[m.group(1)] = m.group(4) == "true" if m.group(4) else m.group(2) if m.group(2) is not None else m.group(3)
     return out
 
 
-def _real_backend_name():
+def _tool_table():
     tool = _read_pyproject().get("tool", {}).get("extdeps", {})
+    return tool if isinstance(tool, dict) else {}
+
+
+def _tool_flag(key):
+    """A true/false key of [tool.extdeps] (the scanner of Pythons without tomllib reads only
+    strings: "true" counts there too)."""
+    value = _tool_table().get(key, False)
+    if isinstance(value, str):
+        return value.strip().lower() == "true"
+    return value is True
+
+
+def _real_backend_name():
+    tool = _tool_table()
     name = tool.get("build-backend") if isinstance(tool, dict) else None
     if not isinstance(name, str) or not name.strip():
         raise ExternalDependencyError(
@@ -135,8 +151,13 @@ def _real_backend():
 
 # --- extdeps ----------------------------------------------------------------------------------
 
+_warned_missing = False
+
+
 def _extdeps_program():
-    """EXTDEPS_BIN, else extdeps on PATH."""
+    """EXTDEPS_BIN, else extdeps on PATH; None where there is neither and the project does not
+    require it (the build goes on, warned once)."""
+    global _warned_missing
     given = os.environ.get("EXTDEPS_BIN")
     if given:
         if os.path.isfile(given) and os.access(given, os.X_OK):
@@ -146,13 +167,25 @@ def _extdeps_program():
     found = shutil.which("extdeps")
     if found:
         return found
-    raise ExternalDependencyError(
-        "extdeps_backend: extdeps is not on PATH; install it, or set EXTDEPS_BIN to the extdeps "
-        "program (this project's [external] needs are checked with it before it builds)")
+    if _tool_flag("extdeps-required"):
+        raise ExternalDependencyError(
+            "extdeps_backend: extdeps is not on PATH, and [tool.extdeps] extdeps-required = true; "
+            "install it (pip install extdeps, or list it in [build-system] requires), or set "
+            "EXTDEPS_BIN to the extdeps program")
+    if not _warned_missing:
+        _warned_missing = True
+        _say("warning: extdeps is not on PATH (nor EXTDEPS_BIN set): this project's [external] "
+             "needs are not checked before it builds; a missing one shows as a compiler or linker "
+             "error. Install extdeps, or list it in [build-system] requires")
+    return None
 
 
 def _options(config_settings):
+    # The interpreter running the build decides the markers (python_version, ...), not the
+    # python3 on PATH, and is the one pypi plans for.
     args = ["--category", os.environ.get("EXTDEPS_CATEGORIES", _CATEGORIES)]
+    if sys.executable:
+        args += ["--python", sys.executable]
     settings = config_settings or {}
     for key, flag in ((_SETTING_OPTIONAL, "--optional"), (_SETTING_MANAGER, "--manager")):
         value = settings.get(key)
@@ -232,6 +265,8 @@ def _ensure_met(config_settings):
         _say("EXTDEPS_SKIP=1: external needs are not checked")
         return []
     program = _extdeps_program()
+    if program is None:
+        return []
     options = _options(config_settings)
     code, report, err = _env_report(program, options)
     # Installing helps only when every missing need has a step: with a problem left, say why.
@@ -304,7 +339,7 @@ def _guarded(hook_name):
     return hook
 
 
-# --- Core Metadata 2.6 (PEP 725) -------------------------------------------------------------
+# --- Core Metadata 2.6 (PEP 725, a Draft), opt-in: [tool.extdeps] external-metadata = true -----
 
 def _external_metadata_fields():
     """The header lines PEP 725 asks for: Requires-External-Dep for [external].dependencies,
@@ -417,19 +452,21 @@ def _with_metadata(hook_name, real):
     return hook
 
 
-_GUARDED = ("build_wheel", "build_sdist", "build_editable")
+# build_sdist is not among them: an sdist compiles nothing, so nothing native is checked for it.
+_GUARDED = ("build_wheel", "build_editable")
 _WHEELS = ("build_wheel", "build_editable", "prepare_metadata_for_build_wheel",
            "prepare_metadata_for_build_editable")
 
 
 def __getattr__(name):
-    """PEP 562: every hook is the real backend's; the three build hooks check first, and what
-    builds a wheel or its metadata adds the external fields. A hook the real backend lacks is
-    missing here too, so frontends fall back as PEP 517 says."""
+    """PEP 562: every hook is the real backend's; the two that build a wheel check first, and,
+    where [tool.extdeps] external-metadata = true, what builds a wheel or its metadata adds the
+    external fields. A hook the real backend lacks is missing here too, so frontends fall back as
+    PEP 517 says."""
     if name.startswith("__"):
         raise AttributeError(name)
     hook = _guarded(name) if name in _GUARDED else getattr(_real_backend(), name)
     # Wrapped only where there is something to add: otherwise the real hook itself.
-    if name in _WHEELS and _external_metadata_fields():
+    if name in _WHEELS and _tool_flag("external-metadata") and _external_metadata_fields():
         hook = _with_metadata(name, hook)
     return hook

@@ -30,3 +30,17 @@ result = subprocess.run([sys.executable, "-c", code], env=dict(env, PYTHONPATH=s
 print(result.stdout)
 if result.returncode != 0 or not result.stdout.startswith("('a', 3, "):
     sys.exit("the built extension did not work")
+
+# As a maintainer publishes it: python -m build makes the sdist, then the wheel from the unpacked
+# sdist (so the in-tree backend must be in the sdist), and twine accepts both.
+dist = os.path.join(work, "dist")
+subprocess.check_call([sys.executable, "-m", "build", "--no-isolation", "--outdir", dist, src], env=env)
+made = sorted(os.listdir(dist))
+print("python -m build made:", made, flush=True)
+if len([f for f in made if f.endswith(".tar.gz")]) != 1 or len([f for f in made if f.endswith(".whl")]) != 1:
+    sys.exit("python -m build did not make one sdist and one wheel")
+twine = shutil.which("twine")
+if twine is None:
+    print("skipped: twine is missing (Debian: twine)")
+    sys.exit(77)
+subprocess.check_call([twine, "check", "--strict"] + [os.path.join(dist, f) for f in made])

@@ -79,6 +79,13 @@ def pip_wheel(project, out, env=None, extra=()):
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, env=e)
 
 
+def python_build(project, out, *args):
+    """python3 -m build (Debian's python3-build), offline, without isolation."""
+    e = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
+    return subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", out, *args, project],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, env=e)
+
+
 def run_from_wheel(wheel_dir, code, env=None):
     """Unpacks the one wheel in wheel_dir and runs `code` with it importable."""
     wheels = [w for w in os.listdir(wheel_dir) if w.endswith(".whl")]
@@ -298,7 +305,8 @@ class MetNeeds(HookTest):
 
 
 class CoreMetadata(HookTest):
-    """Core Metadata 2.6 (PEP 725): the wheel the hook builds says what it needs at run time."""
+    """Core Metadata 2.6 (PEP 725), opted in with [tool.extdeps] external-metadata = true: the
+    wheel the hook builds says what it needs at run time."""
 
     EXTERNAL = """
         [external]
@@ -311,7 +319,8 @@ class CoreMetadata(HookTest):
         """
 
     def build(self):
-        p = make_project(os.path.join(self.tmp, "p"), "zcrc-meta", self.EXTERNAL, ZLIB_SETUP, ZLIB_EXT)
+        p = make_project(os.path.join(self.tmp, "p"), "zcrc-meta", self.EXTERNAL, ZLIB_SETUP, ZLIB_EXT,
+                         tool="external-metadata = true")
         r = pip_wheel(p, self.out)
         self.assertBuilt(r)
         return [os.path.join(self.out, w) for w in os.listdir(self.out) if w.endswith(".whl")][0]
@@ -398,6 +407,118 @@ for spec in [a for a in args if a.count("=") == 2]:
 print("installed into " + prefix)
 '''
 
+
+
+def have_twine():
+    return shutil.which("twine") is not None
+
+
+class Publishing(HookTest):
+    """What a maintainer publishes: a wheel an index accepts, and an sdist anyone can build."""
+
+    EXTERNAL = """
+        [external]
+        build-requires = ["dep:virtual/compiler/c", "dep:generic/pkg-config"]
+        host-requires = ["dep:generic/zlib@>=1.2"]
+        dependencies = ["dep:generic/zlib@>=1.2"]
+        """
+
+    def test_by_default_the_wheel_metadata_is_the_real_backends_and_twine_accepts_it(self):
+        p = make_project(os.path.join(self.tmp, "p"), "zcrc-plain", self.EXTERNAL, ZLIB_SETUP, ZLIB_EXT)
+        # A description, as any published project has (twine checks that it renders).
+        write(os.path.join(p, "README.md"), "# zcrc-plain\n\nCRC-32 through zlib.\n")
+        with open(os.path.join(p, "pyproject.toml")) as f:
+            text = f.read()
+        with open(os.path.join(p, "pyproject.toml"), "w") as f:
+            f.write(text.replace('version = "0.1.0"\n', 'version = "0.1.0"\nreadme = "README.md"\n', 1))
+        self.assertBuilt(pip_wheel(p, self.out))
+        wheel = [os.path.join(self.out, w) for w in os.listdir(self.out) if w.endswith(".whl")][0]
+        with zipfile.ZipFile(wheel) as z:
+            name = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")][0]
+            metadata = z.read(name).decode()
+        self.assertNotIn("Requires-External-Dep", metadata)
+        self.assertNotIn("Metadata-Version: 2.6", metadata)
+        if not have_twine():
+            self.skipTest("twine is missing (Debian: twine)")
+        r = subprocess.run(["twine", "check", "--strict", wheel], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("PASSED", r.stdout)
+
+    def test_an_sdist_is_made_where_a_need_is_missing(self):
+        # An sdist compiles nothing: nothing native is checked for it.
+        p = make_project(os.path.join(self.tmp, "p"), "needs-new-libxml2", """
+            [external]
+            host-requires = ["dep:generic/libxml2@>=3"]
+            """, ZLIB_SETUP, ZLIB_EXT)
+        r = python_build(p, self.out, "--sdist")
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertEqual([f for f in os.listdir(self.out) if f.endswith(".tar.gz")], ["needs-new-libxml2-0.1.0.tar.gz"])
+        self.assertNotIn("no package manager here provides", r.stdout)
+
+    def test_the_documented_recipe_puts_the_backend_in_the_sdist_and_the_wheel_builds_from_it(self):
+        # hooks/python/README.md: an in-tree backend goes into the sdist through MANIFEST.in;
+        # python -m build makes the sdist, then the wheel from the unpacked sdist.
+        p = make_project(os.path.join(self.tmp, "p"), "zcrc-sdist", self.EXTERNAL, ZLIB_SETUP, ZLIB_EXT)
+        write(os.path.join(p, "MANIFEST.in"), "graft _extdeps\nglobal-exclude *.py[cod]\n")
+        r = python_build(p, self.out)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertEqual(len([f for f in os.listdir(self.out) if f.endswith(".whl")]), 1, r.stdout)
+        import tarfile
+        with tarfile.open(os.path.join(self.out, "zcrc-sdist-0.1.0.tar.gz")) as t:
+            self.assertIn("zcrc-sdist-0.1.0/_extdeps/extdeps_backend.py", t.getnames())
+
+    def test_without_extdeps_the_build_warns_once_and_goes_on(self):
+        p = make_project(os.path.join(self.tmp, "p"), "zcrc-noext", self.EXTERNAL, ZLIB_SETUP, ZLIB_EXT)
+        # -v: pip shows what the backend said only when asked to.
+        r = pip_wheel(p, self.out, env={"EXTDEPS_BIN": None, "PATH": "/usr/bin:/bin"}, extra=["-v"])
+        self.assertBuilt(r)
+        self.assertEqual(r.stdout.count("warning: extdeps is not on PATH"), 1, r.stdout)
+
+    def test_a_project_that_requires_extdeps_stops_without_it(self):
+        p = make_project(os.path.join(self.tmp, "p"), "zcrc-req", self.EXTERNAL, ZLIB_SETUP, ZLIB_EXT,
+                         tool="extdeps-required = true")
+        r = pip_wheel(p, self.out, env={"EXTDEPS_BIN": None, "PATH": "/usr/bin:/bin"})
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("extdeps is not on PATH, and [tool.extdeps] extdeps-required = true", r.stdout)
+        self.assertFalse(os.path.exists(os.path.join(p, "setup.py.ran")), "setuptools must not have run")
+
+
+PYPY = "/usr/bin/pypy3"
+
+
+class Markers(HookTest):
+    """The interpreter that runs the build decides the markers, not the python3 on PATH."""
+
+    def setUp(self):
+        super().setUp()
+        if not os.access(PYPY, os.X_OK):
+            self.skipTest("a second interpreter is needed: %s (Debian: pypy3)" % PYPY)
+        # PATH's python3 is PyPy (Python 3.9); the build runs in this CPython (3.11 on bookworm).
+        self.bin = os.path.join(self.tmp, "bin")
+        os.makedirs(self.bin)
+        os.symlink(PYPY, os.path.join(self.bin, "python3"))
+        self.path = self.bin + os.pathsep + os.environ.get("PATH", "")
+        v = subprocess.check_output([PYPY, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                    universal_newlines=True).strip()
+        self.assertNotEqual(v, "%d.%d" % sys.version_info[:2], "the two interpreters must differ")
+
+    def project(self, marker):
+        return make_project(os.path.join(self.tmp, "p"), "zcrc-marker", """
+            [external]
+            host-requires = ["dep:generic/zlib", "dep:generic/libxml2@>=3; %s"]
+            """ % marker, ZLIB_SETUP, ZLIB_EXT)
+
+    def test_a_need_whose_marker_is_false_for_the_building_interpreter_is_not_checked(self):
+        # True for PATH's python3 (PyPy 3.9), false for this one: the build goes on.
+        marker = "python_version < '%d.%d'" % sys.version_info[:2]
+        self.assertBuilt(pip_wheel(self.project(marker), self.out, env={"PATH": self.path}))
+
+    def test_a_need_whose_marker_is_true_for_the_building_interpreter_is_checked(self):
+        # False for PATH's python3 (PyPy), true for this CPython: the missing need stops it.
+        r = pip_wheel(self.project("implementation_name == 'cpython'"), self.out, env={"PATH": self.path})
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("dep:generic/libxml2 >=3", r.stdout)
 
 class Install(HookTest):
     """EXTDEPS_INSTALL=1 runs the plan's steps first: here a conda environment's."""
