@@ -15,7 +15,12 @@ export DEBIAN_FRONTEND=noninteractive
   python3 python3-packaging python3-jsonschema python3-rosdep2 lz4 xz-utils zstd gzip dpkg-dev \
   python3-setuptools python3-pip python3-wheel python3-dev python3-venv libxml2-dev libssl-dev \
   nix-bin pacman-package-manager makepkg libarchive-tools rpm createrepo-c dnf \
-  jq brotli gnuplot-nox pypy3 twine python3-build
+  jq brotli gnuplot-nox pypy3 twine python3-build \
+  libpng-dev libjpeg-dev pkg-config
+
+# (libpng-dev, libjpeg-dev and pkg-config, the name rosdep's table gives beside pkgconf: with the
+# packages above they meet the ten needs of bench/run.sh's apt case, as its `rosdep check` case
+# expects; a fresh machine has none of the three.)
 
 # The programs the tests and bench/smoke.sh run, with the package that has each (makepkg holds
 # vercmp and the compress.sh that repo-add sources; pacman-package-manager only recommends it).
