@@ -16,8 +16,12 @@ export DEBIAN_FRONTEND=noninteractive
   python3-setuptools python3-pip python3-wheel python3-dev python3-venv libxml2-dev libssl-dev \
   nix-bin pacman-package-manager makepkg libarchive-tools rpm createrepo-c dnf \
   jq brotli gnuplot-nox pypy3 twine python3-build \
-  libpng-dev libjpeg-dev pkg-config
+  libpng-dev libjpeg-dev pkg-config \
+  patchelf binutils python3-setuptools-whl python3-wheel-whl
 
+# (patchelf, binutils: the extdeps wheel (setup.py, scripts/wheel_policy.py); the two -whl
+# packages put setuptools and wheel in /usr/share/python-wheels, where pip's isolated builds find
+# them offline.)
 # (libpng-dev, libjpeg-dev and pkg-config, the name rosdep's table gives beside pkgconf: with the
 # packages above they meet the ten needs of bench/run.sh's apt case, as its `rosdep check` case
 # expects; a fresh machine has none of the three.)
@@ -58,8 +62,14 @@ jq jq
 gnuplot gnuplot-nox
 pypy3 pypy3
 twine twine
+patchelf patchelf
+readelf binutils
+strip binutils
 EOF_TOOLS
 if [ -f /usr/share/makepkg/util/compress.sh ]; then :; else missing+=("/usr/share/makepkg/util/compress.sh (makepkg)"); fi
+for w in setuptools wheel; do
+  compgen -G "/usr/share/python-wheels/$w-*.whl" >/dev/null || missing+=("/usr/share/python-wheels/$w-*.whl (python3-$w-whl)")
+done
 for module in packaging jsonschema rosdep2 setuptools wheel ensurepip tomllib build; do
   /usr/bin/python3 -c "import $module" 2>/dev/null || missing+=("/usr/bin/python3 module $module")
 done

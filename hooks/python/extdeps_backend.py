@@ -155,8 +155,9 @@ _warned_missing = False
 
 
 def _extdeps_program():
-    """EXTDEPS_BIN, else extdeps on PATH; None where there is neither and the project does not
-    require it (the build goes on, warned once)."""
+    """EXTDEPS_BIN, else the program of the extdeps wheel where it is installed beside this
+    module (`build-system.requires = ["extdeps"]`), else extdeps on PATH; None where there is none
+    and the project does not require it (the build goes on, warned once)."""
     global _warned_missing
     given = os.environ.get("EXTDEPS_BIN")
     if given:
@@ -164,6 +165,11 @@ def _extdeps_program():
             return given
         raise ExternalDependencyError(
             "extdeps_backend: EXTDEPS_BIN=%s is not an executable file" % given)
+    try:
+        import extdeps
+        return extdeps.program()
+    except (ImportError, AttributeError, FileNotFoundError):
+        pass
     found = shutil.which("extdeps")
     if found:
         return found
