@@ -35,12 +35,24 @@ install(DIRECTORY mappings/ DESTINATION ${CMAKE_INSTALL_DATADIR}/extdeps/mapping
 
 set(EXTDEPS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/extdeps)
 install(EXPORT extdepsTargets NAMESPACE extdeps:: DESTINATION ${EXTDEPS_CMAKE_DIR})
-configure_package_config_file(cmake/extdepsConfig.cmake.in ${PROJECT_BINARY_DIR}/extdepsConfig.cmake
+configure_package_config_file(cmake/extdepsConfig.cmake.in ${PROJECT_BINARY_DIR}/install-config/extdepsConfig.cmake
   INSTALL_DESTINATION ${EXTDEPS_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/extdepsConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
-install(FILES ${PROJECT_BINARY_DIR}/extdepsConfig.cmake ${PROJECT_BINARY_DIR}/extdepsConfigVersion.cmake
+install(FILES ${PROJECT_BINARY_DIR}/install-config/extdepsConfig.cmake ${PROJECT_BINARY_DIR}/extdepsConfigVersion.cmake
   hooks/cmake/ExtDeps.cmake DESTINATION ${EXTDEPS_CMAKE_DIR})
+
+# The build tree is a package too (find_package(extdeps) with the build folder on PATH or in
+# CMAKE_PREFIX_PATH, or extdeps_DIR): its targets as built here, ExtDeps.cmake from the source.
+export(EXPORT extdepsTargets NAMESPACE extdeps:: FILE ${PROJECT_BINARY_DIR}/extdepsTargets.cmake)
+file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/extdepsConfig.cmake @ONLY CONTENT [=[
+# find_package(extdeps) from the build tree @PROJECT_BINARY_DIR@ (written by CMake,
+# cmake/library.cmake): the targets as built there, the CMake hook from the source tree.
+include("${CMAKE_CURRENT_LIST_DIR}/extdepsTargets.cmake")
+get_target_property(EXTDEPS_EXECUTABLE extdeps::cli LOCATION)
+list(APPEND CMAKE_MODULE_PATH "@PROJECT_SOURCE_DIR@/hooks/cmake")
+set(extdeps_FOUND TRUE)
+]=])
 
 # extdeps.pc finds its prefix from its own folder, so the tree can be installed anywhere.
 file(RELATIVE_PATH EXTDEPS_PC_TO_PREFIX "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")

@@ -1,5 +1,7 @@
 #include "core/cli/cli.h"
 
+#include "core/detect/process.h"
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <istream>
@@ -17,6 +19,7 @@
 #include "core/cli/show_command.h"
 #include "core/config/config.h"
 #include "core/detect/cuda_probe.h"
+#include "core/detect/process.h"
 #include "core/fetch/cache_commands.h"
 #include "core/fetch/options.h"
 #include "core/json/document.h"
@@ -160,6 +163,28 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostrea
   if (dry_run) {
     out << "dry run: nothing was run\n";
     return 0;
+  }
+  // Every step's program is looked for before the first one runs (and before asking): without
+  // it the step would fail as the shell's "exit code 127", after the steps before it had run.
+  auto on_path = [&ctx](const std::string& program) {
+    return program.find('/') != std::string::npos || !detect::find_on_path(ctx, program).empty();
+  };
+  for (size_t i = 0; i < commands.size(); ++i) {
+    const auto& argv = commands[i];
+    // sudo's own PATH may differ (secure_path); the user's is the best guess there is.
+    const bool sudo = argv.front() == "sudo" && argv.size() > 1;
+    const std::string& program = on_path(argv.front()) && sudo ? argv[1] : argv.front();
+    if (on_path(program)) continue;
+    if (program == "sudo") {
+      err << "error: step " << (i + 1) << " (" << steps[i].manager << ") needs root; this is not root and "
+          << "there is no sudo on PATH, so nothing was run\n"
+          << "  run `extdeps install` as root (in a container, as its root user), or install sudo and let "
+          << "this user use it\n";
+    } else {
+      err << "error: step " << (i + 1) << " (" << steps[i].manager << ") runs " << printable_text(program)
+          << ", which is not on PATH, so nothing was run\n";
+    }
+    return 3;
   }
   if (!yes) {
     std::istream* in = ctx.input();

@@ -15,22 +15,26 @@
 # each. EXTDEPS_DECLARATION is the file read; editing it configures again.
 #
 # The extdeps program: EXTDEPS_EXECUTABLE (set by find_package(extdeps)), else $ENV{EXTDEPS_BIN},
-# else extdeps on PATH. See hooks/cmake/README.md.
+# else the cached EXTDEPS_PROGRAM (what an earlier configure found), else extdeps on PATH. See hooks/cmake/README.md.
 include_guard(GLOBAL)
 
 function(_extdeps_program out)
+  # What was found is cached (EXTDEPS_PROGRAM), so a configure step that the build tool runs
+  # again (extdeps.toml edited) finds it without the environment of the first one.
   if(EXTDEPS_EXECUTABLE)
     set(exe "${EXTDEPS_EXECUTABLE}")
   elseif(DEFINED ENV{EXTDEPS_BIN} AND NOT "$ENV{EXTDEPS_BIN}" STREQUAL "")
+    set(EXTDEPS_PROGRAM "$ENV{EXTDEPS_BIN}" CACHE FILEPATH "the extdeps program (extdeps_require)" FORCE)
     set(exe "$ENV{EXTDEPS_BIN}")
   else()
-    find_program(EXTDEPS_PROGRAM extdeps)
+    find_program(EXTDEPS_PROGRAM extdeps DOC "the extdeps program (extdeps_require)")
     set(exe "${EXTDEPS_PROGRAM}")
   endif()
   if(NOT exe OR NOT EXISTS "${exe}")
     message(FATAL_ERROR
       "extdeps_require: the extdeps program was not found (looked at EXTDEPS_EXECUTABLE, "
-      "$ENV{EXTDEPS_BIN} and PATH); install extdeps, or set EXTDEPS_BIN to it")
+      "\$ENV{EXTDEPS_BIN}, the cached EXTDEPS_PROGRAM and PATH); install extdeps, or set "
+      "EXTDEPS_BIN to it")
   endif()
   set(${out} "${exe}" PARENT_SCOPE)
 endfunction()

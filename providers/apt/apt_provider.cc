@@ -182,9 +182,11 @@ std::vector<Command> install_commands(const std::vector<PlannedPackage>& package
   // -y: extdeps shows the plan and asks before it runs anything, so apt must not ask again
   // (and cannot, when extdeps runs it without a terminal).
   Command c;
-  // "--": what follows is a package, never an option, whatever its name (command_problem has
-  // already refused names that start with '-'; this is the second wall).
-  c.argv = {"apt-get", "install", "-y", "--no-install-recommends", "--"};
+  // DPkg::Lock::Timeout (apt >= 1.9.11; older apt ignores it): wait up to 5 minutes for the
+  // dpkg lock that another apt holds (unattended-upgrades on a fresh cloud machine) instead of
+  // failing at once. "--": what follows is a package, never an option, whatever its name
+  // (command_problem has already refused names that start with '-'; this is the second wall).
+  c.argv = {"apt-get", "install", "-y", "--no-install-recommends", "-o", "DPkg::Lock::Timeout=300", "--"};
   for (const auto& p : packages) {
     std::string arg = p.name;
     if (arg.find(':') == std::string::npos && !p.arch.empty() && p.arch != "all" && p.arch != archs.native)

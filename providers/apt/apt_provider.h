@@ -54,7 +54,7 @@ Architectures architectures(const Context& ctx);
 // else the os-release ID, else "debian".
 std::string ecosystem_for(const detect::OsRelease& os);
 
-// `apt-get install -y --no-install-recommends name=version ...` (name:arch=version for a
+// `apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 -- name=version ...` (name:arch=version for a
 // foreign arch), run as root; no command for no packages.
 std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages,
                                       const Architectures& archs);

@@ -92,7 +92,7 @@ TEST_F(ApiTest, ResolveAndCheckGiveThePlanAndWhatIsMissing) {
   EXPECT_EQ(r->steps[0].manager, "apt");
   EXPECT_TRUE(r->steps[0].requires_elevation);
   EXPECT_EQ(r->steps[0].argv[0], "apt-get");
-  EXPECT_EQ(r->steps[0].command_line.rfind(sudo() + "apt-get install -y --no-install-recommends -- 'libxml2-dev=2.9.14", 0), 0u)
+  EXPECT_EQ(r->steps[0].command_line.rfind(sudo() + "apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 -- 'libxml2-dev=2.9.14", 0), 0u)
       << r->steps[0].command_line;
   auto j = json::parse(r->json);
   EXPECT_EQ(j["status"], "ok");

@@ -1,12 +1,14 @@
 # hooks/cmake/ExtDeps.cmake, driven by real CMake configure and build runs of small projects this
-# script writes. -D: SOURCE_DIR, WORK, GENERATOR, C_COMPILER; $ENV{EXTDEPS_BIN} is the extdeps
+# script writes. -D: SOURCE_DIR, BUILD_DIR (extdeps' build tree), WORK, GENERATOR, C_COMPILER; $ENV{EXTDEPS_BIN} is the extdeps
 # under test.
 #  1. met needs: the configure step passes and what extdeps env gives reaches the build: a
 #     library in a prefix of its own (found by pkg-config through PKG_CONFIG_PATH) is found by
 #     find_path/find_library without hints and by pkg_check_modules, linked and run;
 #  2. a missing need stops the configure step with extdeps's explanation;
 #  3. RESULT_VARIABLE asks about an optional group without stopping;
-#  4. without the extdeps program the configure step says where it looked.
+#  4. without the extdeps program the configure step says where it looked;
+#  5. find_package(extdeps) finds the build tree's package with the build folder on PATH;
+#  6. a program found through $ENV{EXTDEPS_BIN} is cached for the configure the build runs again.
 set(greet_id "dep:generic/extdeps-test-greet")
 file(REMOVE_RECURSE "${WORK}")
 
@@ -123,4 +125,48 @@ if(rc EQUAL 0)
   message(FATAL_ERROR "4: configure passed without extdeps")
 endif()
 expect("${out}" "extdeps_require: the extdeps program was not found" "4")
+expect("${out}" "(looked at EXTDEPS_EXECUTABLE, \$ENV{EXTDEPS_BIN}, the cached EXTDEPS_PROGRAM and PATH)" "4")
+
+# 5. find_package(extdeps) with the build folder on PATH, as a user who built extdeps and never
+#    installed it: the build tree's package gives the program and the hook.
+write_project("${WORK}/found" "[external]\nhost-requires = [\"${greet_id}@>=1.0\"]" [=[
+list(POP_BACK CMAKE_MODULE_PATH)  # the hook comes from the package, not from the source tree
+find_package(extdeps REQUIRED)
+include(ExtDeps)
+extdeps_require()
+message(STATUS "executable=${EXTDEPS_EXECUTABLE}")
+if(TARGET extdeps::extdeps AND TARGET extdeps::cli)
+  message(STATUS "targets=yes")
+endif()
+]=])
+unset(ENV{EXTDEPS_BIN})
+set(saved_path "$ENV{PATH}")
+set(ENV{PATH} "${BUILD_DIR}:$ENV{PATH}")
+run_cmake(rc out ${CMAKE_COMMAND} -S "${WORK}/found" -B "${WORK}/found/build" ${configure})
+set(ENV{PATH} "${saved_path}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "5: find_package(extdeps) from the build tree failed:\n${out}")
+endif()
+expect("${out}" "-- executable=${BUILD_DIR}/extdeps" "5")
+expect("${out}" "-- targets=yes" "5")
+expect("${out}" "-- extdeps: the needs of ${WORK}/found/extdeps.toml are met" "5")
+
+# 6. The program found through $ENV{EXTDEPS_BIN} is cached: the configure step that the build
+#    runs again after extdeps.toml changed finds it without that variable.
+set(ENV{EXTDEPS_BIN} "${BUILD_DIR}/extdeps")
+run_cmake(rc out ${CMAKE_COMMAND} -S "${WORK}/met" -B "${WORK}/met/build-again" ${configure})
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "6: configure failed:\n${out}")
+endif()
+unset(ENV{EXTDEPS_BIN})
+set(ENV{PATH} "/usr/bin:/bin")  # no extdeps on PATH either
+file(TOUCH "${WORK}/met/extdeps.toml")
+run_cmake(rc out ${CMAKE_COMMAND} --build "${WORK}/met/build-again")
+set(ENV{PATH} "${saved_path}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "6: the build's second configure failed:\n${out}")
+endif()
+expect("${out}" "-- extdeps: the needs of ${WORK}/met/extdeps.toml are met" "6")
+file(STRINGS "${WORK}/met/build-again/CMakeCache.txt" cached REGEX "^EXTDEPS_PROGRAM:")
+expect("${cached}" "EXTDEPS_PROGRAM:FILEPATH=${BUILD_DIR}/extdeps" "6")
 message(STATUS "the CMake hook works")

@@ -298,7 +298,7 @@ class IsolatedBuild(unittest.TestCase):
         r = self.pip_wheel(p)
         self.assertNotEqual(r.returncode, 0, r.stdout)
         self.assertIn("libtiff-dev=", r.stdout)
-        self.assertRegex(r.stdout, r"apt-get install -y --no-install-recommends [^\n]*libtiff-dev=")
+        self.assertRegex(r.stdout, r"apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 -- [^\n]*libtiff-dev=")
         self.assertIn("extdeps_backend: the build stopped before it began", r.stdout)
         self.assertFalse(os.path.exists(os.path.join(p, "setup.py.ran")), "setuptools must not have run")
 

@@ -193,7 +193,7 @@ TEST(AptProvider, InstallsPinnedVersionsInOneAptGetCall) {
                                    {"libssl3:i386", "3.0.17-1~deb12u2", "i386"}});
   ASSERT_EQ(cmds.size(), 1u);
   EXPECT_TRUE(cmds[0].requires_elevation);
-  EXPECT_EQ(cmds[0].argv, (Strings{"apt-get", "install", "-y", "--no-install-recommends", "--", "zlib1g-dev=1:1.2.13.dfsg-1",
+  EXPECT_EQ(cmds[0].argv, (Strings{"apt-get", "install", "-y", "--no-install-recommends", "-o", "DPkg::Lock::Timeout=300", "--", "zlib1g-dev=1:1.2.13.dfsg-1",
                                    "dpkg-dev=1.21.23", "libc6:i386=2.36-9+deb12u14", "libssl3:i386=3.0.17-1~deb12u2"}));
 }
 
