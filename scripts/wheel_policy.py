@@ -181,7 +181,8 @@ def main(argv):
             if tmp:
                 shutil.rmtree(tmp, True)
         print("%s: %s" % (target, tag))
-        for r in reasons:
+        # For a manylinux tag, why the level below it is refused; for linux_*, every reason.
+        for r in (reasons if tag.startswith("linux_") else reasons[-1:]):
             print("  %s" % r)
         if tag.startswith("linux_"):
             worst = 1

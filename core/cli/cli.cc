@@ -46,6 +46,9 @@ void add_sources(CLI::App* cmd, engine::SourceOptions& o) {
       ->type_name("ID[:VERSION]");
   for (const ProviderDescriptor* d : provider_descriptors()) {
     for (const auto& option : d->options) {
+      // A name the command already has (a core option, or another provider's option of the same
+      // name, whose values it shares) is not defined twice: CLI11 would throw.
+      if (cmd->get_option_no_throw("--" + std::string(option.name)) != nullptr) continue;
       auto& values = o.provider_options[std::string(option.name)];
       std::string help = std::string(option.help) + " [" + std::string(d->name) + "]";
       auto* added = cmd->add_option("--" + std::string(option.name), values, help);
@@ -250,7 +253,24 @@ std::string named_subcommand(const std::vector<std::string>& args) {
   return {};
 }
 
+namespace {
+int run_command_line(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+}  // namespace
+
 int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  try {
+    return run_command_line(ctx, args, out, err);
+  } catch (const CLI::ConstructionError& e) {
+    // Two definitions of one option (a provider's option named like a core one, which describe
+    // refuses and add_sources skips, so only a new core option could get here): never an abort.
+    err << "error: internal error: the command line could not be built: " << printable_text(e.what()) << '\n';
+    return 3;
+  }
+}
+
+namespace {
+
+int run_command_line(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   // Provider plugins first: their options are flags of the commands below.
   {
     timings::Phase t("plugins");
@@ -400,5 +420,7 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
   }
   return 2;
 }
+
+}  // namespace
 
 }  // namespace extdeps::cli

@@ -1,5 +1,6 @@
 // Reads the Requires-External-Dep fields of the distributions a Python interpreter has installed.
 #include "core/declare/installed.h"
+#include "core/json/document.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,7 @@ bool names_an_extra(const std::string& marker) { return marker.find("extra") != 
 }  // namespace
 
 Result<std::vector<Requirement>> external_needs_from_json(std::string_view text) {
-  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto j = json::parse_or_discarded(text);
   if (j.is_discarded() || !j.is_array())
     return error_at(ExitCode::environment, "", "the interpreter did not list its distributions as expected");
   std::vector<Requirement> out;

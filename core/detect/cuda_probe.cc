@@ -1,6 +1,7 @@
 // The NVIDIA driver probe: a child process that loads the driver with dlopen, and the parent that
 // runs it with a timeout and turns what it printed (or how it died) into CudaFacts.
 #include "core/detect/cuda_probe.h"
+#include "core/json/document.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -439,7 +440,7 @@ int run_cuda_probe(std::ostream& out) {
 }
 
 CudaFacts parse_cuda_probe_output(std::string_view text) {
-  json j = json::parse(text, nullptr, false);
+  json j = extdeps::json::parse_or_discarded(text);
   if (j.is_discarded()) return garbage(text, "not json");
   if (!j.is_object() || !j.contains("cuda") || !j["cuda"].is_object())
     return garbage(text, "no \"cuda\" object");

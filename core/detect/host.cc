@@ -18,6 +18,8 @@
 #include "core/detect/host_cache.h"
 #include "core/detect/host_json.h"
 #include "core/detect/overrides.h"
+#include "core/json/document.h"
+#include "core/util/regular_file.h"
 #include "core/util/subprocess.h"
 
 namespace extdeps::detect {
@@ -121,18 +123,22 @@ CudaFacts cuda_facts(const Context& ctx, const DetectOptions& options) {
   return c;
 }
 
+namespace {
+constexpr std::size_t kMaxHostFileBytes = 1 << 20;
+}  // namespace
+
 Result<HostFacts> read_host_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const std::string why = std::strerror(errno);
-    Error e = bad_input("cannot read host facts " + path + ": " + why);
-    e.place = path;
-    e.what = "cannot read host facts (" + why + ")";
+  // The user's own argument: a link is followed, but a FIFO or device is refused, not waited on.
+  auto text = read_regular_file(path, kMaxHostFileBytes, Links::follow, ExitCode::bad_input);
+  if (!text.ok()) {
+    Error e = text.error();
+    e.message = "cannot read host facts " + e.message;
     return e;
   }
-  auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded())
-    return error_at(ExitCode::bad_input, path, "not JSON", "what `extdeps detect --save` writes");
+  nlohmann::json j;
+  if (auto bad = json::parse_document(*text, j))
+    return error_at(ExitCode::bad_input, path + ": byte " + std::to_string(bad->offset), bad->what,
+                    "what `extdeps detect --save` writes");
   auto facts = host_facts_from_json(j);
   if (!facts.ok()) {
     Error e = at_place(facts.error(), path);

@@ -12,6 +12,7 @@
 #include "core/detect/cuda_probe.h"
 #include "core/detect/host_json.h"
 #include "core/json/document.h"
+#include "core/util/regular_file.h"
 
 namespace extdeps::detect {
 
@@ -59,10 +60,11 @@ std::string host_cache_file(const Context& ctx) { return ctx.cache_dir() + "/det
 std::optional<CachedHost> load_host_cache(const Context& ctx, const HostCacheKey& key,
                                           std::chrono::seconds ttl) {
   if (!ctx.cache_enabled()) return std::nullopt;
-  std::ifstream in(host_cache_file(ctx), std::ios::binary);
-  if (!in) return std::nullopt;
+  // A cache file: never a link, a FIFO or a device, and bounded (docs/limits.md).
+  auto text = read_regular_file(host_cache_file(ctx), 1 << 20, Links::refuse);
+  if (!text.ok()) return std::nullopt;
   try {
-    return read_entry(ctx, key, ttl, nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false));
+    return read_entry(ctx, key, ttl, json::parse_or_discarded(*text));
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;  // a field of the wrong type: as good as absent
   }

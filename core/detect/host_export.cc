@@ -54,7 +54,11 @@ std::string uv_variables(const HostFacts& f) {
 
 std::string variant_properties(const HostFacts& f) {
   if (!has_driver(f)) return {};
-  const auto [major, minor] = cuda_major_minor(f.cuda.cuda_version);
+  // Bounded whatever the facts say (the --host reader checks them too): a minor past 99 or a
+  // major far from the table would make the loops below run for ever.
+  auto [major, minor] = cuda_major_minor(f.cuda.cuda_version);
+  minor = std::clamp(minor, 0, 99);
+  major = std::clamp(major, 0, 99);
   const auto& table = cuda_toolkits();
   auto newest_minor = [&](int m) {
     int n = -1;

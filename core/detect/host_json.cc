@@ -1,8 +1,25 @@
 #include "core/detect/host_json.h"
 
+#include <algorithm>
 #include <array>
+#include <string_view>
+
+#include "core/util/printable.h"
 
 namespace extdeps::detect {
+
+namespace {
+
+bool plausible_cuda_version(const std::string& v) {
+  auto dot = v.find('.');
+  if (dot == std::string::npos) return false;
+  auto digits = [](std::string_view s) {
+    return !s.empty() && s.size() <= 2 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  return digits(std::string_view(v).substr(0, dot)) && digits(std::string_view(v).substr(dot + 1));
+}
+
+}  // namespace
 
 namespace {
 
@@ -114,6 +131,11 @@ Result<HostFacts> host_facts_from_json(const nlohmann::json& j) {
     f.cuda.source = cj.at("source").get<std::string>();
     f.cuda.driver_version = cj.at("driver_version").get<int>();
     f.cuda.cuda_version = cj.at("cuda_version").get<std::string>();
+    // What a driver reports: MAJOR.MINOR, each of one or two digits (or nothing). Anything else
+    // reached the variant writer's loops (12.2147483647 never ended).
+    if (!f.cuda.cuda_version.empty() && !plausible_cuda_version(f.cuda.cuda_version))
+      return error_at(ExitCode::bad_input, "", "cuda_version '" + printable_text(f.cuda.cuda_version) + "'",
+                      "MAJOR.MINOR of one or two digits each, as a driver reports it (12.4)");
     f.cuda.kernel_driver = cj.at("kernel_driver").get<std::string>();
     // Added after the first saved files: absent means unknown.
     f.cuda.user_driver = cj.value("user_driver", "");
@@ -124,11 +146,17 @@ Result<HostFacts> host_facts_from_json(const nlohmann::json& j) {
     f.cuda.error_name = cj.at("error_name").get<std::string>();
     f.cuda.detail = cj.at("detail").get<std::string>();
     for (const auto& d : cj.at("devices")) {
+      if (f.cuda.devices.size() >= 4096)
+        return error_at(ExitCode::bad_input, "", "more than 4096 cuda devices", "the GPUs of one machine");
       CudaDevice dev;
       dev.index = d.at("index").get<int>();
       dev.name = d.at("name").get<std::string>();
       dev.cc_major = d.at("cc_major").get<int>();
       dev.cc_minor = d.at("cc_minor").get<int>();
+      if (dev.cc_major < 0 || dev.cc_major > 99 || dev.cc_minor < 0 || dev.cc_minor > 9)
+        return error_at(ExitCode::bad_input, "", "compute capability " + std::to_string(dev.cc_major) + "." +
+                                                     std::to_string(dev.cc_minor),
+                        "MAJOR.MINOR, 0-99 and 0-9");
       dev.total_memory = d.at("total_memory").get<std::uint64_t>();
       dev.uuid = d.at("uuid").get<std::string>();
       dev.mig = d.value("mig", "");

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/util/regular_file.h"
+
 namespace extdeps::detect {
 
 namespace {
@@ -31,11 +33,17 @@ std::vector<std::string> OsRelease::ecosystems() const {
   return out;
 }
 
+namespace {
+constexpr std::size_t kMaxOsReleaseBytes = 64 << 10;
+}  // namespace
+
 OsRelease read_os_release(const Context& ctx) {
   OsRelease os;
-  std::ifstream in(ctx.host_path("/etc/os-release"));
-  if (!in) in.open(ctx.host_path("/usr/lib/os-release"));
-  if (!in) return os;
+  // Read as a regular file, never waited on: a FIFO or a device there blocked every resolve.
+  auto text = read_regular_file(ctx.host_path("/etc/os-release"), kMaxOsReleaseBytes, Links::follow);
+  if (!text.ok()) text = read_regular_file(ctx.host_path("/usr/lib/os-release"), kMaxOsReleaseBytes, Links::follow);
+  if (!text.ok()) return os;
+  std::istringstream in(std::move(text).value());
   std::string line, ubuntu_codename;
   while (std::getline(in, line)) {
     auto eq = line.find('=');

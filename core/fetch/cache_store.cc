@@ -149,7 +149,7 @@ std::optional<EntryMeta> from_json(const nlohmann::json& j) {
 namespace meta_file {
 
 std::optional<EntryMeta> parse(std::string_view text) {
-  return from_json(nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false));
+  return from_json(json::parse_or_discarded(text));
 }
 
 // A 304 changes only the time of most entries. The time's digits sit right-aligned in a slot of

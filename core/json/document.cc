@@ -1,6 +1,7 @@
 // nlohmann::json behind a wall of values (document.h).
 #include "core/json/document.h"
 
+#include "core/util/limits.h"
 #include "core/util/text.h"
 
 namespace extdeps::json {
@@ -44,7 +45,34 @@ struct Locator : nlohmann::json_sax<nlohmann::json> {
 
 }  // namespace
 
+std::optional<std::size_t> nested_deeper_than(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+nlohmann::json parse_or_discarded(std::string_view text) {
+  if (nested_deeper_than(text, limits::kMaxJsonDepth)) return nlohmann::json(nlohmann::json::value_t::discarded);
+  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
 std::optional<DocumentError> parse_document(std::string_view text, nlohmann::json& out) {
+  if (auto at = nested_deeper_than(text, limits::kMaxJsonDepth))
+    return DocumentError{*at, "arrays and objects nested deeper than " + std::to_string(limits::kMaxJsonDepth) +
+                                  " (docs/limits.md)"};
   try {
     out = nlohmann::json::parse(text);
     return std::nullopt;

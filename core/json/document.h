@@ -20,8 +20,17 @@ struct DocumentError {
 };
 
 // Parses `text` whole into `out`. Numbers too large for a double (1e999) are an error at their
-// offset, as a syntax error is.
+// offset, as a syntax error is, and so is nesting deeper than kMaxJsonDepth (core/util/limits.h).
 std::optional<DocumentError> parse_document(std::string_view text, nlohmann::json& out);
+
+// Parses `text` whole; a discarded value (is_discarded()) where it is not JSON or nests deeper
+// than kMaxJsonDepth: for readers that say only "not JSON" (caches, a child's answer).
+nlohmann::json parse_or_discarded(std::string_view text);
+
+// The offset of the first `[` or `{` that opens level limit + 1 (outside strings), or nullopt.
+// Parsing is iterative in nlohmann::json, but copying and dumping a value recurse: a document
+// nested 300000 deep crashed the first copy of it.
+std::optional<std::size_t> nested_deeper_than(std::string_view text, std::size_t limit);
 
 // A JSON value as text for output (--json, API strings): invalid UTF-8 becomes U+FFFD.
 std::string dump(const nlohmann::json& value, int indent = 2);

@@ -29,9 +29,13 @@ namespace js = extdeps::json;
 
 constexpr std::size_t kMaxAnswer = std::size_t{1} << 30;  // 1 GiB of lines per answer
 // The core options a plugin's option may not be named after.
-constexpr std::string_view kCoreOptions[] = {"manager", "category", "optional", "all-optional", "json", "explain",
-                                             "no-cache", "cache-dir", "mapping-dir", "no-guess", "host", "offline",
-                                             "python", "format", "root", "yes", "dry-run", "help", "version"};
+// Every option name a command of the CLI defines (core/cli/cli.cc): a plugin's option of the same
+// name would be a second definition. (The CLI also skips any provider option that its command
+// already has, so a name missing here cannot abort it.)
+constexpr std::string_view kCoreOptions[] = {
+    "manager", "category", "optional", "all-optional", "json", "explain", "no-cache", "cache-dir",
+    "mapping-dir", "no-guess", "host", "offline", "python", "system", "format", "root", "yes", "dry-run",
+    "dump-testcase", "refresh", "save", "scheme", "variables", "help", "version"};
 
 // Strings the descriptors of plugins point into; they live as long as the process.
 std::string_view keep(std::string text) {

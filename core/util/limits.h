@@ -18,6 +18,11 @@ inline constexpr std::size_t kMaxSpecifierLength = 65536;   // bytes of one spec
 // itself (256), not dotted keys.
 inline constexpr std::size_t kMaxTomlDepth = 128;
 
+// Every JSON document (plugin messages, --host files, caches, index pages, debug replay's
+// request): nested arrays and objects. nlohmann::json parses iteratively but copies and dumps
+// recursively, so a document 300000 deep crashed on its first copy.
+inline constexpr std::size_t kMaxJsonDepth = 200;
+
 // Versions: a native version string (deb, rpm, conda, PEP 440, nix).
 inline constexpr std::size_t kMaxVersionLength = 1024;
 

@@ -1,4 +1,5 @@
 #include "providers/nix/index_source.h"
+#include "core/json/document.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -175,7 +176,7 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
     std::string text = read_text(meta_file);
     ::unlink(meta_file.c_str());
     if (!meta) return meta.error();
-    auto j = nlohmann::json::parse(text, nullptr, false);
+    auto j = json::parse_or_discarded(text);
     if (j.is_discarded() || !j.contains("url") || !j["url"].is_string())
       return error_at(ExitCode::environment, "", "nix flake metadata nixpkgs --json printed no locked url");
     std::string locked = j["url"].get<std::string>();

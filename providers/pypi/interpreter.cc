@@ -1,5 +1,6 @@
 // The question is a short Python program run with the interpreter itself; its answer is JSON.
 #include "providers/pypi/interpreter.h"
+#include "core/json/document.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -76,7 +77,7 @@ std::string cache_file(const Context& ctx, const std::string& given, const std::
 }
 
 Result<Interpreter> from_answer(const std::string& text, const std::string& path) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
+  auto j = json::parse_or_discarded(text);
   if (!j.is_object())
     return error_at(ExitCode::environment, path, "its answer about itself is not JSON: " + text.substr(0, 200));
   Interpreter in;

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
+#include <charconv>
 
 #include "core/declare/declare.h"
 #include "core/detect/process.h"
@@ -23,21 +25,6 @@ namespace {
 
 // Bump when records are made differently: a cache keyed on the old making is then unused.
 constexpr std::string_view kRecordFormat = "pypi-records-1";
-
-// The CUDA major release an NVIDIA wheel is built for: nvidia-cublas-cu12 -> 12; the CUDA 13
-// wheels without a suffix whose version is the CUDA release (nvidia-cuda-runtime 13.0.96,
-// nvidia-cublas, nvidia-nvjitlink) -> their major version.
-std::optional<int> cuda_major_of(const std::string& name, const std::string& version) {
-  if (!name.starts_with("nvidia-")) return std::nullopt;
-  auto cu = name.rfind("-cu");
-  if (cu != std::string::npos && cu + 3 < name.size() &&
-      std::all_of(name.begin() + static_cast<long>(cu) + 3, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-    return std::stoi(name.substr(cu + 3));
-  bool follows_cuda = name.starts_with("nvidia-cuda-") || name == "nvidia-cublas" || name == "nvidia-nvjitlink";
-  if (!follows_cuda) return std::nullopt;
-  int major = std::atoi(version.c_str());
-  return major >= 13 ? std::optional<int>(major) : std::nullopt;
-}
 
 class RangeMatcher final : public SpecMatcher {
  public:
@@ -177,6 +164,30 @@ class PypiProvider final : public Provider {
 };
 
 }  // namespace
+
+// The CUDA major release an NVIDIA wheel is built for: nvidia-cublas-cu12 -> 12; the CUDA 13
+// wheels without a suffix whose version is the CUDA release (nvidia-cuda-runtime 13.0.96,
+// nvidia-cublas, nvidia-nvjitlink) -> their major version.
+std::optional<int> cuda_major_of(const std::string& name, const std::string& version) {
+  if (!name.starts_with("nvidia-")) return std::nullopt;
+  auto cu = name.rfind("-cu");
+  if (cu != std::string::npos && cu + 3 < name.size() &&
+      std::all_of(name.begin() + static_cast<long>(cu) + 3, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+  {
+    // nvidia-x-cu99999999999: past int, a CUDA release no driver has (issue 31: stoi threw).
+    int major = 0;
+    auto [end, ec] = std::from_chars(name.data() + cu + 3, name.data() + name.size(), major);
+    (void)end;
+    return ec == std::errc() ? major : std::numeric_limits<int>::max();
+  }
+  bool follows_cuda = name.starts_with("nvidia-cuda-") || name == "nvidia-cublas" || name == "nvidia-nvjitlink";
+  if (!follows_cuda) return std::nullopt;
+  int major = 0;
+  auto [end, ec] = std::from_chars(version.data(), version.data() + version.size(), major);
+  (void)end;
+  if (ec == std::errc::result_out_of_range) return std::numeric_limits<int>::max();
+  return ec == std::errc() && major >= 13 ? std::optional<int>(major) : std::nullopt;
+}
 
 std::vector<std::string> index_urls(const Context&, const ProviderSettings& settings) {
   std::vector<std::string> out;

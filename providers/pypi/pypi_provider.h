@@ -21,6 +21,11 @@ enum class Frontend { pip, uv };
 // PIP_EXTRA_INDEX_URL's blank-separated list).
 std::vector<std::string> index_urls(const Context& ctx, const ProviderSettings& settings);
 
+// The CUDA major release an NVIDIA wheel is built for (nvidia-cublas-cu12 -> 12; the CUDA 13
+// wheels without a suffix -> their version's major); INT_MAX for a suffix past int
+// (nvidia-x-cu99999999999: no driver has it); nullopt for a wheel that is not NVIDIA's CUDA.
+std::optional<int> cuda_major_of(const std::string& name, const std::string& version);
+
 // One step for all packages, never elevated (an interpreter's packages belong to its user):
 //   PYTHON -m pip install [--index-url URL] [--extra-index-url URL ...] name==version ...
 //   uv pip install --python PYTHON [--index-url URL] [--extra-index-url URL ...] name==version ...

@@ -3,6 +3,7 @@
 // schema/detect.schema.json, and `resolve --host FILE` on this GPU-less machine picking what that
 // machine needs; `detect --format conda|uv|variants`.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -156,6 +157,50 @@ TEST_F(HostFileTest, ABadHostFileIsBadInputNamingIt) {
   auto missing = resolve({"--host", file + ".absent"});
   EXPECT_EQ(missing.rc, 2);
   EXPECT_NE(missing.err.find("cannot read host facts " + file + ".absent"), std::string::npos) << missing.err;
+}
+
+// Issue 31: a FIFO given as --host blocked for ever; a file nested 300000 deep crashed.
+TEST_F(HostFileTest, AHostFileThatIsNotAFileOrNestsTooDeepIsBadInput) {
+  const std::string dir = test::temp_dir();
+  const std::string fifo = dir + "/host.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto r = resolve({"--host", fifo});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("error: cannot read host facts " + fifo + ": is a FIFO, not a regular file"), std::string::npos)
+      << r.err;
+  const std::string deep = dir + "/deep.json";
+  std::ofstream(deep) << "{\"os\": " << std::string(300000, '[') << std::string(300000, ']') << "}";
+  auto d = resolve({"--host", deep});
+  EXPECT_EQ(d.rc, 2);
+  EXPECT_NE(d.err.find("error: " + deep + ": byte 206: arrays and objects nested deeper than 200"), std::string::npos)
+      << d.err;
+}
+
+// Issue 31: `detect --host F --format variants` never ended for cuda_version 12.2147483647 and
+// wrote 2^31 lines for 2147483647.0; a compute capability of 1000.0 is no GPU's either.
+TEST_F(HostFileTest, ImplausibleCudaFactsAreBadInputNotLoops) {
+  const std::string host = gpu_machine("12040", "NVIDIA L4:8.9:24000000000");
+  const std::string saved = test::read_file(host);
+  const std::string dir = test::temp_dir();
+  struct Case {
+    std::string from, to, message;
+  };
+  for (const auto& c : std::vector<Case>{
+           {"\"cuda_version\": \"12.4\"", "\"cuda_version\": \"12.2147483647\"", "cuda_version '12.2147483647'"},
+           {"\"cuda_version\": \"12.4\"", "\"cuda_version\": \"2147483647.0\"", "cuda_version '2147483647.0'"},
+           {"\"cc_major\": 8", "\"cc_major\": 1000", "compute capability 1000.9"},
+       }) {
+    auto at = saved.find(c.from);
+    ASSERT_NE(at, std::string::npos) << c.from << " in " << saved;
+    std::string edited = saved;
+    edited.replace(at, c.from.size(), c.to);
+    const std::string file = dir + "/edited.json";
+    std::ofstream(file) << edited;
+    auto r = run({"detect", "--host", file, "--format", "variants"});
+    EXPECT_EQ(r.rc, 2) << c.to << ": " << r.out.substr(0, 200);
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_LT(r.out.size(), 4096u);
+  }
 }
 
 TEST_F(HostFileTest, DetectFormatsOfTheSavedFacts) {

@@ -178,6 +178,9 @@ TEST_F(BadPlugin, EachFailureIsAnErrorNamingThePlugin) {
            {"refuses", "echo '{\"type\": \"error\", \"message\": \"no repository configured\"}'\n",
             "describe failed: no repository configured"},
            {"silent", "exit 0\n", "no \"describe\" message in its answer to describe"},
+           // Issue 31: 300000 nested arrays crashed the copy of the message (SIGSEGV at discovery).
+           {"deep", "head -c 300000 /dev/zero | tr '\\0' '['; head -c 300000 /dev/zero | tr '\\0' ']'; echo\n",
+            "arrays and objects nested deeper than 200"},
            {"newer", "echo '" + describe_line("newer", 2) + "'\n",
             "its description is for protocol 2; this extdeps speaks protocol 1 (a newer extdeps may speak it)"},
            {"misnamed", "echo '" + describe_line("other") + "'\n",
@@ -250,6 +253,43 @@ TEST_F(BadPlugin, LoadStreamsRecordsAndRefusesATruncatedOrBadAnswer) {
   EXPECT_EQ(r.error().what, "unknown operator '~>'");
   EXPECT_EQ(r.error().expected, "= < <= > >= !=");
   EXPECT_EQ(r.error().code, ExitCode::environment);
+}
+
+// A plugin whose options are named like options of the CLI's commands (issue 31: `system` and
+// `dump-testcase` aborted every command with CLI11's OptionAlreadyAdded, --version included): its
+// description is refused, naming the option, and every command still runs. Two plugins sharing
+// an option name that no core option has define it once.
+TEST_F(BadPlugin, AnOptionNamedLikeACoreOptionIsRefusedAndNothingAborts) {
+  const std::string cache = test::temp_dir();
+  for (const std::string name : {"system", "dump-testcase", "refresh", "scheme", "format", "root", "help"}) {
+    const std::string dir = test::temp_dir();
+    std::string line = describe_line("clash");
+    line.insert(line.size() - 1, ",\"options\":[{\"name\":\"" + name + "\",\"help\":\"x\"}]");
+    std::string path = write_plugin(dir, "clash", "echo '" + line + "'\n");
+    auto d = describe(path);
+    ASSERT_FALSE(d.ok()) << name;
+    EXPECT_NE(d.error().message.find("has an option named '" + name + "'"), std::string::npos) << d.error().message;
+    const std::vector<std::string> env{"EXTDEPS_PLUGIN_PATH=" + dir, "XDG_CACHE_HOME=" + cache, "HOME=" + cache};
+    auto version = extdeps_run({"--version"}, env);
+    EXPECT_EQ(version.rc, 0) << name << ": " << version.err;
+    EXPECT_EQ(version.out, "extdeps " EXTDEPS_VERSION "\n");
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"resolve", "--help"}, {"detect", "--help"}, {"version", "compare", "1", "2", "--scheme", "deb"}}) {
+      auto r = extdeps_run(args, env);
+      EXPECT_GE(r.rc, 0) << name;
+      EXPECT_LE(r.rc, 3) << name << " " << args[0] << ": " << r.err;
+    }
+  }
+  // Two plugins with an option of one name: each command defines it once.
+  const std::string dir = test::temp_dir();
+  for (const std::string plugin : {"one", "two"}) {
+    std::string line = describe_line(plugin);
+    line.insert(line.size() - 1, ",\"options\":[{\"name\":\"site-index\",\"help\":\"x\"}]");
+    write_plugin(dir, plugin, "echo '" + line + "'\n");
+  }
+  auto r = extdeps_run({"resolve", "--help"}, {"EXTDEPS_PLUGIN_PATH=" + dir, "XDG_CACHE_HOME=" + cache, "HOME=" + cache});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("--site-index"), std::string::npos) << r.out;
 }
 
 // Found in EXTDEPS_PLUGIN_PATH's folders before PATH's, the first of a name only, executables

@@ -1,0 +1,80 @@
+#include "core/util/regular_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace extdeps {
+
+namespace {
+
+const char* kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a regular file";
+}
+
+}  // namespace
+
+Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links,
+                                      ExitCode code) {
+  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+  if (links == Links::refuse) flags |= O_NOFOLLOW;
+  int fd = ::open(path.c_str(), flags);
+  if (fd < 0) {
+    const int e = errno;
+    if (e == ELOOP && links == Links::refuse)
+      return error_at(code, path, "is a symbolic link, which is not followed here", "a regular file");
+    return error_at(code, path, std::string("cannot be read (") + std::strerror(e) + ")");
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const std::string kind = ::fstat(fd, &st) == 0 ? kind_of(st.st_mode) : "not a regular file";
+    ::close(fd);
+    return error_at(code, path, "is " + kind + ", not a regular file");
+  }
+  if (static_cast<unsigned long long>(st.st_size) > max_bytes) {
+    ::close(fd);
+    return error_at(code, path, "is larger than " + std::to_string(max_bytes) + " bytes (docs/limits.md)");
+  }
+  std::string text;
+  text.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t have = 0;
+  while (true) {
+    if (have == text.size()) {
+      // The file may have grown since fstat: read on, within the bound.
+      if (text.size() >= max_bytes) {
+        char probe;
+        ssize_t n = ::read(fd, &probe, 1);
+        if (n > 0) {
+          ::close(fd);
+          return error_at(code, path, "is larger than " + std::to_string(max_bytes) + " bytes (docs/limits.md)");
+        }
+        break;
+      }
+      text.resize(std::min(max_bytes, text.size() + 65536));
+    }
+    ssize_t n = ::read(fd, text.data() + have, text.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int e = errno;
+      ::close(fd);
+      return error_at(code, path, std::string("cannot be read (") + std::strerror(e) + ")");
+    }
+    if (n == 0) break;
+    have += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  text.resize(have);
+  return text;
+}
+
+}  // namespace extdeps

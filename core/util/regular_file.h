@@ -1,0 +1,22 @@
+// Reading a file that must be a file: opened without blocking (a FIFO answers at once), checked
+// with fstat to be a regular file (not a FIFO, device, socket or directory), bounded in size, and
+// for paths extdeps did not get from the user (under a root, a cache, a testcase folder) opened
+// without following a last-component symlink (O_NOFOLLOW). docs/limits.md.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "core/util/result.h"
+
+namespace extdeps {
+
+enum class Links { follow, refuse };
+
+// The whole file at `path`, at most max_bytes. Errors (ExitCode::environment unless given):
+// "PATH: cannot be read (No such file or directory)", "PATH: is a FIFO, not a regular file",
+// "PATH: is larger than N bytes", "PATH: is a symbolic link, which is not followed here".
+Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links,
+                                      ExitCode code = ExitCode::environment);
+
+}  // namespace extdeps
