@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "core/util/compressed_reader.h"
+#include "core/util/limits.h"
+#include "core/util/regular_file.h"
 #include "core/util/text.h"
 #include "providers/pacman/pacman_provider.h"
 
@@ -245,12 +247,13 @@ Result<void> read_local_db(const std::string& dir, const RecordSink& sink) {
   std::sort(entries.begin(), entries.end());
   for (const auto& e : entries) {
     const std::string file = e + "/desc";
-    std::ifstream in(file, std::ios::binary);
-    if (!in) continue;  // pacman skips an entry without desc too
-    std::stringstream ss;
-    ss << in.rdbuf();
+    if (!fs::exists(fs::symlink_status(file, ec))) continue;  // pacman skips an entry without desc too
+    // A desc that is a link (to /dev/zero: read whole, bad_alloc), a FIFO or past a stanza's bound
+    // is an error at its path, never read.
+    auto text = read_regular_file(file, limits::kMaxStanzaLength, Links::refuse);
+    if (!text.ok()) return text.error();
     PackageRecord r;
-    auto parsed = parse_desc(ss.str(), file, r);
+    auto parsed = parse_desc(*text, file, r);
     if (!parsed) return parsed.error();
     if (!*parsed) continue;
     r.installed = true;

@@ -203,6 +203,35 @@ TEST_F(HostFileTest, ImplausibleCudaFactsAreBadInputNotLoops) {
   }
 }
 
+// Issue 31: `detect --format conda` wrote --host strings raw; a line break in libc_version
+// forged a shell line. A value that is not plain text is left out, never written.
+TEST_F(HostFileTest, ExportedLinesCannotBeForgedThroughTheFacts) {
+  const std::string host = gpu_machine("12040", "NVIDIA L4:8.9:24000000000");
+  std::string saved = test::read_file(host);
+  auto glibc = saved.find("\"libc_version\": \"");
+  ASSERT_NE(glibc, std::string::npos) << saved;
+  saved.insert(glibc + std::string("\"libc_version\": \"").size(), "2.36\\ntouch /tmp/forged\\n");
+  auto level = saved.find("\"x86_64_level\": \"");
+  if (level != std::string::npos) saved.insert(level + std::string("\"x86_64_level\": \"").size(), "v2;rm -rf ~;");
+  const std::string file = test::temp_dir() + "/forged.json";
+  std::ofstream(file) << saved;
+  for (const std::string format : {"conda", "uv", "variants"}) {
+    auto r = run({"detect", "--host", file, "--format", format});
+    ASSERT_EQ(r.rc, 0) << format << ": " << r.err;
+    EXPECT_EQ(r.out.find("touch"), std::string::npos) << format << ":\n" << r.out;
+    EXPECT_EQ(r.out.find("rm -rf"), std::string::npos) << format << ":\n" << r.out;
+    for (std::size_t start = 0; start < r.out.size();) {
+      auto end = r.out.find('\n', start);
+      const std::string line = r.out.substr(start, end - start);
+      EXPECT_TRUE(line.find('=') != std::string::npos || line.starts_with("nvidia :: ")) << format << ": " << line;
+      start = end == std::string::npos ? r.out.size() : end + 1;
+    }
+  }
+  auto conda = run({"detect", "--host", file, "--format", "conda"});
+  EXPECT_NE(conda.out.find("CONDA_OVERRIDE_CUDA=12.4\n"), std::string::npos) << conda.out;
+  EXPECT_EQ(conda.out.find("CONDA_OVERRIDE_GLIBC"), std::string::npos) << conda.out;
+}
+
 TEST_F(HostFileTest, DetectFormatsOfTheSavedFacts) {
   std::string host = gpu_machine("12080", "NVIDIA L4:8.9:24000000000;Tesla T4:7.5:16000000000");
   auto conda = run({"detect", "--host", host, "--format", "conda"});

@@ -4,10 +4,10 @@ whose `build-system.requires` lists extdeps.
 
 Offline: pip finds extdeps in the folder this test wrote it to and setuptools and wheel in
 /usr/share/python-wheels (Debian's python3-setuptools-whl, python3-wheel-whl). The environment
-(tests/hooks/CMakeLists.txt): EXTDEPS_SOURCE_DIR (this checkout), EXTDEPS_BUILD_DIR (the CMake
-tree whose `extdeps` the wheel packs, so the program is not compiled twice), EXTDEPS_WHEEL_DIST
-(where the wheel is left: CI installs it in a clean root, .ci/wheel-in-root), EXTDEPS_BIN (the
-same program, to compare answers with).
+(tests/hooks/CMakeLists.txt): EXTDEPS_SOURCE_DIR (this checkout), EXTDEPS_BIN (the program this
+tree built, which setup.py packs as it is through EXTDEPS_PROGRAM: not compiled twice, and no
+build tree touched while other tests run), EXTDEPS_WHEEL_DIST (where the wheel is left: CI
+installs it in a clean root, .ci/wheel-in-root).
 """
 
 import os
@@ -22,7 +22,6 @@ import unittest
 import zipfile
 
 SOURCE = os.environ["EXTDEPS_SOURCE_DIR"]
-BUILD_DIR = os.environ["EXTDEPS_BUILD_DIR"]
 DIST = os.environ["EXTDEPS_WHEEL_DIST"]
 BUILT_PROGRAM = os.environ["EXTDEPS_BIN"]
 SYSTEM_WHEELS = "/usr/share/python-wheels"
@@ -89,7 +88,7 @@ class ExtdepsWheel(unittest.TestCase):
             if old.startswith("extdeps-") and old.endswith(".whl"):
                 os.remove(os.path.join(DIST, old))
         r = run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-index",
-                 "-w", DIST, cls.sdist], env={"EXTDEPS_BUILD_DIR": BUILD_DIR})
+                 "-w", DIST, cls.sdist], env={"EXTDEPS_PROGRAM": BUILT_PROGRAM})
         cls.build_log = r.stdout
         if r.returncode != 0:
             raise AssertionError("the extdeps wheel was not built from its sdist:\n" + r.stdout)

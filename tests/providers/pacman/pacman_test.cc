@@ -2,6 +2,7 @@
 // pacman -Sy and pacman -U into a throw-away root): its databases read as pacman wrote them, a
 // fourteen-need declaration resolved, and the plan checked by the real `pacman -Sp`.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -65,6 +66,32 @@ TEST(PacmanDatabase, TheLocalDatabaseIsWhatPacmanInstalled) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(installed, (std::map<std::string, std::string>{
                            {"glibc", "2.40+r16+gaa533d58ff-2"}, {"pkgconf", "1.8.1-1"}, {"zlib", "1:1.3.1-2"}}));
+}
+
+// Issue 31: a local desc linked to /dev/zero was read whole (bad_alloc). A desc that is a link,
+// a FIFO or a folder is an error naming it, at once; an entry without one is skipped, as pacman
+// does.
+TEST(PacmanDatabase, ALocalDescThatIsNotAFileIsAnErrorNotARead) {
+  namespace fs = std::filesystem;
+  const std::string local = test::temp_dir();
+  fs::create_directories(local + "/zlib-1:1.3.1-2");
+  std::ofstream(local + "/zlib-1:1.3.1-2/desc") << "%NAME%\nzlib\n\n%VERSION%\n1:1.3.1-2\n\n%ARCH%\nx86_64\n";
+  fs::create_directories(local + "/no-desc-1.0-1");
+  std::size_t read = 0;
+  ASSERT_TRUE(read_local_db(local, [&](PackageRecord&&) { ++read; }).ok());
+  EXPECT_EQ(read, 1u);
+  fs::create_directories(local + "/zero-1.0-1");
+  fs::create_symlink("/dev/zero", local + "/zero-1.0-1/desc");
+  auto r = read_local_db(local, [](PackageRecord&&) {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::environment);
+  EXPECT_EQ(r.error().message,
+            local + "/zero-1.0-1/desc: is a symbolic link, which is not followed here (expected a regular file)");
+  fs::remove(local + "/zero-1.0-1/desc");
+  ASSERT_EQ(::mkfifo((local + "/zero-1.0-1/desc").c_str(), 0600), 0);
+  r = read_local_db(local, [](PackageRecord&&) {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, local + "/zero-1.0-1/desc: is a FIFO, not a regular file");
 }
 
 TEST(PacmanDatabase, ADamagedDatabaseIsAnErrorAtItsByte) {
