@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -307,9 +309,34 @@ Sources::Sources(Sources&&) noexcept = default;
 Sources& Sources::operator=(Sources&&) noexcept = default;
 Sources::~Sources() = default;
 
+// --dump-testcase DIR: a new folder, or an empty one that is a folder and not a link. Written
+// into a folder that held files (or through links already in it), the dump replaced what the
+// links named (issue 31).
+static Result<void> prepare_dump_folder(const std::string& dir) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    std::error_code ec;
+    const auto parent = std::filesystem::path(dir).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (::mkdir(dir.c_str(), 0755) != 0)
+      return error_at(ExitCode::environment, dir, std::string("cannot make the folder (") + std::strerror(errno) + ")");
+    return {};
+  }
+  if (!S_ISDIR(st.st_mode))
+    return error_at(ExitCode::bad_input, dir, S_ISLNK(st.st_mode) ? "is a link" : "is not a folder",
+                    "a new or empty folder for --dump-testcase");
+  std::error_code ec;
+  if (!std::filesystem::is_empty(dir, ec) || ec)
+    return error_at(ExitCode::bad_input, dir, ec ? "cannot be read (" + ec.message() + ")" : "is not empty",
+                    "a new or empty folder for --dump-testcase");
+  return {};
+}
+
 Result<Planned> plan(Context& ctx, const Request& o) {
   // What an earlier request's settings decided does not carry over (a library session).
   ctx.set_env_overlay({});
+  if (!o.dump_testcase_dir.empty())
+    if (auto ready = prepare_dump_folder(o.dump_testcase_dir); !ready.ok()) return ready.error();
   plugin::discover(ctx);  // once per process; the CLI did it before parsing its flags
   if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
   auto path = declare::find_declaration(o.path);

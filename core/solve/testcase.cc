@@ -2,14 +2,22 @@
 // (extdeps debug replay), through libsolvext loaded on first use (solvext.h).
 #include "core/solve/testcase.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <optional>
 #include <tuple>
+#include <vector>
 
 #include "core/solve/solve.h"
 #include "core/solve/solvext.h"
+#include "core/util/printable.h"
+#include "core/util/regular_file.h"
 
 namespace extdeps::solve {
 
@@ -96,22 +104,67 @@ Result<void> write_testcase(Pool* pool, Solver* solv, const BundleSet& bundles, 
   return {};
 }
 
+// A file a testcase line names: a plain name in the folder (no '/', not starting with '.'), a
+// regular file there and not a link, of at most kMaxTestcaseFile bytes. A testcase folder is
+// anyone's: a name like ../../../dev/zero blocked replay, and libsolv's own "solv" format
+// crashed its reader (issue 31), so only what --dump-testcase writes is read.
+constexpr std::uint64_t kMaxTestcaseFile = 256u << 20;
+
+static std::optional<std::string> bad_testcase_file(const std::string& dir, const std::string& name) {
+  const bool plain = !name.empty() && name[0] != '.' &&
+                     std::all_of(name.begin(), name.end(), [](char c) {
+                       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                              c == '.' || c == '_' || c == '-' || c == '+';
+                     });
+  if (!plain) return "names a file '" + printable_text(name) + "' that is not a plain name in the folder";
+  struct stat st {};
+  if (::lstat((dir + "/" + name).c_str(), &st) != 0) return "names a file '" + name + "' that is not in the folder";
+  if (!S_ISREG(st.st_mode)) return "names '" + name + "', which is not a regular file (a link, FIFO or folder)";
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxTestcaseFile)
+    return "names '" + name + "', larger than " + std::to_string(kMaxTestcaseFile) + " bytes";
+  return std::nullopt;
+}
+
 Result<Replay> replay_testcase(const std::string& dir) {
   const std::string testcase = dir + "/testcase.t";
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(testcase, ec))
-    return error_at(ExitCode::bad_input, "", "no libsolv testcase in " + dir, "testcase.t, as resolve --dump-testcase writes");
+  auto text = read_regular_file(testcase, kMaxTestcaseFile, Links::refuse, ExitCode::bad_input);
+  if (!text.ok()) {
+    struct stat st {};
+    if (::lstat(testcase.c_str(), &st) != 0)
+      return error_at(ExitCode::bad_input, "", "no libsolv testcase in " + dir, "testcase.t, as resolve --dump-testcase writes");
+    return text.error();
+  }
   {
-    // libsolv 0.7's testcase reader crashes on a namespace line naming a solvable of an arch
-    // the pool does not know, and extdeps' pools set no arch: conda's match expressions
-    // (extdeps:matching namespaces) cannot be replayed yet.
-    std::ifstream in(testcase);
-    for (std::string line; std::getline(in, line);)
+    std::istringstream in(*text);
+    std::size_t line_no = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++line_no;
+      // libsolv 0.7's testcase reader crashes on a namespace line naming a solvable of an arch
+      // the pool does not know, and extdeps' pools set no arch: conda's match expressions
+      // (extdeps:matching namespaces) cannot be replayed yet.
       if (line.starts_with("namespace "))
         return error_at(ExitCode::bad_input, testcase,
                         "the solve used conda match expressions (its namespace lines), which libsolv's testcase "
                         "reader cannot replay here",
                         "", "a plan of apt, pkg-config, pypi or nix packages can be");
+      std::istringstream words(line);
+      std::vector<std::string> w;
+      for (std::string word; words >> word;) w.push_back(word);
+      const std::string place = testcase + ":" + std::to_string(line_no);
+      if (!w.empty() && w[0] == "repo") {
+        // repo NAME PRIORITY testtags FILE (or <inline>), as --dump-testcase writes it
+        if (w.size() != 5 || w[3] != "testtags")
+          return error_at(ExitCode::bad_input, place, "a repo line extdeps does not read",
+                          "repo NAME PRIORITY testtags FILE, as --dump-testcase writes");
+        if (w[4] != "<inline>")
+          if (auto bad = bad_testcase_file(dir, w[4])) return error_at(ExitCode::bad_input, place, *bad);
+      } else if (!w.empty() && w[0] == "result") {
+        if (w.size() != 3)
+          return error_at(ExitCode::bad_input, place, "a result line extdeps does not read", "result FLAGS FILE");
+        if (w[2] != "<inline>")
+          if (auto bad = bad_testcase_file(dir, w[2])) return error_at(ExitCode::bad_input, place, *bad);
+      }
+    }
   }
   auto ext = load_solvext();
   if (!ext.ok()) return ext.error();

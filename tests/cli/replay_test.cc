@@ -97,7 +97,65 @@ TEST_F(ReplayTest, AFolderWithoutATestcaseIsBadInput) {
   std::ofstream(project_ + "/testcase.t") << "repo x 0 testtags nowhere.repo\njob install name y\nresult transaction <inline>\n";
   r = run({"debug", "replay", project_});
   EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: " + project_ + "/testcase.t:1: names a file 'nowhere.repo' that is not in the folder\n");
+  std::ofstream(project_ + "/empty.repo") << "=Ver: 3.0\n";
+  std::ofstream(project_ + "/testcase.t") << "repo x 0 testtags empty.repo\njob install pkg y-1-1.noarch@x\nresult transaction <inline>\n";
+  r = run({"debug", "replay", project_});
+  EXPECT_EQ(r.rc, 2);
   EXPECT_TRUE(r.err.starts_with("error: " + project_ + "/testcase.t: not a testcase extdeps can replay: ")) << r.err;
+}
+
+// Issue 31: a testcase folder is anyone's. A repo line naming ../../../dev/zero blocked replay,
+// a .solv file (libsolv's binary format) crashed libsolv's reader, and testcase.t itself may be
+// a link: each is refused before libsolv reads anything, at once.
+TEST_F(ReplayTest, ATestcaseFolderIsConfinedAndReadOnlyAsDumped) {
+  struct Case {
+    std::string line, error;
+  };
+  std::ofstream(project_ + "/x.solv") << "SOLV\x08\x00\x00\x00garbage";
+  fs::create_symlink("/dev/zero", project_ + "/zero.repo.gz");
+  for (const auto& c : std::vector<Case>{
+           {"repo x 0 testtags ../../../dev/zero", "names a file '../../../dev/zero' that is not a plain name in the folder"},
+           {"repo x 0 solv x.solv", "a repo line extdeps does not read (expected repo NAME PRIORITY testtags FILE, as "
+                                    "--dump-testcase writes)"},
+           {"repo x 0 testtags zero.repo.gz", "names 'zero.repo.gz', which is not a regular file (a link, FIFO or folder)"},
+           {"result transaction /etc/passwd", "names a file '/etc/passwd' that is not a plain name in the folder"},
+       }) {
+    std::ofstream(project_ + "/testcase.t") << "system - rpm installed\n" << c.line << "\njob install name y\n";
+    auto r = run({"debug", "replay", project_});
+    EXPECT_EQ(r.rc, 2) << c.line;
+    EXPECT_EQ(r.err, "error: " + project_ + "/testcase.t:2: " + c.error + "\n") << c.line;
+  }
+  const std::string linked = test::temp_dir();
+  fs::create_symlink(project_ + "/testcase.t", linked + "/testcase.t");
+  auto r = run({"debug", "replay", linked});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: " + linked + "/testcase.t: is a symbolic link, which is not followed here (expected a "
+                   "regular file)\n");
+}
+
+// Issue 31: --dump-testcase wrote through links already in the folder. It writes only into a new
+// folder or an empty one that is not a link; anything else is refused before the solve.
+TEST_F(ReplayTest, ADumpGoesOnlyIntoANewOrEmptyFolder) {
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/zlib\"]\n");
+  const std::string full = test::temp_dir();
+  const std::string victim = test::temp_dir() + "/victim";
+  std::ofstream(victim) << "keep me\n";
+  fs::create_symlink(victim, full + "/testcase.t");
+  auto r = run({"resolve", project_, "--manager", "apt", "--dump-testcase", full});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: " + full + ": is not empty (expected a new or empty folder for --dump-testcase)\n");
+  EXPECT_EQ(test::read_file(victim), "keep me\n");
+  const std::string link = test::temp_dir() + "/link";
+  fs::create_symlink(test::temp_dir(), link);
+  r = run({"resolve", project_, "--manager", "apt", "--dump-testcase", link});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: " + link + ": is a link (expected a new or empty folder for --dump-testcase)\n");
+  const std::string empty = test::temp_dir();
+  r = run({"resolve", project_, "--manager", "apt", "--dump-testcase", empty});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(fs::is_regular_file(empty + "/testcase.t"));
+  EXPECT_TRUE(fs::is_regular_file(empty + "/request.json"));
 }
 
 }  // namespace
