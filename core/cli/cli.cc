@@ -127,7 +127,7 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
     return all ? 0 : 1;
   }
   if (all) {
-    out << "ok: every need of " << p->declaration_path << " is met (" << p->outcome.requirements.size()
+    out << "ok: every need of " << printable_text(p->declaration_path) << " is met (" << p->outcome.requirements.size()
         << " checked)\n";
     return 0;
   }
@@ -135,7 +135,7 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
   for (const auto& r : p->outcome.requirements)
     if (r.status != plan::Status::satisfied) ++missing;
   out << "missing: " << missing << " of " << p->outcome.requirements.size() << " needs of "
-      << p->declaration_path << " are not met\n\n";
+      << printable_text(p->declaration_path) << " are not met\n\n";
   plan::TextOptions t;
   t.explain = o.explain;
   t.show_satisfied = false;
@@ -155,7 +155,7 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostrea
     return 1;
   }
   if (steps.empty()) {
-    out << "nothing to install: every need of " << p->declaration_path << " is already met\n";
+    out << "nothing to install: every need of " << printable_text(p->declaration_path) << " is already met\n";
     return 0;
   }
   std::vector<std::vector<std::string>> commands;

@@ -18,6 +18,7 @@
 #include "core/detect/host_json.h"
 #include "core/json/document.h"
 #include "core/util/text.h"
+#include "core/util/printable.h"
 
 namespace extdeps::cli {
 
@@ -34,8 +35,9 @@ std::string memory_text(std::uint64_t bytes) {
 }
 
 void line(std::ostream& out, std::string_view label, std::string_view value) {
+  // Facts may come from a --host file, anyone's text: control characters are shown, not sent.
   out << "  " << std::left << std::setw(12) << (label.empty() ? "" : std::string(label) + ":")
-      << value << '\n';
+      << printable_text(value) << '\n';
 }
 
 void print_cuda(const detect::CudaFacts& c, std::ostream& out) {
@@ -72,7 +74,8 @@ void print_cuda(const detect::CudaFacts& c, std::ostream& out) {
 
 void print_text(const Context& ctx, const HostFacts& f, bool cached_allowed, const std::string& host_file,
                 std::ostream& out) {
-  out << (host_file.empty() ? std::string("extdeps: this machine\n") : "extdeps: the machine of " + host_file + "\n");
+  out << (host_file.empty() ? std::string("extdeps: this machine\n")
+                            : "extdeps: the machine of " + printable_text(host_file) + "\n");
   std::string os = f.os.pretty_name.empty() ? "unknown" : f.os.pretty_name;
   if (!f.os.id.empty())
     os += " [" + f.os.id + (f.os.version_id.empty() ? "" : " " + f.os.version_id) + "]";

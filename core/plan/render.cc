@@ -170,7 +170,7 @@ std::string missing_text(const Outcome& o, const std::string& declaration, const
   for (const auto& r : o.requirements)
     if (r.status != Status::satisfied) ++missing;
   std::ostringstream out;
-  out << "error: " << missing << " of " << o.requirements.size() << " needs of " << declaration
+  out << "error: " << missing << " of " << o.requirements.size() << " needs of " << printable_text(declaration)
       << " are not met; a build would not find them\n\n";
   TextOptions t;
   t.show_satisfied = false;

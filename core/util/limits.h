@@ -31,6 +31,8 @@ inline constexpr std::size_t kMaxNameLength = 1024;          // a package name
 inline constexpr std::size_t kMaxFieldLength = 1 << 20;      // one deb822 field, continuation lines included
 inline constexpr std::size_t kMaxStanzaLength = 16 << 20;    // one deb822 stanza (a package)
 inline constexpr std::size_t kMaxAlternatives = 1000;        // '|' alternatives in one relation
+inline constexpr std::size_t kMaxRelations = 10000;          // depends+provides+conflicts of one pacman package
+inline constexpr std::size_t kMaxIndexRelations = 4000000;   // relations of one pacman sync database
 
 // A mapping table's `regex` version rule: its length, and the largest repetition count
 // (`{n,m}`); a back-reference has one digit. libstdc++'s regex compiler overflows a signed long

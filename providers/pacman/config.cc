@@ -1,7 +1,9 @@
 // pacman.conf: the [options] the provider uses and the repositories, in order.
 #include <fstream>
+#include <sstream>
 
 #include "core/util/text.h"
+#include "core/util/regular_file.h"
 #include "providers/pacman/pacman_provider.h"
 
 namespace extdeps::pacman {
@@ -18,13 +20,20 @@ std::string_view trim(std::string_view s) {
 
 namespace {
 
-// A mirrorlist's (or pacman.conf's) "Server = URL" lines, in order.
-Result<void> read_servers(const std::string& path, int depth, std::vector<std::string>& out);
+// A mirrorlist's (or pacman.conf's) "Server = URL" lines, in order. Includes nest at most 4
+// deep and, over one pacman.conf, at most kMaxIncludeReads files are read and kMaxServers
+// servers kept per repository: a self-including mirrorlist was bounded in depth but not in
+// fan-out (40^4 reads, issue 31).
+constexpr int kMaxIncludeReads = 256;
+constexpr std::size_t kMaxServers = 1000;
+constexpr std::size_t kMaxMirrorlistBytes = 1 << 20;
+Result<void> read_servers(const std::string& path, int depth, int& reads, std::vector<std::string>& out);
 
 }  // namespace
 
 Result<Config> read_config(const std::string& path, const std::string& root) {
   Config c;
+  int reads = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) return c;
   c.found = true;
@@ -55,7 +64,7 @@ Result<Config> read_config(const std::string& path, const std::string& root) {
       if (key == "Server" && !value.empty()) c.repos.back().servers.emplace_back(value);
       if (key == "Include" && !value.empty()) {
         std::string file = (root == "/" ? "" : root) + std::string(value);
-        if (auto r = read_servers(file, 0, c.repos.back().servers); !r)
+        if (auto r = read_servers(file, 0, reads, c.repos.back().servers); !r)
           return error_at(ExitCode::bad_input, place, "Include = " + shorten(value) + ": " + r.error().what, "",
                           "pacman refuses this pacman.conf too");
       }
@@ -82,9 +91,13 @@ std::string db_url(const std::string& server, const std::string& repo, const std
 
 namespace {
 
-Result<void> read_servers(const std::string& path, int depth, std::vector<std::string>& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error_at(ExitCode::bad_input, path, "cannot read the file");
+Result<void> read_servers(const std::string& path, int depth, int& reads, std::vector<std::string>& out) {
+  if (++reads > kMaxIncludeReads)
+    return error_at(ExitCode::bad_input, path, "more than " + std::to_string(kMaxIncludeReads) +
+                                                   " mirrorlist files read through Include (docs/limits.md)");
+  auto text = read_regular_file(path, kMaxMirrorlistBytes, Links::follow, ExitCode::bad_input);
+  if (!text) return error_at(ExitCode::bad_input, path, "cannot read the file (" + text.error().what + ")");
+  std::istringstream in(std::move(text).value());
   std::string raw;
   while (std::getline(in, raw)) {
     std::string_view line = raw;
@@ -93,9 +106,9 @@ Result<void> read_servers(const std::string& path, int depth, std::vector<std::s
     const auto eq = line.find('=');
     if (eq == std::string_view::npos) continue;
     const std::string_view key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
-    if (key == "Server" && !value.empty()) out.emplace_back(value);
+    if (key == "Server" && !value.empty() && out.size() < kMaxServers) out.emplace_back(value);
     if (key == "Include" && !value.empty() && depth < 4)
-      if (auto r = read_servers(std::string(value), depth + 1, out); !r) return r;
+      if (auto r = read_servers(std::string(value), depth + 1, reads, out); !r) return r;
   }
   return {};
 }

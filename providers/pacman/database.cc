@@ -200,6 +200,19 @@ Result<bool> parse_desc(std::string_view text, const std::string& origin, Packag
     if (section.empty())
       return error_at(ExitCode::environment, origin + ":" + std::to_string(line_no),
                       "'" + shorten(line) + "' outside a section", "a %SECTION% line before the values");
+    const bool relation = section == "DEPENDS" || section == "PROVIDES" || section == "CONFLICTS";
+    if (section == "NAME" || section == "VERSION" || section == "ARCH" || relation) {
+      // A desc is anyone's text (issue 31: a 16 KB database made 1 GB of relations): the lengths
+      // of a deb822 index and at most kMaxRelations relations a package.
+      if (line.size() > limits::kMaxNameLength + limits::kMaxVersionLength)
+        return error_at(ExitCode::environment, origin + ":" + std::to_string(line_no),
+                        "a %" + std::string(section) + "% value of " + std::to_string(line.size()) + " bytes",
+                        "at most " + std::to_string(limits::kMaxNameLength + limits::kMaxVersionLength) + " bytes");
+      if (relation && r.depends.size() + r.provides.size() + r.conflicts.size() >= limits::kMaxRelations)
+        return error_at(ExitCode::environment, origin + ":" + std::to_string(line_no),
+                        "more than " + std::to_string(limits::kMaxRelations) + " relations in one package",
+                        "at most that (docs/limits.md)");
+    }
     if (section == "NAME") r.name = std::string(line);
     else if (section == "VERSION") r.version = std::string(line);
     else if (section == "ARCH") r.arch = std::string(line);
@@ -222,6 +235,7 @@ Result<void> read_sync_db(const std::string& path, std::string_view arch, const 
 Result<void> read_sync_db(CompressedReader& in, const std::string& path, std::string_view arch,
                           const RecordSink& sink) {
   TarReader tar(in, path);
+  std::size_t relations = 0;
   for (;;) {
     auto m = tar.next();
     if (!m) return m.error();
@@ -232,6 +246,11 @@ Result<void> read_sync_db(CompressedReader& in, const std::string& path, std::st
     auto parsed = parse_desc(member.data, path + ": " + member.path, r);
     if (!parsed) return parsed.error();
     if (!*parsed) continue;
+    relations += r.depends.size() + r.provides.size() + r.conflicts.size();
+    if (relations > limits::kMaxIndexRelations)
+      return error_at(ExitCode::environment, path + ": " + member.path,
+                      "more than " + std::to_string(limits::kMaxIndexRelations) + " relations in one database",
+                      "at most that (docs/limits.md)");
     if (!arch.empty() && !r.arch.empty() && r.arch != "any" && r.arch != arch) continue;
     r.origin = path;
     sink(std::move(r));

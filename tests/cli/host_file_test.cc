@@ -232,6 +232,31 @@ TEST_F(HostFileTest, ExportedLinesCannotBeForgedThroughTheFacts) {
   EXPECT_EQ(conda.out.find("CONDA_OVERRIDE_GLIBC"), std::string::npos) << conda.out;
 }
 
+// Issue 31: `detect --host F` and `check` printed control characters raw: an ESC in a --host
+// file's text or in a project's path reached the terminal. They are shown as \\x1b.
+TEST_F(HostFileTest, ControlCharactersAreShownNotSent) {
+  const std::string host = gpu_machine("12040", "NVIDIA L4:8.9:24000000000");
+  std::string saved = test::read_file(host);
+  const std::string key = "\"pretty_name\": \"";
+  auto at = saved.find(key);
+  ASSERT_NE(at, std::string::npos) << saved;
+  saved.insert(at + key.size(), "\\u001b[2J\\u001b]0;owned\\u0007");
+  const std::string dir = test::temp_dir() + "/esc\x1b[31m";
+  fs::create_directories(dir);
+  std::ofstream(dir + "/host.json") << saved;
+  auto r = run({"detect", "--host", dir + "/host.json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x07'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b"), std::string::npos) << r.out;
+  const std::string project = dir + "/project";
+  fs::create_directories(project);
+  std::ofstream(project + "/extdeps.toml") << "[external]\nhost-requires = [\"dep:generic/zlib\"]\n";
+  auto c = run({"check", project, "--manager", "apt"});
+  EXPECT_EQ(c.out.find('\x1b'), std::string::npos) << c.out;
+  EXPECT_EQ(c.err.find('\x1b'), std::string::npos) << c.err;
+}
+
 TEST_F(HostFileTest, DetectFormatsOfTheSavedFacts) {
   std::string host = gpu_machine("12080", "NVIDIA L4:8.9:24000000000;Tesla T4:7.5:16000000000");
   auto conda = run({"detect", "--host", host, "--format", "conda"});

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/cli/cli.h"
+#include "core/util/limits.h"
 #include "tests/support/http_server.h"
 #include "providers/pacman/pacman_provider.h"
 #include "tests/core/version/version_fixtures.h"
@@ -109,6 +110,18 @@ TEST(PacmanDatabase, ADamagedDatabaseIsAnErrorAtItsByte) {
   auto d = parse_desc("zlib\n%NAME%\nzlib\n", "x/desc", rec);
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.error().place, "x/desc:1");
+
+  // Issue 31: a 16 KB database unpacked to descs of millions of one-letter relations (about
+  // 1 GB). A package has at most kMaxRelations, and a value the lengths of an index.
+  std::string many = "%NAME%\nbomb\n%VERSION%\n1-1\n%DEPENDS%\n";
+  for (std::size_t i = 0; i <= limits::kMaxRelations; ++i) many += "a\n";
+  d = parse_desc(many, "x/desc", rec);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().message, "x/desc:10006: more than 10000 relations in one package (expected at most that "
+                               "(docs/limits.md))");
+  d = parse_desc("%NAME%\n" + std::string(5000, 'n') + "\n", "x/desc", rec);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().message, "x/desc:2: a %NAME% value of 5000 bytes (expected at most 2048 bytes)");
 }
 
 // Long member names: GNU's ././@LongLink ('L') and pax's path= record (the fuzz seeds, written
@@ -152,6 +165,20 @@ TEST(PacmanConfig, ReposInOrderAndTheOptionsItUses) {
   auto missing = read_config(f, root);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().place, f + ":2");
+
+  // Issue 31: a mirrorlist that includes itself 40 times was bounded in depth (4) but not in
+  // fan-out: 40^4 reads. Over one pacman.conf at most 256 files are read.
+  {
+    std::ofstream loop(root + "/loop");
+    loop << "Server = https://example.org/$repo\n";
+    for (int i = 0; i < 40; ++i) loop << "Include = " << root << "/loop\n";
+  }
+  std::ofstream(f, std::ios::trunc) << "[core]\nInclude = /loop\n";
+  auto fanned = read_config(f, root);
+  ASSERT_FALSE(fanned.ok());
+  EXPECT_EQ(fanned.error().place, f + ":2");
+  EXPECT_NE(fanned.error().message.find("more than 256 mirrorlist files read through Include"), std::string::npos)
+      << fanned.error().message;
 
   std::ofstream(f, std::ios::trunc) << "DBPath = /x\n";
   auto bad = read_config(f);
