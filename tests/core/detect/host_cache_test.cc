@@ -93,21 +93,29 @@ TEST(HostCache, WarmRunStartsNoProcess) {
   EXPECT_EQ(warm.compilers[0].version, "12.2.0");
 }
 
-TEST(HostCache, WarmRunIsFast) {
+// Warm runs read the cache and leave it as it is: no rewrite, so runs in parallel never race on
+// it. (How fast a warm run is, is measured by bench/, never by a unit test.)
+TEST(HostCache, WarmRunsLeaveTheCacheAsItIs) {
   Machine m;
   auto ctx = m.context();
   DetectOptions o;
   o.probe_cuda = false;
-  auto t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE(detect_host(ctx, o).ok());
-  auto t1 = std::chrono::steady_clock::now();
-  constexpr int kRuns = 50;
-  for (int i = 0; i < kRuns; ++i) ASSERT_TRUE(detect_host(ctx, o)->from_cache);
-  auto t2 = std::chrono::steady_clock::now();
-  auto us = [](auto d) { return std::chrono::duration_cast<std::chrono::microseconds>(d).count(); };
-  auto warm = us(t2 - t1) / kRuns;
-  std::cout << "cold detect " << us(t1 - t0) << " us, warm " << warm << " us\n";
-  EXPECT_LT(warm, 2000) << "a warm detect must cost at most ~2 ms";
+  const std::string file = m.cache + "/detect/host.json";
+  ASSERT_TRUE(fs::exists(file));
+  std::ifstream in(file);
+  const std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto stamp = fs::last_write_time(file);
+  fs::permissions(file, fs::perms::owner_read);
+  for (int i = 0; i < 20; ++i) {
+    auto warm = detect_host(ctx, o);
+    ASSERT_TRUE(warm.ok()) << warm.error().message;
+    EXPECT_TRUE(warm->from_cache) << "run " << i;
+  }
+  fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(fs::last_write_time(file), stamp);
+  std::ifstream again(file);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), before);
 }
 
 TEST(HostCache, RefreshBypasses) {
