@@ -33,6 +33,8 @@ inline constexpr std::size_t kMaxStanzaLength = 16 << 20;    // one deb822 stanz
 inline constexpr std::size_t kMaxAlternatives = 1000;        // '|' alternatives in one relation
 inline constexpr std::size_t kMaxRelations = 10000;          // depends+provides+conflicts of one pacman package
 inline constexpr std::size_t kMaxIndexRelations = 4000000;   // relations of one pacman sync database
+inline constexpr std::size_t kMaxListEntries = 10000;        // entries of one list of one Homebrew formula
+inline constexpr std::size_t kMaxIndexListEntries = 1000000; // list entries of one formula.json, in all
 
 // A mapping table's `regex` version rule: its length, and the largest repetition count
 // (`{n,m}`); a back-reference has one digit. libstdc++'s regex compiler overflows a signed long

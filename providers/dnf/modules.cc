@@ -35,21 +35,39 @@ std::string_view trim(std::string_view s) {
 // where a document's root node would begin: "," alone, "--- ,", "&a ,", a top-level "- a" list
 // followed by "," at column 0 (its parser loops on the flow-entry token). No modules.yaml has one:
 // outside [ ] and { } a ',' starts no YAML node. Found by tests/fuzz (dnf_primary), input ",du".
-// The place of the first such ',' (line and column, from 1): at column 0 of a line, or after a
-// document's "---" and its node properties (&anchor, !tag), outside quotes and flow collections.
+// The place of the first such ',' (line and column, from 1; a byte order mark at a line's start
+// is not counted): at column 0 of a line, or after a document's "---" and its node properties
+// (&anchor, !tag), outside quotes and flow collections. A block scalar's content ("key: |" and
+// the lines indented under it) is text: a quote there opens nothing. A root block scalar
+// ("--- |") may hold lines at column 0; a ',' there is refused too, as yaml-cpp's reading of it
+// was never shown to end.
 std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_view text) {
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  constexpr std::size_t kNoBlock = std::string_view::npos;
   std::size_t line = 1, depth = 0;
   char quote = 0;
   bool doc_start = true;  // at the root position of a document: nothing but "---" and properties yet
-  for (std::size_t i = 0; i < text.size();) {
+  std::size_t block = kNoBlock;  // in a block scalar: the indentation its content must pass (+1)
+  for (std::size_t i = 0; i < text.size(); ++line) {
     const std::size_t eol = std::min(text.find('\n', i), text.size());
     std::string_view l = text.substr(i, eol - i);
+    i = eol + 1;
+    if (l.starts_with(kBom)) l.remove_prefix(kBom.size());
+    const bool marker = (l.starts_with("---") && (l.size() == 3 || l[3] == ' ' || l[3] == '\t')) ||
+                        l.starts_with("...");
+    if (block != kNoBlock) {
+      const std::size_t indent = l.find_first_not_of(" \t");
+      const bool content = indent == std::string_view::npos || (indent + 1 > block && !marker);
+      if (content && !(block == 0 && indent == 0 && l[0] == ',')) continue;
+      block = kNoBlock;
+    }
+    std::size_t root_at = std::string_view::npos;  // where this line's root node begins, if it does
     if (quote == 0 && depth == 0) {
       std::size_t at = 0;
-      if (l.starts_with("---") && (l.size() == 3 || l[3] == ' ' || l[3] == '\t')) {
+      if (marker && l[0] == '-') {
         doc_start = true;
         at = 3;
-      } else if (l.starts_with("...")) {
+      } else if (marker) {
         doc_start = true;
         at = l.size();
       }
@@ -64,10 +82,12 @@ std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_v
           break;
         }
         if (at < l.size() && l[at] == ',' && (doc_start || at == 0)) return std::make_pair(line, at + 1);
+        if (doc_start) root_at = at;
         if (at < l.size() && l[at] != '#') doc_start = false;
       }
     }
-    // Quotes and flow collections that span lines; '#' starts a comment at a blank or line start.
+    // Quotes and flow collections that span lines; '#' starts a comment at a blank or line start;
+    // '|' or '>' with its indicators, last on a line outside quotes, starts a block scalar.
     bool token_start = true;
     for (std::size_t k = 0; k < l.size(); ++k) {
       const char c = l[k];
@@ -81,14 +101,20 @@ std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_v
         continue;
       }
       if (c == '#' && token_start) break;
+      if (token_start && depth == 0 && (c == '|' || c == '>')) {
+        std::size_t end = l.find_first_not_of("0123456789+-", k + 1);
+        end = end == std::string_view::npos ? l.size() : l.find_first_not_of(" \t", end);
+        if (end == std::string_view::npos || end == l.size() || l[end] == '#') {
+          block = k == root_at ? 0 : l.find_first_not_of(" \t") + 1;
+          break;
+        }
+      }
       if (token_start && (c == '\'' || c == '"')) quote = c;
       else if ((token_start || depth > 0) && (c == '[' || c == '{')) ++depth;
       else if (depth > 0 && (c == ']' || c == '}')) --depth;
       token_start = c == ' ' || c == '\t' || c == '-' || c == ':' || c == '?' || (depth > 0 && c == ',') ||
                     c == '[' || c == '{';
     }
-    ++line;
-    i = eol + 1;
   }
   return std::nullopt;
 }

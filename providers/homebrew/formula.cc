@@ -81,6 +81,18 @@ class FormulaReader {
     return n;
   }
 
+  // Room for one more entry in a list of `in_list` entries: each list and the whole index are
+  // bounded (a 20 MB formula.json of empty names once took 650 MB).
+  bool room(std::size_t in_list, std::string_view field) {
+    if (in_list >= limits::kMaxListEntries)
+      return in_.fail(where(field) + " has more than " + std::to_string(limits::kMaxListEntries) + " entries" +
+                      in_.at(in_.offset()));
+    if (++entries_ > limits::kMaxIndexListEntries)
+      return in_.fail("more than " + std::to_string(limits::kMaxIndexListEntries) +
+                      " list entries in all (names, bottles, variations)" + in_.at(in_.offset()));
+    return true;
+  }
+
   std::string where(std::string_view field) const {
     return (f_.name.empty() ? std::string("a formula") : "formula '" + f_.name + "'") + ": " + std::string(field);
   }
@@ -131,7 +143,7 @@ class FormulaReader {
     in_.begin_array();
     while (in_.next_element()) {
       std::string s;
-      if (!string(s, field, false)) return false;
+      if (!room(out.size(), field) || !string(s, field, false)) return false;
       out.push_back(std::move(s));
     }
     return !in_.failed();
@@ -173,6 +185,7 @@ class FormulaReader {
     if (*kind != JsonKind::array) return in_.wrong_kind(where("uses_from_macos"), *kind, "an array");
     in_.begin_array();
     while (in_.next_element()) {
+      if (!room(out.size(), "uses_from_macos")) return false;
       auto k = in_.peek();
       if (!k) return false;
       UsesFromMacos u;
@@ -204,6 +217,7 @@ class FormulaReader {
     if (*kind != JsonKind::array) return in_.wrong_kind(where("uses_from_macos_bounds"), *kind, "an array");
     in_.begin_array();
     while (in_.next_element()) {
+      if (!room(out.size(), "uses_from_macos_bounds")) return false;
       auto k = in_.peek();
       if (!k) return false;
       std::string since;
@@ -236,6 +250,7 @@ class FormulaReader {
     if (*kind != JsonKind::array) return in_.wrong_kind(where("requirements"), *kind, "an array");
     in_.begin_array();
     while (in_.next_element()) {
+      if (!room(out.size(), "requirements")) return false;
       auto k = in_.peek();
       if (!k) return false;
       if (*k != JsonKind::object) return in_.wrong_kind(where("requirements[]"), *k, "an object with a name");
@@ -344,6 +359,7 @@ class FormulaReader {
         in_.begin_object();
         std::string tag;
         while (in_.next_key(tag)) {
+          if (!room(f_.bottles.size(), "bottle.stable.files")) return false;
           Bottle b;
           b.tag = tag;
           auto bk = in_.peek();
@@ -383,6 +399,7 @@ class FormulaReader {
     in_.begin_object();
     std::string tag;
     while (in_.next_key(tag)) {
+      if (!room(f_.variations.size(), "variations")) return false;
       auto k = in_.peek();
       if (!k) return false;
       if (*k != JsonKind::object) return in_.wrong_kind(where("variations." + tag), *k, "an object");
@@ -416,6 +433,7 @@ class FormulaReader {
       else if (key == "oldname") {  // before oldnames (Homebrew 4.0): one name or null
         std::string one;
         ok = string(one, key);
+        if (ok && !one.empty()) ok = room(f_.oldnames.size(), key);
         if (ok && !one.empty()) f_.oldnames.push_back(std::move(one));
       } else if (key == "versions") ok = versions();
       else if (key == "revision") ok = count(f_.revision, key);
@@ -446,6 +464,7 @@ class FormulaReader {
   std::vector<std::string> bounds_;
   std::string payload_;
   std::string name_;
+  std::size_t entries_ = 0;  // list entries read in the whole index (room())
 };
 
 }  // namespace

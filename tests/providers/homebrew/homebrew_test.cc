@@ -13,6 +13,7 @@
 
 #include "core/cli/cli.h"
 #include "core/json/byte_source.h"
+#include "core/util/limits.h"
 #include "providers/homebrew/homebrew_provider.h"
 #include "tests/support/http_server.h"
 #include "tests/test_support.h"
@@ -129,6 +130,36 @@ TEST(HomebrewFormula, BadIndexesAreErrorsAtTheirByte) {
   EXPECT_NE(e4.error().message.find("bottle.stable.files.all"), std::string::npos) << e4.error().message;
   auto e5 = read("[{\"name\": \"x\", \"versions\": {\"stable\": \"1\"}");
   EXPECT_FALSE(e5.ok());
+}
+
+// A formula's lists and the index's lists in all are bounded (issue 31: a 20 MB formula.json of
+// empty names took 650 MB): an error at the entry past the bound, not memory.
+TEST(HomebrewFormula, ListsAreBoundedInAFormulaAndInAll) {
+  auto formula = [](int i, std::size_t deps, const std::string& list = "dependencies") {
+    std::string f = "{\"name\": \"f" + std::to_string(i) + "\", \"versions\": {\"stable\": \"1\"}, \"" + list + "\": [";
+    for (std::size_t k = 0; k < deps; ++k) f += k ? ",\"\"" : "\"\"";
+    return f + "]}";
+  };
+  std::size_t seen = 0;
+  auto read = [&](const std::string& text) {
+    auto src = json::over_memory(text, "formula.json");
+    return read_formulae(*src, [&](Formula&&) { ++seen; });
+  };
+  for (const std::string list : {"dependencies", "aliases", "oldnames", "conflicts_with"}) {
+    auto ok = read("[" + formula(0, limits::kMaxListEntries, list) + "]");
+    EXPECT_TRUE(ok.ok()) << list << ": " << ok.error().message;
+    auto one = read("[" + formula(0, limits::kMaxListEntries + 1, list) + "]");
+    ASSERT_FALSE(one.ok()) << list;
+    EXPECT_EQ(one.error().message.rfind("formula.json: formula 'f0': " + list + " has more than 10000 entries", 0), 0u)
+        << one.error().message;
+  }
+  std::string all = "[";
+  const std::size_t per = limits::kMaxListEntries - 1, n = limits::kMaxIndexListEntries / per + 1;
+  for (std::size_t i = 0; i < n; ++i) all += (i ? "," : "") + formula(static_cast<int>(i), per);
+  auto r = read(all + "]");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("more than 1000000 list entries in all"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("byte offset"), std::string::npos) << r.error().message;
 }
 
 // brew's choice: the host's tag, else "all", else the newest older macOS of the same CPU; and
