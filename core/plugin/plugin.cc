@@ -28,6 +28,7 @@ using Json = nlohmann::json;
 namespace js = extdeps::json;
 
 constexpr std::size_t kMaxAnswer = std::size_t{1} << 30;  // 1 GiB of lines per answer
+constexpr std::size_t kMaxAnswerLine = std::size_t{64} << 20;  // 64 MiB: one message (one record)
 // The core options a plugin's option may not be named after.
 // Every option name a command of the CLI defines (core/cli/cli.cc): a plugin's option of the same
 // name would be a second definition. (The CLI also skips any provider option that its command
@@ -85,6 +86,7 @@ Result<void> call(const Context& ctx, const std::string& path, std::string_view 
   run.input = line;
   run.timeout_ms = limit;
   run.max_output = kMaxAnswer;
+  run.max_line = kMaxAnswerLine;
   run.on_line = [&](std::string_view text) {
     ++number;
     if (text.find_first_not_of(" \t\r") == std::string_view::npos) return true;
@@ -128,6 +130,11 @@ Result<void> call(const Context& ctx, const std::string& path, std::string_view 
     const std::string what = "did not answer " + std::string(method) + " within " + seconds_text(limit) +
                              " s (EXTDEPS_PLUGIN_TIMEOUT); it was stopped";
     return worded(ExitCode::environment, who(path) + " " + what, who(path), what);
+  }
+  if (ran->line_too_long) {
+    const std::string place = answer_line(path, number + 1, method);
+    const std::string what = "is longer than 64 MiB; the plugin was stopped";
+    return worded(ExitCode::environment, place + " " + what, place, what, "one JSON message a line");
   }
   if (ran->too_big)
     return error_at(ExitCode::environment, who(path),

@@ -212,9 +212,12 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
         run.out.append(buf, static_cast<std::size_t>(r));
         continue;
       }
+      // Only the bytes just read are searched for '\n' (what was pending holds none), so a long
+      // line costs its length, not its length squared.
+      const std::size_t scanned = pending.size();
       pending.append(buf, static_cast<std::size_t>(r));
       std::size_t start = 0;
-      for (std::size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
+      for (std::size_t nl; (nl = pending.find('\n', std::max(start, scanned))) != std::string::npos; start = nl + 1) {
         if (!request.on_line(std::string_view(pending).substr(start, nl - start))) {
           run.stopped = true;
           kill_group();
@@ -223,6 +226,11 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
         }
       }
       pending.erase(0, start);
+      if (!done && request.max_line && pending.size() > request.max_line) {
+        run.too_big = run.line_too_long = true;
+        kill_group();
+        break;
+      }
     }
   }
   if (request.on_line && !done && !run.timed_out && !run.too_big && !file_error && !pending.empty())

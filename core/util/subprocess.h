@@ -33,6 +33,8 @@ struct ProcessRequest {
   // returns false to stop the run; else into the file stdout_file (created or truncated); else
   // into ProcessResult::out.
   std::function<bool(std::string_view line)> on_line;
+  // With on_line: the longest line (0: max_output); past it the run is killed (line_too_long).
+  std::size_t max_line = 0;
   std::string stdout_file;
 };
 
@@ -42,6 +44,7 @@ struct ProcessResult {
   bool timed_out = false;  // killed at the time limit
   bool too_big = false;    // killed at the size limit
   bool stopped = false;    // killed because on_line asked to stop
+  bool line_too_long = false;  // killed at max_line (too_big is set too)
   std::string out;         // stdout, when neither on_line nor stdout_file took it
   std::string err_tail;    // the last 4 KiB of stderr
   // Exited with status 0, within the limits.

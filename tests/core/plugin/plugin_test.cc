@@ -181,6 +181,8 @@ TEST_F(BadPlugin, EachFailureIsAnErrorNamingThePlugin) {
            // Issue 31: 300000 nested arrays crashed the copy of the message (SIGSEGV at discovery).
            {"deep", "head -c 300000 /dev/zero | tr '\\0' '['; head -c 300000 /dev/zero | tr '\\0' ']'; echo\n",
             "arrays and objects nested deeper than 200"},
+           // One line of 70 MB: killed at 64 MiB, never buffered whole (nor searched quadratically).
+           {"long", "head -c 70000000 /dev/zero | tr '\\0' ' '\n", "line 1 of its answer to describe is longer than 64 MiB"},
            {"newer", "echo '" + describe_line("newer", 2) + "'\n",
             "its description is for protocol 2; this extdeps speaks protocol 1 (a newer extdeps may speak it)"},
            {"misnamed", "echo '" + describe_line("other") + "'\n",
