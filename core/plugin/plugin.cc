@@ -451,6 +451,8 @@ class PluginProvider final : public Provider {
 
 // --- describe ----------------------------------------------------------------------------
 
+}  // namespace
+
 // The descriptor an answer to describe gives, checked.
 Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const std::string& path) {
   auto fail = [&](const std::string& why) {
@@ -521,6 +523,8 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const s
   };
   return d;
 }
+
+namespace {
 
 // The cached answer to describe of this program as it is now, or null.
 std::optional<Json> cached_description(const Context& ctx, const std::string& path, std::string& file) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,10 @@ std::vector<std::string> find_programs(const Context& ctx);
 
 // The descriptor of the plugin at `path`, from its describe answer.
 Result<std::unique_ptr<ProviderDescriptor>> describe(const Context& ctx, const std::string& path);
+
+// The descriptor the "describe" message of a plugin's answer gives, checked against the program
+// at `path` (its name). (The fuzz harness tests/fuzz/plugin_describe_fuzz.cc drives it.)
+Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const nlohmann::json& message, const std::string& path);
 
 // Finds, describes and registers every plugin once per process (register_descriptor). A plugin
 // that fails is left out with a warning that names it and says why.
