@@ -103,7 +103,20 @@ Result<std::string> resolve_url(const std::string& base, std::string_view refere
   curl().url_set(u.get(), CURLUPART_FRAGMENT, nullptr, 0);
   std::string out = part(u.get(), CURLUPART_URL);
   if (out.empty()) return bad_reference(base, ref, {});
+  if (!remote_may_name(base, out))
+    return bad_reference(base, ref, "a remote page may name only http or https URLs, not " + out);
   return out;
+}
+
+bool remote_may_name(std::string_view document_url, std::string_view url) {
+  auto scheme = [](std::string_view u) {
+    const auto colon = u.find(':');
+    return colon == std::string_view::npos ? std::string() : to_lower(std::string(u.substr(0, colon)));
+  };
+  const std::string from = scheme(document_url);
+  if (from != "http" && from != "https") return true;
+  const std::string to = scheme(url);
+  return to == "http" || to == "https";
 }
 
 Result<Response> fetch_file_url(const Context& ctx, const Request& request, const ParsedUrl& url) {

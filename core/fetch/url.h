@@ -27,8 +27,14 @@ Result<ParsedUrl> parse_url(std::string_view url);
 bool warns_insecure_http(const ParsedUrl& url, bool allowed);
 
 // A reference resolved against an absolute base URL (RFC 3986 section 5: "../x", "/x", "//host/x"
-// or a whole URL), without its fragment. Bad input naming both when either cannot be parsed.
+// or a whole URL), without its fragment. Bad input naming both when either cannot be parsed, or
+// when a remote base names what remote_may_name refuses.
 Result<std::string> resolve_url(const std::string& base, std::string_view reference);
+
+// Whether a document fetched from `document_url` may name `url`: a remote document (http, https)
+// names only http(s) URLs, never a local file (a metalink naming file:///dev/zero would have it
+// read); a local one (file://, a path) may name either.
+bool remote_may_name(std::string_view document_url, std::string_view url);
 
 // The file itself is the body: body_path is its path, nothing is copied.
 Result<Response> fetch_file_url(const Context& ctx, const Request& request, const ParsedUrl& url);

@@ -12,6 +12,7 @@
 #include "core/detect/os_release.h"
 #include "core/detect/process.h"
 #include "core/fetch/fetch.h"
+#include "core/fetch/url.h"
 #include "core/util/file_stamp.h"
 #include "core/util/subprocess.h"
 
@@ -213,14 +214,24 @@ class DnfProvider final : public Provider {
       if (!got) return at_place(got.error(), "repository '" + repo.id + "' (" + repo.origin + ")");
       auto text = read_file(got->body_path);
       if (!text) return text.error();
+      // A remote list names remote mirrors only (fetch::remote_may_name): file:///dev/zero from a
+      // metalink served by anyone is passed over, as dnf passes over a protocol it cannot use.
+      auto remote_only = [&](std::vector<std::string> urls) {
+        std::erase_if(urls, [&](const std::string& u) { return !fetch::remote_may_name(url, u); });
+        return urls;
+      };
       if (source == &repo.metalink) {
         auto urls = metalink_urls(*text, url);
         if (!urls) return at_place(urls.error(), "repository '" + repo.id + "' (" + repo.origin + ")");
-        return urls;
+        auto remote = remote_only(std::move(*urls));
+        if (remote.empty())
+          return error_at(ExitCode::environment, url, "a metalink with no http or https mirror of repomd.xml",
+                          "<url>https://.../repodata/repomd.xml</url>", "repository '" + repo.id + "' (" + repo.origin + ")");
+        return remote;
       }
-      auto urls = mirrorlist_urls(*text);
+      auto urls = remote_only(mirrorlist_urls(*text));
       if (urls.empty())
-        return error_at(ExitCode::environment, url, "a mirrorlist with no URL", "one base URL a line",
+        return error_at(ExitCode::environment, url, "a mirrorlist with no URL", "one base URL a line (http or https, from a remote list)",
                         "repository '" + repo.id + "' (" + repo.origin + ")");
       return urls;
     }

@@ -139,6 +139,27 @@ TEST_F(HardeningTest, ALoopbackIndexDoesNotWarn) {
   EXPECT_TRUE(ctx.warnings().empty()) << ctx.warnings()[0];
 }
 
+// What a remote document names is remote (issue 31): a page or metalink served by anyone names
+// no local file; a local one (a file:// index, a mirror on disk) may name either.
+TEST(RemoteDocuments, NameOnlyHttpOrHttpsUrls) {
+  auto bad = resolve_url("https://pypi.example/simple/a/", "file:///dev/zero");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, ExitCode::bad_input);
+  EXPECT_NE(bad.error().message.find("a remote page may name only http or https URLs, not file:///dev/zero"),
+            std::string::npos)
+      << bad.error().message;
+  EXPECT_FALSE(resolve_url("http://127.0.0.1:1/simple/a/", "FILE:///etc/passwd").ok());
+  EXPECT_EQ(*resolve_url("https://pypi.example/simple/a/", "../../files/a-1.tar.gz"), "https://pypi.example/files/a-1.tar.gz");
+  EXPECT_EQ(*resolve_url("https://pypi.example/simple/a/", "http://mirror.example/a-1.tar.gz"), "http://mirror.example/a-1.tar.gz");
+  EXPECT_EQ(*resolve_url("file:///srv/simple/a/", "file:///srv/files/a-1.tar.gz"), "file:///srv/files/a-1.tar.gz");
+  EXPECT_EQ(*resolve_url("file:///srv/simple/a/", "https://pypi.example/a-1.tar.gz"), "https://pypi.example/a-1.tar.gz");
+  EXPECT_TRUE(remote_may_name("HTTPS://mirrors.example/metalink", "https://a.example/repodata/repomd.xml"));
+  EXPECT_FALSE(remote_may_name("https://mirrors.example/metalink", "file:///dev/zero?/repodata/repomd.xml"));
+  EXPECT_FALSE(remote_may_name("https://mirrors.example/metalink", "ftp://a.example/repodata/repomd.xml"));
+  EXPECT_TRUE(remote_may_name("file:///etc/metalink", "file:///srv/repodata/repomd.xml"));
+  EXPECT_TRUE(remote_may_name("/etc/metalink", "file:///srv/repodata/repomd.xml"));
+}
+
 TEST(PlainHttp, AnHttpsUrlMayOnlyRedirectToHttps) {
   EXPECT_STREQ(redirect_protocols_for("https://conda.anaconda.org/x"), "https");
   EXPECT_STREQ(redirect_protocols_for("HTTPS://conda.anaconda.org/x"), "https");
