@@ -13,12 +13,14 @@
 #include "core/detect/host_json.h"
 #include "core/json/document.h"
 #include "core/util/regular_file.h"
+#include "core/util/sealed_file.h"
 
 namespace extdeps::detect {
 
 namespace {
 
-constexpr int kFormat = 2;  // 2: the driver fingerprint and the GPU list
+constexpr int kFormat = 3;  // 2: the driver fingerprint and the GPU list; 3: sealed
+constexpr std::string_view kSealKind = "host";
 
 std::string first_line(const std::string& path) {
   std::ifstream in(path);
@@ -63,8 +65,12 @@ std::optional<CachedHost> load_host_cache(const Context& ctx, const HostCacheKey
   // A cache file: never a link, a FIFO or a device, and bounded (docs/limits.md).
   auto text = read_regular_file(host_cache_file(ctx), 1 << 20, Links::refuse);
   if (!text.ok()) return std::nullopt;
+  // Sealed (core/util/sealed_file.h): a flipped byte, a cut, another version's file is detected
+  // again, never served as a fact.
+  auto body = sealed::unseal(kSealKind, *text);
+  if (!body.ok()) return std::nullopt;
   try {
-    return read_entry(ctx, key, ttl, json::parse_or_discarded(*text));
+    return read_entry(ctx, key, ttl, json::parse_or_discarded(*body));
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;  // a field of the wrong type: as good as absent
   }
@@ -113,27 +119,7 @@ Result<void> store_host_cache(const Context& ctx, const HostCacheKey& key, const
                          .count()},
       {"cuda_probed", entry.cuda_probed},
       {"facts", facts}};
-  const std::string tmp = file + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << extdeps::json::dump(j, 1) << '\n';
-    out.close();
-    if (!out) {
-      fs::remove(tmp, ec);
-      Error e = environment_error("cannot write " + tmp);
-      e.place = tmp;
-      e.what = "cannot write";
-      return e;
-    }
-  }
-  if (std::rename(tmp.c_str(), file.c_str()) != 0) {
-    int e = errno;
-    fs::remove(tmp, ec);
-    Error err = environment_error("cannot rename " + tmp + " to " + file + ": " + std::strerror(e));
-    err.place = tmp;
-    err.what = "cannot rename to " + file + " (" + std::strerror(e) + ")";
-    return err;
-  }
+  if (auto w = sealed::write_atomically(file, kSealKind, extdeps::json::dump(j, 1) + "\n"); !w.ok()) return w.error();
   return {};
 }
 

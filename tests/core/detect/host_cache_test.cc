@@ -224,16 +224,27 @@ TEST(HostCache, CorruptFileIsIgnoredAndRewritten) {
     EXPECT_FALSE(m.detect().from_cache) << garbage;
     EXPECT_TRUE(m.detect().from_cache) << garbage;
   }
-  // A valid key with facts of the wrong shape.
+  // The cache is sealed (issue 31): one byte of a fact changed in place, the JSON still valid,
+  // is detected again, never served; so is a file cut short or of an older format.
   Machine m;
-  m.detect();
-  std::string text = test::read_file(m.cache + "/detect/host.json");
-  auto at = text.find("\"kernel\":");
+  const auto cold = m.detect();
+  const std::string file = m.cache + "/detect/host.json";
+  const std::string sealed = test::read_file(file);
+  auto at = sealed.find("\"bookworm\"");
   ASSERT_NE(at, std::string::npos);
-  text.replace(at, 9, "\"kernel\":42,\"x\":");
-  std::ofstream(m.cache + "/detect/host.json", std::ios::trunc) << text;
+  std::string flipped = sealed;
+  flipped[at + 1] = 'c';  // "cookworm"
+  std::ofstream(file, std::ios::trunc | std::ios::binary) << flipped;
+  auto again = m.detect();
+  EXPECT_FALSE(again.from_cache);
+  EXPECT_EQ(again.os.version_codename, "bookworm");
+  EXPECT_TRUE(m.detect().from_cache);
+  std::ofstream(file, std::ios::trunc | std::ios::binary) << sealed.substr(0, sealed.size() - 10);
+  EXPECT_FALSE(m.detect().from_cache);
+  std::ofstream(file, std::ios::trunc | std::ios::binary) << sealed.substr(64);  // the body alone, as format 2 was
   EXPECT_FALSE(m.detect().from_cache);
   EXPECT_TRUE(m.detect().from_cache);
+  EXPECT_EQ(m.detect().kernel, cold.kernel);
 }
 
 TEST(HostCache, OverridesAreAppliedAfterReadingAndNeverCached) {
