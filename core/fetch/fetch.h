@@ -22,6 +22,7 @@ namespace extdeps::fetch {
 
 inline constexpr std::uint64_t kDefaultMaxDownloadBytes = std::uint64_t{2} << 30;  // 2 GiB
 inline constexpr std::uint64_t kDefaultMaxRunBytes = std::uint64_t{8} << 30;       // 8 GiB
+inline constexpr long kDefaultDeadlineSeconds = 1800;  // 30 minutes for all downloads of a run
 
 // From the command line and configuration (options_for() in core/fetch/options.h builds them).
 struct Options {
@@ -33,6 +34,10 @@ struct Options {
   int retries = 3;         // tries after the first, on 5xx, 429, resets and timeouts
   long backoff_ms = 250;   // wait before the first retry, doubled for each later one
   int max_parallel = 8;    // transfers at once in fetch_all
+  // The time all downloads of this Fetcher may take, counted from its first transfer
+  // (EXTDEPS_DOWNLOAD_DEADLINE): a server that trickles a byte a second beats the stall timeout,
+  // not this. Past it a transfer is stopped and not tried again.
+  long deadline_s = kDefaultDeadlineSeconds;
   // Limits on what is written to disk (decoded bytes, error pages counted too): past either, the
   // download stops, its temporary file is removed and it fails naming the URL and the limit.
   std::uint64_t max_download_bytes = kDefaultMaxDownloadBytes;  // one download

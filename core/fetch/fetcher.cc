@@ -143,6 +143,12 @@ struct Fetcher::Impl {
   Result<void> start(Job& job) {
     ++job.tries;
     job.started = true;
+    if (!settings.deadline)
+      settings.deadline = Steady::now() + std::chrono::seconds(std::max<long>(1, options.deadline_s));
+    if (settings.past_deadline())
+      return error_at(ExitCode::environment, job.request->url,
+                      "not downloaded: the downloads of this run took longer than " + std::to_string(options.deadline_s) +
+                          " s in all (EXTDEPS_DOWNLOAD_DEADLINE)");
     auto t = Transfer::create(settings, job.request->url, job.conditional ? &*job.cached : nullptr,
                               store.create_temp(job.request->url), job.request->accept, &budget);
     if (!t.ok()) return t.error();
@@ -226,7 +232,7 @@ struct Fetcher::Impl {
     if (rc == CURLE_OK && status >= 200 && status < 300 && status != 206 && !t.complete())
       rc = CURLE_PARTIAL_FILE;
     if (rc != CURLE_OK) {
-      if (Transfer::retryable(rc) && retry_later(job)) return;
+      if (Transfer::retryable(rc) && !settings.past_deadline() && retry_later(job)) return;
       // The disk, not the network: the cached copy is no way out.
       if (rc == CURLE_WRITE_ERROR) job.result = named(job, error_at(ExitCode::environment, "", t.failure_text(rc)));
       else job.result = failure(job, t.failure_text(rc));
@@ -249,7 +255,7 @@ struct Fetcher::Impl {
                                : Result<Response>(named(job, stored.error()));
       return;
     }
-    if (retryable_status(status) && retry_later(job)) return;
+    if (retryable_status(status) && !settings.past_deadline() && retry_later(job)) return;
     std::string what = "HTTP " + std::to_string(status);
     if (!h.reason.empty()) what += " " + h.reason;
     job.result = failure(job, what);

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <utility>
 
@@ -72,6 +73,13 @@ Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
     if (!size)
       return bad_setting(ctx, name, *v, "a size such as 2G, 512M or 1048576");
     *field = *size;
+  }
+  if (auto v = ctx.env("EXTDEPS_DOWNLOAD_DEADLINE"); v && !v->empty()) {
+    long seconds = 0;
+    auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), seconds);
+    if (ec != std::errc() || end != v->data() + v->size() || seconds < 1 || seconds > 604800)
+      return bad_setting(ctx, "EXTDEPS_DOWNLOAD_DEADLINE", *v, "a number of seconds from 1 to 604800");
+    o.deadline_s = seconds;
   }
   if (auto v = ctx.env("EXTDEPS_ALLOW_INSECURE_HTTP"); v && !v->empty()) {
     if (*v == "1" || *v == "true" || *v == "yes") o.allow_insecure_http = true;

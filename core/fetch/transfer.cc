@@ -39,6 +39,7 @@ TransferSettings TransferSettings::from(const Context& ctx, const Options& optio
   s.low_speed_time_s = options.low_speed_time_s;
   s.low_speed_limit = options.low_speed_limit;
   s.max_body_bytes = options.max_download_bytes;
+  s.deadline_s = options.deadline_s;
   // libcurl itself reads the proxy variables (http_proxy, https_proxy, all_proxy, no_proxy) from
   // the process environment, but not the CA ones: those are the curl tool's and OpenSSL's
   // conventions, which a library user expects to hold here too.
@@ -81,6 +82,10 @@ Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& setti
   curl().easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, settings.connect_timeout_ms);
   curl().easy_setopt(e, CURLOPT_LOW_SPEED_TIME, settings.low_speed_time_s);
   curl().easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, settings.low_speed_limit);
+  if (settings.deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*settings.deadline - std::chrono::steady_clock::now());
+    curl().easy_setopt(e, CURLOPT_TIMEOUT_MS, std::max<long>(1, static_cast<long>(left.count())));
+  }
   // A Content-Length over the limit fails before any byte is written; on_body stops the rest.
   curl().easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(settings.max_body_bytes));
   if (!settings.ca_bundle.empty()) curl().easy_setopt(e, CURLOPT_CAINFO, settings.ca_bundle.c_str());
@@ -198,6 +203,9 @@ std::string Transfer::failure_text(CURLcode rc) const {
     case CURLE_OPERATION_TIMEDOUT: {
       curl_off_t connected = 0;
       curl().easy_getinfo(easy_, CURLINFO_CONNECT_TIME_T, &connected);
+      if (settings_.past_deadline())
+        return "stopped after " + std::to_string(got) + " bytes: the downloads of this run took longer than " +
+               std::to_string(settings_.deadline_s) + " s in all (EXTDEPS_DOWNLOAD_DEADLINE)";
       if (connected == 0) return "could not connect within " + seconds_text(settings_.connect_timeout_ms);
       std::string what = settings_.low_speed_limit <= 1
                              ? "timed out, no data for " + std::to_string(settings_.low_speed_time_s) + " s"

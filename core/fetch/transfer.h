@@ -6,6 +6,7 @@
 
 #include "core/fetch/curl_api.h"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,14 @@ struct TransferSettings {
   std::string ca_bundle_source;  // the variable it came from, for messages
   std::string ca_dir;            // CURLOPT_CAPATH
   std::uint64_t max_body_bytes = kDefaultMaxDownloadBytes;
+  // When every transfer of the run must be done (Options::deadline_s after the first started);
+  // unset until then.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  long deadline_s = kDefaultDeadlineSeconds;
+  // (libcurl's timer may fire a little before the deadline it was given: within 250 ms is past.)
+  bool past_deadline() const {
+    return deadline && std::chrono::steady_clock::now() + std::chrono::milliseconds(250) >= *deadline;
+  }
 
   static TransferSettings from(const Context& ctx, const Options& options);
 };

@@ -85,6 +85,15 @@ TEST(DownloadLimits, SizesComeFromTheEnvironment) {
   auto e = options_for(bad, {});
   ASSERT_FALSE(e.ok());
   EXPECT_EQ(e.error().message, "EXTDEPS_MAX_DOWNLOAD_SIZE: expected a size such as 2G, 512M or 1048576, got 'big'");
+  EXPECT_EQ(defaults->deadline_s, 1800);
+  auto deadline = Context::for_test("/", {{"EXTDEPS_DOWNLOAD_DEADLINE", "90"}});
+  EXPECT_EQ(options_for(deadline, {})->deadline_s, 90);
+  for (const char* v : {"0", "-1", "1.5", "99999999999999999999", "soon"}) {
+    auto bad_deadline = Context::for_test("/", {{"EXTDEPS_DOWNLOAD_DEADLINE", v}});
+    auto d = options_for(bad_deadline, {});
+    ASSERT_FALSE(d.ok()) << v;
+    EXPECT_EQ(d.error().message, std::string("EXTDEPS_DOWNLOAD_DEADLINE: expected a number of seconds from 1 to 604800, got '") + v + "'");
+  }
 }
 
 // An ETag with byte 0xFF used to make the metadata unwritable (JSON strings are UTF-8): every

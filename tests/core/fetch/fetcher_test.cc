@@ -372,6 +372,33 @@ TEST_F(FetchTest, AStallPastTheTimeoutFailsAndSaysSo) {
   expect_no_temp_files();
 }
 
+// A server that trickles (2 bytes every 0.3 s: never a stall) is stopped at the run's deadline
+// (issue 31: it kept a resolve waiting without end), is not tried again, and a later download of
+// the same run is not started.
+TEST_F(FetchTest, ATrickleIsStoppedAtTheRunsDeadline) {
+  server.route("/trickle", {.body = std::string(400, 't'), .chunk_size = 2, .chunk_delay = 300ms});
+  server.route("/next", {.body = "next"});
+  auto o = options();
+  o.deadline_s = 2;
+  Fetcher f(ctx, o);
+  auto start = std::chrono::steady_clock::now();
+  auto r = f.fetch({.url = server.url("/trickle")});
+  const std::string e = error_of(r);
+  EXPECT_EQ(e.rfind(server.url("/trickle") + ": stopped after ", 0), 0u) << e;
+  EXPECT_NE(e.find(" bytes: the downloads of this run took longer than 2 s in all (EXTDEPS_DOWNLOAD_DEADLINE)"),
+            std::string::npos) << e;
+  EXPECT_EQ(e.find("tries"), std::string::npos) << e;
+  EXPECT_EQ(server.count("/trickle"), 1);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 1500ms);
+  EXPECT_EQ(error_of(f.fetch({.url = server.url("/next")})),
+            server.url("/next") + ": not downloaded: the downloads of this run took longer than 2 s in all "
+                                  "(EXTDEPS_DOWNLOAD_DEADLINE)");
+  EXPECT_EQ(server.count("/next"), 0);
+  expect_no_temp_files();
+  // A new run has its own deadline.
+  EXPECT_TRUE(Fetcher(ctx, o).fetch({.url = server.url("/next")}).ok());
+}
+
 // A full disk (here: a file size limit) stops the download with the file's name, and the old
 // entry stays.
 TEST_F(FetchTest, AWriteErrorNamesTheUrlAndTheFile) {
