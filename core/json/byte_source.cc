@@ -6,6 +6,7 @@
 #include "core/util/data_errors.h"
 #include "core/util/lazy_library.h"
 #include "core/util/read_ahead.h"
+#include "core/util/regular_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -311,11 +312,14 @@ std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {
 
 Result<std::unique_ptr<ByteSource>> open_file(const std::string& path, std::string name) {
   if (name.empty()) name = path;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const std::string why = std::strerror(errno);
-    return error_at(ExitCode::environment, name + (name == path ? "" : " (" + path + ")"), "cannot open: " + why);
+  // A FIFO or a device is refused, never waited on or read for ever.
+  auto opened = open_regular_file(path, Links::follow);
+  if (!opened) {
+    Error e = opened.error();
+    if (name != path) e = error_at(e.code, name + " (" + path + ")", e.what.empty() ? e.message : e.what);
+    return e;
   }
+  const int fd = *opened;
   return decoded(std::make_unique<FileSource>(std::move(name), fd));
 }
 

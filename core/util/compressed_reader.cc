@@ -19,6 +19,7 @@
 
 #include "core/util/data_errors.h"
 #include "core/util/read_ahead.h"
+#include "core/util/regular_file.h"
 
 namespace extdeps {
 
@@ -384,8 +385,10 @@ std::unique_ptr<CompressedReader> make_reader(std::unique_ptr<Input> in) {
 }  // namespace
 
 Result<std::unique_ptr<CompressedReader>> CompressedReader::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error_at(ExitCode::environment, path, std::string("cannot open: ") + std::strerror(errno));
+  // A FIFO or a device (a list linked to /dev/zero) is refused, never waited on or read for ever.
+  auto opened = open_regular_file(path, Links::follow);
+  if (!opened) return opened.error();
+  const int fd = *opened;
   return make_reader(std::make_unique<Input>(path, fd));
 }
 
@@ -460,8 +463,10 @@ Result<std::string> read_all(CompressedReader& reader) {
 }
 
 Result<std::unique_ptr<CompressedReader>> CompressedReader::open_sniffed(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error_at(ExitCode::environment, path, std::string("cannot open: ") + std::strerror(errno));
+  // A FIFO or a device (a list linked to /dev/zero) is refused, never waited on or read for ever.
+  auto opened = open_regular_file(path, Links::follow);
+  if (!opened) return opened.error();
+  const int fd = *opened;
   auto in = std::make_unique<Input>(path, fd);
   if (auto r = in->fill(); !r) return r.error();
   const std::string_view head(in->data(), in->size());

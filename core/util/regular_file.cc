@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <string_view>
 
 namespace extdeps {
 
@@ -22,25 +24,56 @@ const char* kind_of(mode_t mode) {
   return "not a regular file";
 }
 
+// Opened without blocking and checked: the descriptor, or the error (the errno of open, or 0
+// and the kind of file it is).
+struct Opened {
+  int fd = -1;
+  int open_errno = 0;
+  std::string kind;
+  struct stat st {};
+};
+
+Opened open_checked(const std::string& path, Links links) {
+  Opened o;
+  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+  if (links == Links::refuse) flags |= O_NOFOLLOW;
+  o.fd = ::open(path.c_str(), flags);
+  if (o.fd < 0) {
+    o.open_errno = errno;
+    return o;
+  }
+  if (::fstat(o.fd, &o.st) != 0 || !S_ISREG(o.st.st_mode)) {
+    o.kind = S_ISREG(o.st.st_mode) ? "not a regular file" : kind_of(o.st.st_mode);
+    ::close(o.fd);
+    o.fd = -1;
+    return o;
+  }
+  ::fcntl(o.fd, F_SETFL, ::fcntl(o.fd, F_GETFL) & ~O_NONBLOCK);
+  return o;
+}
+
+Error refused(const Opened& o, const std::string& path, Links links, ExitCode code, std::string_view open_text) {
+  if (o.open_errno == ELOOP && links == Links::refuse)
+    return error_at(code, path, "is a symbolic link, which is not followed here", "a regular file");
+  if (o.open_errno)
+    return error_at(code, path, std::string(open_text) + std::strerror(o.open_errno) + (open_text.back() == '(' ? ")" : ""));
+  return error_at(code, path, "is " + o.kind + ", not a regular file");
+}
+
 }  // namespace
+
+Result<int> open_regular_file(const std::string& path, Links links, ExitCode code) {
+  Opened o = open_checked(path, links);
+  if (o.fd < 0) return refused(o, path, links, code, "cannot open: ");
+  return o.fd;
+}
 
 Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links,
                                       ExitCode code) {
-  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
-  if (links == Links::refuse) flags |= O_NOFOLLOW;
-  int fd = ::open(path.c_str(), flags);
-  if (fd < 0) {
-    const int e = errno;
-    if (e == ELOOP && links == Links::refuse)
-      return error_at(code, path, "is a symbolic link, which is not followed here", "a regular file");
-    return error_at(code, path, std::string("cannot be read (") + std::strerror(e) + ")");
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    const std::string kind = ::fstat(fd, &st) == 0 ? kind_of(st.st_mode) : "not a regular file";
-    ::close(fd);
-    return error_at(code, path, "is " + kind + ", not a regular file");
-  }
+  Opened o = open_checked(path, links);
+  if (o.fd < 0) return refused(o, path, links, code, "cannot be read (");
+  const int fd = o.fd;
+  const struct stat& st = o.st;
   if (static_cast<unsigned long long>(st.st_size) > max_bytes) {
     ::close(fd);
     return error_at(code, path, "is larger than " + std::to_string(max_bytes) + " bytes (docs/limits.md)");

@@ -19,4 +19,9 @@ enum class Links { follow, refuse };
 Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links,
                                       ExitCode code = ExitCode::environment);
 
+// A descriptor of `path` for a reader of its own (an index, a cache body): opened as above and
+// checked to be a regular file, then blocking again. Errors: "PATH: cannot open: No such file
+// or directory", "PATH: is a FIFO, not a regular file", "PATH: is a symbolic link, ...".
+Result<int> open_regular_file(const std::string& path, Links links, ExitCode code = ExitCode::environment);
+
 }  // namespace extdeps

@@ -14,6 +14,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/util/regular_file.h"
+
 namespace fs = std::filesystem;
 
 namespace extdeps::sealed {
@@ -167,8 +169,9 @@ bool looks_sealed(const std::string& path, std::string_view kind) {
 }
 
 std::optional<MappedFile> MappedFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
+  auto opened = open_regular_file(path, Links::follow);  // a FIFO is not waited on
+  if (!opened) return std::nullopt;
+  const int fd = *opened;
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
@@ -206,8 +209,9 @@ MappedFile::~MappedFile() {
 }
 
 std::optional<std::string> read_all(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
+  auto opened = open_regular_file(path, Links::follow);  // a FIFO is not waited on
+  if (!opened) return std::nullopt;
+  const int fd = *opened;
   std::string out;
   char buf[1 << 16];
   for (;;) {

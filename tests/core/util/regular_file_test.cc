@@ -10,9 +10,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "core/cli/cli.h"
 #include "core/context/context.h"
 #include "core/detect/os_release.h"
+#include "core/json/byte_source.h"
+#include "core/util/compressed_reader.h"
+#include "core/util/sealed_file.h"
 #include "tests/test_support.h"
 
 namespace extdeps {
@@ -81,6 +86,62 @@ TEST(RegularFile, AnOsReleaseFifoIsPassedOverNotWaitedOn) {
   auto os = detect::read_os_release(Context::for_test(root, {}));
   EXPECT_EQ(os.id, "debian");
   EXPECT_EQ(os.version_codename, "bookworm");
+}
+
+// Every reader of an index or a cache body opens its file through open_regular_file: a FIFO is
+// refused at once (opening one for reading blocked until a writer came), a link to a device
+// (an apt list linked to /dev/zero) is refused, not read without end.
+TEST(RegularFile, EveryIndexAndCacheReaderRefusesAFifoOrADevice) {
+  const std::string dir = test::temp_dir();
+  const std::string fifo = dir + "/Packages", zero = dir + "/status";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_symlink("/dev/zero", zero);
+  for (const auto& [path, kind] : {std::pair{fifo, "a FIFO"}, std::pair{zero, "a character device"}}) {
+    const std::string message = path + ": is " + kind + ", not a regular file";
+    auto fd = open_regular_file(path, Links::follow);
+    ASSERT_FALSE(fd.ok());
+    EXPECT_EQ(fd.error().message, message);
+    auto plain = CompressedReader::open(path);
+    ASSERT_FALSE(plain.ok());
+    EXPECT_EQ(plain.error().message, message);
+    auto sniffed = CompressedReader::open_sniffed(path);
+    ASSERT_FALSE(sniffed.ok());
+    EXPECT_EQ(sniffed.error().message, message);
+    auto json = extdeps::json::open_file(path);
+    ASSERT_FALSE(json.ok());
+    EXPECT_EQ(json.error().message, message);
+    EXPECT_FALSE(sealed::MappedFile::open(path));
+    EXPECT_FALSE(sealed::read_all(path));
+  }
+  auto missing = open_regular_file(dir + "/none", Links::follow);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, dir + "/none: cannot open: No such file or directory");
+  const std::string file = dir + "/real";
+  std::ofstream(file) << "Package: a\n";
+  auto fd = open_regular_file(file, Links::follow);
+  ASSERT_TRUE(fd.ok()) << fd.error().message;
+  char buf[16];
+  EXPECT_EQ(::read(*fd, buf, sizeof buf), 11);
+  ::close(*fd);
+}
+
+// End to end: a conda channel on disk whose repodata.json is a FIFO ends the resolve with its
+// error (exit 3) at once, where opening it waited for a writer for ever.
+TEST(RegularFile, AResolveOnAChannelWithAFifoForRepodataEnds) {
+  const std::string channel = test::temp_dir();
+  fs::create_directories(channel + "/linux-64");
+  fs::create_directories(channel + "/noarch");
+  ASSERT_EQ(::mkfifo((channel + "/linux-64/repodata.json").c_str(), 0600), 0);
+  std::ofstream(channel + "/noarch/repodata.json") << "{\"packages\": {}}";
+  auto ctx = Context::from_process();
+  ctx.set_warning_sink(nullptr);
+  std::ostringstream out, err;
+  const std::string source = std::string(EXTDEPS_TEST_DATA) + "/../..";
+  int rc = cli::run(ctx, {"resolve", source + "/bench/conda-ten-deps", "--manager", "conda", "--channel",
+                          "file://" + channel, "--cache-dir", test::temp_dir()}, out, err);
+  EXPECT_EQ(rc, 3) << out.str() << err.str();
+  EXPECT_NE(err.str().find(channel + "/linux-64/repodata.json): is a FIFO, not a regular file"), std::string::npos)
+      << err.str();
 }
 
 }  // namespace
