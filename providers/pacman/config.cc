@@ -1,4 +1,5 @@
 // pacman.conf: the [options] the provider uses and the repositories, in order.
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -27,15 +28,22 @@ namespace {
 constexpr int kMaxIncludeReads = 256;
 constexpr std::size_t kMaxServers = 1000;
 constexpr std::size_t kMaxMirrorlistBytes = 1 << 20;
-Result<void> read_servers(const std::string& path, int depth, int& reads, std::vector<std::string>& out);
+Result<void> read_servers(const std::string& path, const std::string& root, int depth, int& reads,
+                          std::vector<std::string>& out);
 
 }  // namespace
 
 Result<Config> read_config(const std::string& path, const std::string& root) {
   Config c;
   int reads = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return c;
+  // Under the root: a FIFO or a device is an error, never a wait (docs/limits.md).
+  auto text = read_regular_file(path, std::size_t{1} << 20, Links::follow, ExitCode::bad_input);
+  if (!text.ok()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return c;
+    return text.error();
+  }
+  std::istringstream in(*text);
   c.found = true;
   std::string section;
   std::string raw;
@@ -64,7 +72,7 @@ Result<Config> read_config(const std::string& path, const std::string& root) {
       if (key == "Server" && !value.empty()) c.repos.back().servers.emplace_back(value);
       if (key == "Include" && !value.empty()) {
         std::string file = (root == "/" ? "" : root) + std::string(value);
-        if (auto r = read_servers(file, 0, reads, c.repos.back().servers); !r)
+        if (auto r = read_servers(file, root, 0, reads, c.repos.back().servers); !r)
           return error_at(ExitCode::bad_input, place, "Include = " + shorten(value) + ": " + r.error().what, "",
                           "pacman refuses this pacman.conf too");
       }
@@ -91,7 +99,9 @@ std::string db_url(const std::string& server, const std::string& repo, const std
 
 namespace {
 
-Result<void> read_servers(const std::string& path, int depth, int& reads, std::vector<std::string>& out) {
+// A nested Include names a path on the machine pacman.conf is for: under `root` too.
+Result<void> read_servers(const std::string& path, const std::string& root, int depth, int& reads,
+                          std::vector<std::string>& out) {
   if (++reads > kMaxIncludeReads)
     return error_at(ExitCode::bad_input, path, "more than " + std::to_string(kMaxIncludeReads) +
                                                    " mirrorlist files read through Include (docs/limits.md)");
@@ -108,7 +118,8 @@ Result<void> read_servers(const std::string& path, int depth, int& reads, std::v
     const std::string_view key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
     if (key == "Server" && !value.empty() && out.size() < kMaxServers) out.emplace_back(value);
     if (key == "Include" && !value.empty() && depth < 4)
-      if (auto r = read_servers(std::string(value), depth + 1, reads, out); !r) return r;
+      if (auto r = read_servers((root == "/" ? "" : root) + std::string(value), root, depth + 1, reads, out); !r)
+        return r;
   }
   return {};
 }

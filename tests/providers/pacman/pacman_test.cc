@@ -160,6 +160,14 @@ TEST(PacmanConfig, ReposInOrderAndTheOptionsItUses) {
   ASSERT_EQ(c->repos[0].servers.size(), 2u);  // from the Include, under the root
   EXPECT_EQ(db_url(c->repos[0].servers[1], "core", "x86_64"), "https://other.example.org/arch/core/os/x86_64/core.db");
 
+  // A mirrorlist's own Include names a path on the same machine: under the root too (it was
+  // read from this machine's /).
+  std::ofstream(root + "/mirrorlist", std::ios::app) << "Include = /more\n";
+  std::ofstream(root + "/more") << "Server = https://third.example.com/$repo/os/$arch\n";
+  auto nested = read_config(f, root);
+  ASSERT_TRUE(nested.ok()) << nested.error().message;
+  EXPECT_EQ(nested->repos[0].servers.back(), "https://third.example.com/$repo/os/$arch");
+
   // An Include that is not there is an error at its line, as pacman makes it.
   std::ofstream(f, std::ios::trunc) << "[core]\nInclude = /etc/pacman.d/absent\n";
   auto missing = read_config(f, root);
@@ -171,7 +179,7 @@ TEST(PacmanConfig, ReposInOrderAndTheOptionsItUses) {
   {
     std::ofstream loop(root + "/loop");
     loop << "Server = https://example.org/$repo\n";
-    for (int i = 0; i < 40; ++i) loop << "Include = " << root << "/loop\n";
+    for (int i = 0; i < 40; ++i) loop << "Include = /loop\n";  // under the root, as pacman.conf's
   }
   std::ofstream(f, std::ios::trunc) << "[core]\nInclude = /loop\n";
   auto fanned = read_config(f, root);
