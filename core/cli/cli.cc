@@ -1,7 +1,5 @@
 #include "core/cli/cli.h"
 
-#include "core/detect/process.h"
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <istream>

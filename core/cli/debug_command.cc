@@ -8,6 +8,7 @@
 #include "core/json/document.h"
 #include "core/solve/solve.h"
 #include "core/util/printable.h"
+#include "core/util/regular_file.h"
 
 namespace extdeps::cli {
 
@@ -29,9 +30,9 @@ int cmd_debug_replay(const std::string& dir, bool json, std::ostream& out, std::
   // What the run was (request.json), when it is there.
   nlohmann::json request;
   {
-    std::ifstream in(dir + "/request.json", std::ios::binary);
-    std::string text(std::istreambuf_iterator<char>(in), {});
-    if (text.empty() || extdeps::json::parse_document(text, request)) request = nullptr;
+    // The folder is anyone's: a regular file, not a link, bounded.
+    auto text = read_regular_file(dir + "/request.json", std::size_t{64} << 20, Links::refuse);
+    if (!text.ok() || text->empty() || extdeps::json::parse_document(*text, request)) request = nullptr;
   }
   const auto recorded = lines_of(replay->recorded), now = lines_of(replay->now);
   if (json) {

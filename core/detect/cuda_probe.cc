@@ -31,6 +31,7 @@
 #include "core/detect/cuda_api.h"
 #include "core/util/file_stamp.h"
 #include "core/util/subprocess.h"
+#include "core/util/regular_file.h"
 
 namespace extdeps::detect {
 
@@ -507,12 +508,12 @@ CudaFacts parse_cuda_probe_output(std::string_view text) {
 
 std::string nvidia_kernel_driver(const Context& ctx) {
   {
-    std::ifstream in(ctx.host_path("/sys/module/nvidia/version"));
+    std::istringstream in(read_small_file_or_empty(ctx.host_path("/sys/module/nvidia/version")));
     std::string v;
     if (in && std::getline(in, v) && !trim(v).empty()) return trim(v);
   }
   // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Thu Feb 22 01:44:30 UTC 2024"
-  std::ifstream in(ctx.host_path("/proc/driver/nvidia/version"));
+  std::istringstream in(read_small_file_or_empty(ctx.host_path("/proc/driver/nvidia/version")));
   std::string line;
   if (!in || !std::getline(in, line)) return {};
   std::stringstream ss(line);
@@ -628,7 +629,7 @@ std::string nvidia_platform(const Context& ctx) {
 
 std::string tegra_release(const Context& ctx) {
   // "# R36 (release), REVISION: 4.0, GCID: 37537400, BOARD: generic, EABI: aarch64, DATE: ..."
-  std::ifstream in(ctx.host_path("/etc/nv_tegra_release"));
+  std::istringstream in(read_small_file_or_empty(ctx.host_path("/etc/nv_tegra_release")));
   std::string line;
   if (!in || !std::getline(in, line)) return {};
   int major = -1;

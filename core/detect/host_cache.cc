@@ -23,7 +23,7 @@ constexpr int kFormat = 3;  // 2: the driver fingerprint and the GPU list; 3: se
 constexpr std::string_view kSealKind = "host";
 
 std::string first_line(const std::string& path) {
-  std::ifstream in(path);
+  std::istringstream in(read_small_file_or_empty(path));
   std::string line;
   if (!in || !std::getline(in, line)) return {};
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' '))

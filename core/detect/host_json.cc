@@ -19,10 +19,6 @@ bool plausible_cuda_version(const std::string& v) {
   return digits(std::string_view(v).substr(0, dot)) && digits(std::string_view(v).substr(dot + 1));
 }
 
-}  // namespace
-
-namespace {
-
 constexpr std::array<std::pair<CudaState, std::string_view>, 7> kStates = {{
     {CudaState::ok, "ok"},
     {CudaState::no_library, "no-library"},

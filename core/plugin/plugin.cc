@@ -18,6 +18,7 @@
 #include "core/util/subprocess.h"
 #include "core/util/text.h"
 #include "core/version/version.h"
+#include "core/util/regular_file.h"
 
 namespace extdeps::plugin {
 
@@ -530,12 +531,11 @@ namespace {
 std::optional<Json> cached_description(const Context& ctx, const std::string& path, std::string& file) {
   if (!ctx.cache_enabled()) return std::nullopt;
   file = ctx.cache_dir() + "/plugins/" + fnv1a_hex(path) + ".json";
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
+  // A cache file: a regular file, not a link, bounded (docs/limits.md).
+  auto text = read_regular_file(file, std::size_t{16} << 20, Links::refuse);
+  if (!text.ok()) return std::nullopt;
   Json j;
-  if (js::parse_document(text.view(), j) || !j.is_object()) return std::nullopt;
+  if (js::parse_document(*text, j) || !j.is_object()) return std::nullopt;
   if (js::string_at(j, "path") != path || js::string_at(j, "stamp") != file_stamp(path)) return std::nullopt;
   auto it = j.find("describe");
   if (it == j.end() || !it->is_object()) return std::nullopt;

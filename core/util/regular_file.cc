@@ -62,6 +62,11 @@ Error refused(const Opened& o, const std::string& path, Links links, ExitCode co
 
 }  // namespace
 
+std::string read_small_file_or_empty(const std::string& path) {
+  auto text = read_regular_file(path, std::size_t{1} << 20, Links::follow);
+  return text.ok() ? std::move(*text) : std::string();
+}
+
 Result<int> open_regular_file(const std::string& path, Links links, ExitCode code) {
   Opened o = open_checked(path, links);
   if (o.fd < 0) return refused(o, path, links, code, "cannot open: ");

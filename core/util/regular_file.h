@@ -19,6 +19,11 @@ enum class Links { follow, refuse };
 Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links,
                                       ExitCode code = ExitCode::environment);
 
+// A small file under a root (/sys/module/nvidia/version, /var/lib/dpkg/arch): its text read as
+// read_regular_file reads it (at most 1 MiB, links followed), or "" when it is absent, not a
+// regular file or larger.
+std::string read_small_file_or_empty(const std::string& path);
+
 // A descriptor of `path` for a reader of its own (an index, a cache body): opened as above and
 // checked to be a regular file, then blocking again. Errors: "PATH: cannot open: No such file
 // or directory", "PATH: is a FIFO, not a regular file", "PATH: is a symbolic link, ...".

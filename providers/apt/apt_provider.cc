@@ -5,6 +5,7 @@
 #include "core/mapping/names.h"
 
 #include "core/util/file_stamp.h"
+#include "core/util/regular_file.h"
 
 #include <sys/stat.h>
 
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string_view>
 
 namespace extdeps::apt {
@@ -120,7 +122,7 @@ class AptProvider final : public Provider {
 Architectures architectures(const Context& ctx) {
   Architectures archs;
   archs.native = detect::dpkg_architecture(ctx);
-  std::ifstream in(ctx.host_path("/var/lib/dpkg/arch"));
+  std::istringstream in(read_small_file_or_empty(ctx.host_path("/var/lib/dpkg/arch")));
   std::string line;
   while (std::getline(in, line)) {
     auto b = line.find_first_not_of(" \t\r");

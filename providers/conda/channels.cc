@@ -2,6 +2,8 @@
 // a YAML file, and a YAML library for that would be the largest dependency of the provider.
 #include "providers/conda/channels.h"
 
+#include <sys/stat.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -9,6 +11,7 @@
 #include <sstream>
 
 #include "core/detect/os_release.h"
+#include "core/util/regular_file.h"
 
 namespace extdeps::conda {
 
@@ -288,14 +291,14 @@ Result<CondaRc> parse_condarc(std::string_view text, const std::string& path) {
 }
 
 Result<std::optional<CondaRc>> read_condarc(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::optional<CondaRc>{};
-    return error_at(ExitCode::environment, path, std::string("cannot open: ") + std::strerror(errno));
+  // A FIFO or a device is an error, never a wait (docs/limits.md); an absent file is no file.
+  auto text = read_regular_file(path, std::size_t{1} << 20, Links::follow);
+  if (!text) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) return std::optional<CondaRc>{};
+    return text.error();
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto rc = parse_condarc(ss.str(), path);
+  auto rc = parse_condarc(*text, path);
   if (!rc) return rc.error();
   return std::optional<CondaRc>{std::move(*rc)};
 }

@@ -7,6 +7,7 @@
 #include "core/fetch/options.h"
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
+#include "core/util/regular_file.h"
 #include "providers/dnf/dnf_provider.h"
 
 namespace extdeps::dnf {
@@ -56,10 +57,9 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
       while (!base.empty() && base.back() == '/') base.pop_back();
       auto repomd = fetcher->fetch({.url = base + "/repodata/repomd.xml"});
       if (!repomd) return repomd.error();
-      std::ifstream in(repomd->body_path, std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      auto href = primary_location(text.str(), base + "/repodata/repomd.xml");
+      auto text = read_regular_file(repomd->body_path, std::size_t{16} << 20, Links::follow);
+      if (!text) return text.error();
+      auto href = primary_location(*text, base + "/repodata/repomd.xml");
       if (!href) return href.error();
       auto primary = fetcher->fetch({.url = base + "/" + *href});
       if (!primary) return primary.error();

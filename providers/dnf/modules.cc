@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <utility>
 
+#include "core/util/regular_file.h"
 #include "core/util/text.h"
 #include "providers/dnf/dnf_provider.h"
 
@@ -164,7 +166,7 @@ std::map<std::string, ModuleState> read_module_states(const std::string& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     if (it->path().extension() != ".module") continue;
-    std::ifstream in(it->path());
+    std::istringstream in(read_small_file_or_empty(it->path().string()));
     std::string raw, section;
     ModuleState st;
     while (std::getline(in, raw)) {

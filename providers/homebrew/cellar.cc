@@ -7,6 +7,7 @@
 #include "core/json/document.h"
 #include "core/util/limits.h"
 #include "core/version/homebrew.h"
+#include "core/util/regular_file.h"
 #include "providers/homebrew/homebrew_provider.h"
 
 namespace extdeps::homebrew {
@@ -14,14 +15,10 @@ namespace extdeps::homebrew {
 namespace fs = std::filesystem;
 
 Result<void> read_receipt(const std::string& path, Keg& keg) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error_at(ExitCode::environment, path, "cannot read the install receipt");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.str().size() > limits::kMaxFieldLength)
-    return error_at(ExitCode::bad_input, path, "an install receipt of " + std::to_string(text.str().size()) + " bytes");
+  auto text = read_regular_file(path, limits::kMaxFieldLength, Links::follow);
+  if (!text) return error_at(ExitCode::environment, path, "cannot read the install receipt (" + text.error().what + ")");
   nlohmann::json j;
-  if (auto bad = json::parse_document(text.str(), j))
+  if (auto bad = json::parse_document(*text, j))
     return error_at(ExitCode::bad_input, path + ": byte offset " + std::to_string(bad->offset), bad->what,
                     "JSON, as brew writes INSTALL_RECEIPT.json");
   if (!j.is_object())

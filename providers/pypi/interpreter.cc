@@ -15,6 +15,7 @@
 
 #include "core/detect/process.h"
 #include "core/util/file_stamp.h"
+#include "core/util/regular_file.h"
 
 namespace extdeps::pypi {
 
@@ -136,11 +137,9 @@ Result<Interpreter> find_interpreter(const Context& ctx, const std::string& pyth
   const bool cacheable = ctx.cache_enabled() && !is_script(real);
   std::string cached = cacheable ? cache_file(ctx, path, real, st) : "";
   if (!cached.empty()) {
-    std::ifstream in(cached);
-    if (in) {
-      std::stringstream ss;
-      ss << in.rdbuf();
-      auto i = from_answer(ss.str(), path);
+    // A cache file: a regular file, not a link, bounded.
+    if (auto text = read_regular_file(cached, std::size_t{1} << 20, Links::refuse); text.ok()) {
+      auto i = from_answer(*text, path);
       if (i) {
         i->from_cache = true;
         return i;

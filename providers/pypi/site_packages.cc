@@ -10,6 +10,7 @@
 
 #include "core/util/file_stamp.h"
 #include "core/util/text.h"
+#include "core/util/regular_file.h"
 #include "providers/pypi/core_metadata.h"
 
 namespace extdeps::pypi {
@@ -57,11 +58,10 @@ Result<std::vector<PackageRecord>> read_site_packages(const std::vector<std::str
     for (const auto& e : entries(dir)) {
       std::string file = metadata_file(e);
       if (file.empty()) continue;
-      std::ifstream in(file, std::ios::binary);
-      if (!in) return error_at(ExitCode::environment, file, "cannot read the installed distribution's metadata");
-      std::stringstream ss;
-      ss << in.rdbuf();
-      auto m = parse_core_metadata(ss.str(), file);
+      auto text = read_regular_file(file, std::size_t{16} << 20, Links::follow);
+      if (!text) return error_at(ExitCode::environment, file,
+                                 "cannot read the installed distribution's metadata (" + text.error().what + ")");
+      auto m = parse_core_metadata(*text, file);
       if (!m) return m.error();
       std::string name = normalize_name(m->name);
       if (!seen.insert(name).second) continue;
@@ -82,7 +82,8 @@ InstalledFiles installed_files(const std::string& metadata_path) {
   fs::path info = fs::path(metadata_path).parent_path();
   if (info.extension() != ".dist-info") return out;
   fs::path site = info.parent_path();
-  std::ifstream in(info / "RECORD");
+  auto record = read_regular_file((info / "RECORD").string(), std::size_t{64} << 20, Links::follow);
+  std::istringstream in(record.ok() ? std::move(*record) : std::string());
   std::set<std::string> libs, includes, bins;
   for (std::string line; std::getline(in, line);) {
     // RECORD is CSV: path,hash,size; a path with a comma is quoted.
