@@ -109,25 +109,7 @@ std::string shown_byte(unsigned char u) {
   return std::string("\\x") + kHex[u >> 4] + kHex[u & 15];
 }
 
-bool valid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    auto u = static_cast<unsigned char>(s[i]);
-    std::size_t n = u < 0x80 ? 1 : (u & 0xe0) == 0xc0 ? 2 : (u & 0xf0) == 0xe0 ? 3 : (u & 0xf8) == 0xf0 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    std::uint32_t cp = n == 1 ? u : n == 2 ? (u & 0x1f) : n == 3 ? (u & 0x0f) : (u & 0x07);
-    for (std::size_t k = 1; k < n; ++k) {
-      auto c = static_cast<unsigned char>(s[i + k]);
-      if ((c & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-      return false;
-    i += n;
-  }
-  return true;
-}
+bool valid_utf8(std::string_view s) { return utf8_valid_length(s) == s.size(); }
 
 // What a decoded part of a DepURL must not hold, whatever its escapes said: a control character
 // (a %0A forges lines in text output and code in generated files, %1B drives terminals, %00

@@ -21,6 +21,27 @@ inline std::string lower_first(std::string_view text) {
   return out;
 }
 
+// How many bytes from the start of `s` are valid UTF-8 (s.size() when all are): overlong forms,
+// surrogates, code points past U+10FFFF and cut sequences are not.
+inline std::size_t utf8_valid_length(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    const std::size_t n = u < 0x80 ? 1 : (u & 0xe0) == 0xc0 ? 2 : (u & 0xf0) == 0xe0 ? 3 : (u & 0xf8) == 0xf0 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return i;
+    std::uint32_t cp = n == 1 ? u : n == 2 ? (u & 0x1f) : n == 3 ? (u & 0x0f) : (u & 0x07);
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto c = static_cast<unsigned char>(s[i + k]);
+      if ((c & 0xc0) != 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+      return i;
+    i += n;
+  }
+  return s.size();
+}
+
 // Without leading and trailing white space (std::isspace: blank, tab, CR, LF, VT, FF).
 inline std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);

@@ -33,17 +33,24 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// yaml-cpp 0.7 (Debian bookworm's) never returns, allocating without bound, when a ',' stands
-// where a document's root node would begin: "," alone, "--- ,", "&a ,", a top-level "- a" list
-// followed by "," at column 0 (its parser loops on the flow-entry token). No modules.yaml has one:
-// outside [ ] and { } a ',' starts no YAML node. Found by tests/fuzz (dnf_primary), input ",du".
-// The place of the first such ',' (line and column, from 1; a byte order mark at a line's start
-// is not counted): at column 0 of a line, or after a document's "---" and its node properties
-// (&anchor, !tag), outside quotes and flow collections. A block scalar's content ("key: |" and
-// the lines indented under it) is text: a quote there opens nothing. A root block scalar
-// ("--- |") may hold lines at column 0; a ',' there is refused too, as yaml-cpp's reading of it
-// was never shown to end.
-std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_view text) {
+// yaml-cpp 0.7 (Debian bookworm's) never returns, allocating without bound, on a ',' that
+// starts no plain scalar outside [ ] and { }: "," alone, "--- ,", "&a ,", "&a," "'',", "- a\n,"
+// (its parser loops on the flow-entry token). Found by tests/fuzz (dnf_primary, then dnf_modules,
+// which found the shapes after a quote, an anchor, a tag and a NUL). No modules.yaml has one: so
+// every such ',' is refused, with what YAML does not allow in a stream either (a control
+// character, bytes that are not UTF-8). The place of the first (line and column, from 1; a byte
+// order mark at a line's start is not counted), and what it is:
+//  - a ',' outside quotes and flow collections at a line's start or after a blank, right after
+//    a closing quote, or in an anchor, alias or tag (inside plain text, "a, b", it is text);
+//  - a control character other than tab, CR and LF, or a byte that is not UTF-8.
+// A block scalar's content ("key: |" and the lines indented under it) is text: a quote there
+// opens nothing; a ',' at column 0 in a root block scalar ("--- |") is refused all the same.
+struct NotYaml {
+  std::size_t line = 0, column = 0;
+  std::string what;
+};
+
+std::optional<NotYaml> unsafe_yaml(std::string_view text) {
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
   constexpr std::size_t kNoBlock = std::string_view::npos;
   std::size_t line = 1, depth = 0;
@@ -55,6 +62,16 @@ std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_v
     std::string_view l = text.substr(i, eol - i);
     i = eol + 1;
     if (l.starts_with(kBom)) l.remove_prefix(kBom.size());
+    for (std::size_t k = 0; k < l.size(); ++k) {
+      const auto u = static_cast<unsigned char>(l[k]);
+      if ((u < 0x20 && u != '\t' && u != '\r') || u == 0x7f)
+        return NotYaml{line, k + 1, "a control character"};
+      if (u >= 0x80) {
+        const std::size_t n = utf8_valid_length(l.substr(k, 4));
+        if (n == 0) return NotYaml{line, k + 1, "bytes that are not UTF-8"};
+        k += (u & 0xe0) == 0xc0 ? 1 : (u & 0xf0) == 0xe0 ? 2 : 3;
+      }
+    }
     const bool marker = (l.starts_with("---") && (l.size() == 3 || l[3] == ' ' || l[3] == '\t')) ||
                         l.starts_with("...");
     if (block != kNoBlock) {
@@ -78,12 +95,16 @@ std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_v
         while (at < l.size()) {
           while (at < l.size() && (l[at] == ' ' || l[at] == '\t')) ++at;
           if (doc_start && at < l.size() && (l[at] == '&' || l[at] == '!')) {
-            while (at < l.size() && l[at] != ' ' && l[at] != '\t') ++at;
+            while (at < l.size() && l[at] != ' ' && l[at] != '\t') {
+              if (l[at] == ',') return NotYaml{line, at + 1, "a ',' where a document's node would begin"};
+              ++at;
+            }
             continue;
           }
           break;
         }
-        if (at < l.size() && l[at] == ',' && (doc_start || at == 0)) return std::make_pair(line, at + 1);
+        if (at < l.size() && l[at] == ',' && (doc_start || at == 0))
+          return NotYaml{line, at + 1, "a ',' where a document's node would begin"};
         if (doc_start) root_at = at;
         if (at < l.size() && l[at] != '#') doc_start = false;
       }
@@ -91,18 +112,25 @@ std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_v
     // Quotes and flow collections that span lines; '#' starts a comment at a blank or line start;
     // '|' or '>' with its indicators, last on a line outside quotes, starts a block scalar.
     bool token_start = true;
+    bool after_quote = false;  // a quoted scalar just closed (blanks after it kept)
+    bool property = false;     // in an anchor, alias or tag
     for (std::size_t k = 0; k < l.size(); ++k) {
       const char c = l[k];
       if (quote == '\'') {
-        if (c == '\'') quote = (k + 1 < l.size() && l[k + 1] == '\'') ? (++k, '\'') : 0;
+        if (c == '\'') {
+          if (k + 1 < l.size() && l[k + 1] == '\'') ++k;
+          else quote = 0, after_quote = true;
+        }
         continue;
       }
       if (quote == '"') {
         if (c == '\\') ++k;
-        else if (c == '"') quote = 0;
+        else if (c == '"') quote = 0, after_quote = true;
         continue;
       }
       if (c == '#' && token_start) break;
+      if (depth == 0 && c == ',' && (k == 0 || l[k - 1] == ' ' || l[k - 1] == '\t' || after_quote || property))
+        return NotYaml{line, k + 1, "a ',' where no plain text goes on"};
       if (token_start && depth == 0 && (c == '|' || c == '>')) {
         std::size_t end = l.find_first_not_of("0123456789+-", k + 1);
         end = end == std::string_view::npos ? l.size() : l.find_first_not_of(" \t", end);
@@ -111,6 +139,9 @@ std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_v
           break;
         }
       }
+      if (c != ' ' && c != '\t') after_quote = false;
+      if (c == ' ' || c == '\t') property = false;
+      else if (token_start && (c == '&' || c == '*' || c == '!')) property = true;
       if (token_start && (c == '\'' || c == '"')) quote = c;
       else if ((token_start || depth > 0) && (c == '[' || c == '{')) ++depth;
       else if (depth > 0 && (c == ']' || c == '}')) --depth;
@@ -125,9 +156,9 @@ std::optional<std::pair<std::size_t, std::size_t>> root_flow_entry(std::string_v
 
 Result<void> read_modules(std::string_view yaml, const std::string& name, ModuleIndex& into) {
   std::vector<YAML::Node> docs;
-  if (auto at = root_flow_entry(yaml))
-    return error_at(ExitCode::environment, name + ":" + std::to_string(at->first) + ":" + std::to_string(at->second),
-                    "not YAML: a ',' where a document's node would begin", "modulemd documents, as modifyrepo_c adds them");
+  if (auto bad = unsafe_yaml(yaml))
+    return error_at(ExitCode::environment, name + ":" + std::to_string(bad->line) + ":" + std::to_string(bad->column),
+                    "not YAML: " + bad->what, "modulemd documents, as modifyrepo_c adds them");
   try {
     docs = YAML::LoadAll(std::string(yaml));
   } catch (const YAML::Exception& e) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "core/cli/cli.h"
 #include "core/solve/rich_dep.h"
@@ -235,7 +236,7 @@ TEST(DnfModules, StreamsDefaultsAndStates) {
 
 // Inputs on which Debian's yaml-cpp 0.7 never returns (a ',' where a document's node begins;
 // the first found by fuzzing dnf_primary): refused with their place, at once. What is valid with
-// a ',' in those places still reads: in a flow list, quoted, as a continuation line.
+// a ',' in those places still reads: in a flow list, quoted, inside plain text.
 TEST(DnfModules, ACommaWhereANodeBeginsIsRefusedNotLoopedOn) {
   for (const auto& [text, place] : std::vector<std::pair<std::string, std::string>>{
            {",du", "modules.yaml:1:1"}, {",", "modules.yaml:1:1"}, {"--- ,", "modules.yaml:1:5"},
@@ -251,9 +252,29 @@ TEST(DnfModules, ACommaWhereANodeBeginsIsRefusedNotLoopedOn) {
     EXPECT_EQ(r.error().message.rfind(place + ": not YAML: a ',' where a document's node would begin", 0), 0u)
         << r.error().message;
   }
+  // Found by tests/fuzz (dnf_modules): a ',' after a quoted scalar, in an anchor or a tag, after a
+  // blank; a NUL or another control character; bytes that are not UTF-8. Each looped in yaml-cpp.
+  for (const auto& [text, place, what] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"'',", "modules.yaml:1:3", "a ',' where no plain text goes on"},
+           {"\"\", x", "modules.yaml:1:3", "a ',' where no plain text goes on"},
+           {"',\x18',", "modules.yaml:1:3", "a control character"},
+           {"a: 'b' ,", "modules.yaml:1:8", "a ',' where no plain text goes on"},
+           {"&rr,", "modules.yaml:1:4", "a ',' where a document's node would begin"},
+           {"a: !umn-,-!", "modules.yaml:1:9", "a ',' where no plain text goes on"},
+           {"a:\n  - b\n  - ,", "modules.yaml:3:5", "a ',' where no plain text goes on"},
+           {std::string("\0,", 2), "modules.yaml:1:1", "a control character"},
+           {"a: b\x1b", "modules.yaml:1:5", "a control character"},
+           {"a: \xff", "modules.yaml:1:4", "bytes that are not UTF-8"},
+           {"a: \xc3", "modules.yaml:1:4", "bytes that are not UTF-8"}}) {
+    ModuleIndex index;
+    auto r = read_modules(text, "modules.yaml", index);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.error().message.rfind(place + ": not YAML: " + what, 0), 0u) << r.error().message;
+  }
   for (const std::string text : {"---\ndocument: modulemd\ndata: {name: a, stream: \"1\",\n  artifacts: {rpms: [x,\n,y]}}\n",
                                  "---\ndocument: modulemd\ndata:\n  name: 'a\n,b'\n  stream: s\n",
-                                 "---\ndocument: modulemd\ndata:\n  name: a\n   ,b\n  stream: s\n",
+                                 "---\ndocument: modulemd\ndata:\n  name: a, b\n   c,d\n  stream: s\n",
+                                 "---\ndocument: modulemd\ndata:\n  name: n\n  stream: s\n  summary: \xc3\xa9t\xc3\xa9, \"x\"\n",
                                  "\xEF\xBB\xBF---\ndocument: modulemd\ndata:\n  description: >\n    it's a 'quote\n"
                                  "  name: a\n  stream: s\n"}) {
     ModuleIndex index;
