@@ -220,7 +220,7 @@ int cmd_version_compare(const std::string& scheme_name, const std::string& a, co
                         std::ostream& out, std::ostream& err) {
   auto scheme = version::parse_scheme(scheme_name);
   if (!scheme) {
-    err << "error: unknown version scheme '" << scheme_name << "' (known: deb, rpm, pkgconfig, pep440, conda, nix)\n";
+    err << "error: unknown version scheme '" << scheme_name << "' (expected " << version::scheme_names_text() << ")\n";
     return 2;
   }
   for (const auto* v : {&a, &b}) {
@@ -324,7 +324,7 @@ int run_command_line(Context& ctx, const std::vector<std::string>& args, std::os
   version_cmd->require_subcommand(1);
   auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
   std::string scheme = "deb", va, vb;
-  compare->add_option("--scheme", scheme, "deb, rpm, pkgconfig, pep440, conda or nix")->required();
+  compare->add_option("--scheme", scheme, version::scheme_names_text())->required();
   compare->add_option("a", va)->required();
   compare->add_option("b", vb)->required();
 

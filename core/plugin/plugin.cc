@@ -478,7 +478,7 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const s
   if (!manager.empty() && !is_word(manager, false))
     return fail("has a \"manager\" that is not lower-case letters, digits and '-'");
   auto scheme = version::parse_scheme(js::string_at(m, "scheme").value_or(""));
-  if (!scheme) return fail("has no \"scheme\" of deb, rpm, pep440, conda or nix");
+  if (!scheme) return fail("has no \"scheme\" of " + version::scheme_names_text());
   d->name = keep(name);
   d->ecosystem = keep(ecosystem);
   d->manager = keep(manager);

@@ -121,6 +121,20 @@ std::string normalize_upstream(std::string_view upstream) {
   return upstream_fallback(s);
 }
 
+const std::vector<std::string_view>& scheme_names() {
+  static const std::vector<std::string_view> names = {"deb", "rpm", "pkgconfig", "pep440", "conda", "nix", "pacman",
+                                                      "homebrew"};
+  return names;
+}
+
+std::string scheme_names_text() {
+  const auto& names = scheme_names();
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  return out;
+}
+
 std::optional<VersionScheme> parse_scheme(std::string_view name) {
   if (name == "deb") return VersionScheme::deb;
   if (name == "rpm" || name == "pkgconfig") return VersionScheme::rpm;

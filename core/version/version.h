@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/model/record.h"
 #include "core/util/result.h"
@@ -48,7 +49,11 @@ std::string normalize_upstream(std::string_view upstream);
 // not PEP 440 comes back with only those changes.
 std::string upstream_as_pep440(std::string_view upstream);
 
-// Parses "deb", "rpm", "pep440", "conda", "nix", "pacman" (and "pkgconfig", which orders like rpm).
+// The names parse_scheme reads, in the order help and messages list them: "deb", "rpm",
+// "pkgconfig" (which orders like rpm), "pep440", "conda", "nix", "pacman", "homebrew".
+const std::vector<std::string_view>& scheme_names();
+// "deb, rpm, pkgconfig, pep440, conda, nix, pacman or homebrew": for help texts and messages.
+std::string scheme_names_text();
 std::optional<VersionScheme> parse_scheme(std::string_view name);
 std::string_view scheme_name(VersionScheme scheme);
 
