@@ -417,7 +417,7 @@ TEST(CondaVersion, CliComparesConda) {
             "error: invalid conda version '1..0': it has an empty component\n");
   EXPECT_EQ(rc, 2);
   EXPECT_EQ(run({"version", "compare", "--scheme", "kondo", "1", "2"}, rc),
-            "error: unknown version scheme 'kondo' (known: deb, rpm, pkgconfig, pep440, conda, nix)\n");
+            "error: unknown version scheme 'kondo' (expected deb, rpm, pkgconfig, pep440, conda, nix, pacman or homebrew)\n");
 }
 
 }  // namespace
