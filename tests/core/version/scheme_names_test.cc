@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include "core/cli/cli.h"
 #include "core/version/version.h"
+#include "tests/test_support.h"
 
 namespace extdeps::version {
 namespace {
@@ -29,6 +31,16 @@ TEST(SchemeNames, EverySchemeIsNamedOnceAndEveryListSaysThemAll) {
   std::ostringstream out2, err2;
   EXPECT_EQ(cli::run(ctx, {"version", "compare", "--scheme", "brew", "1", "2"}, out2, err2), 2);
   EXPECT_EQ(err2.str(), "error: unknown version scheme 'brew' (expected " + scheme_names_text() + ")\n");
+
+  // The README's line for the command lists them too.
+  std::ifstream readme(std::string(EXTDEPS_TEST_DATA) + "/../../README.md");
+  std::string line, listed;
+  while (std::getline(readme, line))
+    if (auto at = line.find("version compare --scheme "); at != std::string::npos) listed = line.substr(at + 25);
+  listed = listed.substr(0, listed.find(' '));
+  std::string expected;
+  for (auto name : scheme_names()) expected += (expected.empty() ? "" : "|") + std::string(name);
+  EXPECT_EQ(listed, expected);
 }
 
 }  // namespace
