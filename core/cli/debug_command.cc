@@ -1,5 +1,5 @@
-#include "core/cli/fail.h"
 #include "core/cli/debug_command.h"
+#include "core/cli/fail.h"
 
 #include <fstream>
 #include <ostream>

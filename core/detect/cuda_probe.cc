@@ -30,8 +30,8 @@
 
 #include "core/detect/cuda_api.h"
 #include "core/util/file_stamp.h"
-#include "core/util/subprocess.h"
 #include "core/util/regular_file.h"
+#include "core/util/subprocess.h"
 
 namespace extdeps::detect {
 

@@ -13,12 +13,13 @@
 
 #include "core/json/document.h"
 #include "core/provider/provider.h"
+#include "core/util/limits.h"
 #include "core/util/printable.h"
+#include "core/util/regular_file.h"
 #include "core/util/sealed_file.h"
 #include "core/util/subprocess.h"
 #include "core/util/text.h"
 #include "core/version/version.h"
-#include "core/util/regular_file.h"
 
 namespace extdeps::plugin {
 
@@ -28,8 +29,8 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 namespace js = extdeps::json;
 
-constexpr std::size_t kMaxAnswer = std::size_t{1} << 30;  // 1 GiB of lines per answer
-constexpr std::size_t kMaxAnswerLine = std::size_t{64} << 20;  // 64 MiB: one message (one record)
+constexpr std::size_t kMaxAnswer = limits::kMaxPluginAnswer;
+constexpr std::size_t kMaxAnswerLine = limits::kMaxPluginAnswerLine;
 // The core options a plugin's option may not be named after.
 // Every option name a command of the CLI defines (core/cli/cli.cc): a plugin's option of the same
 // name would be a second definition. (The CLI also skips any provider option that its command

@@ -42,6 +42,10 @@ inline constexpr std::size_t kMaxIndexListEntries = 1000000; // list entries of 
 inline constexpr std::size_t kMaxRegexLength = 1024;
 inline constexpr std::size_t kMaxRegexRepeat = 1000;
 
+// A provider plugin's answer to one request: in all, and one line (one JSON message).
+inline constexpr std::size_t kMaxPluginAnswer = std::size_t{1} << 30;      // 1 GiB
+inline constexpr std::size_t kMaxPluginAnswerLine = std::size_t{64} << 20;  // 64 MiB
+
 // Did-you-mean: a word longer than this is compared with nothing (no candidate is near it).
 inline constexpr std::size_t kMaxSuggestLength = 256;
 

@@ -1,13 +1,14 @@
 // The scheme dispatch of version.h, the rpm scheme's checks, and upstream versions.
 #include "core/version/version.h"
+
 #include "core/util/text.h"
 
 #include "core/version/conda.h"
 #include "core/version/deb.h"
-#include "core/version/nix.h"
-#include "core/version/homebrew.h"
-#include "core/version/pacman.h"
 #include "core/version/detail.h"
+#include "core/version/homebrew.h"
+#include "core/version/nix.h"
+#include "core/version/pacman.h"
 #include "core/version/pep440.h"
 
 namespace extdeps::version {

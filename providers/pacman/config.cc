@@ -3,8 +3,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/util/text.h"
 #include "core/util/regular_file.h"
+#include "core/util/text.h"
 #include "providers/pacman/pacman_provider.h"
 
 namespace extdeps::pacman {

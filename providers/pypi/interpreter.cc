@@ -1,6 +1,6 @@
 // The question is a short Python program run with the interpreter itself; its answer is JSON.
-#include "providers/pypi/interpreter.h"
 #include "core/json/document.h"
+#include "providers/pypi/interpreter.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

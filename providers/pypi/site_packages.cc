@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "core/util/file_stamp.h"
-#include "core/util/text.h"
 #include "core/util/regular_file.h"
+#include "core/util/text.h"
 #include "providers/pypi/core_metadata.h"
 
 namespace extdeps::pypi {

@@ -14,9 +14,9 @@
 
 #include "core/cli/cli.h"
 #include "core/util/limits.h"
-#include "tests/support/http_server.h"
 #include "providers/pacman/pacman_provider.h"
 #include "tests/core/version/version_fixtures.h"
+#include "tests/support/http_server.h"
 #include "tests/support/tool_world.h"
 #include "tests/test_support.h"
 
