@@ -1,6 +1,7 @@
-// Fuzzes a dnf repository's modules.yaml (dnf::read_modules): the pre-scan that keeps yaml-cpp
-// 0.7 from looping on a ',' where a document's node would begin, then yaml-cpp itself. A loop is
-// a finding through libFuzzer's -timeout. Property: every stream read has a name and a stream.
+// Fuzzes a dnf repository's modules.yaml (dnf::read_modules): extdeps' own reader of the YAML
+// modulemd is written in (it replaced yaml-cpp 0.7, which looped without end on 62 shapes this
+// harness found; corpus/dnf_modules/loop-*). A loop is a finding through libFuzzer's -timeout.
+// Property: every stream read has a name and a stream.
 #include <cstdint>
 #include <string>
 
