@@ -208,8 +208,10 @@ std::optional<std::size_t> slot_for(std::string_view text, const EntryMeta& afte
 
 namespace {
 
-// The whole of a small file read through fd; nullopt when it cannot be read.
+// The whole of a small file read through fd; nullopt when it cannot be read or passes 1 MiB (a
+// metadata file extdeps wrote is a few hundred bytes).
 std::optional<std::string> read_all(int fd) {
+  constexpr std::size_t kMaxMetaFile = std::size_t{1} << 20;
   std::string text;
   char buf[4096];
   for (;;) {
@@ -218,11 +220,26 @@ std::optional<std::string> read_all(int fd) {
     if (n < 0) return std::nullopt;
     if (n == 0) return text;
     text.append(buf, static_cast<std::size_t>(n));
+    if (text.size() > kMaxMetaFile) return std::nullopt;
   }
 }
 
+// A cache file opened only if it is a regular file and not a link (a FIFO put there is never
+// waited on); -1 otherwise. Blocking again once checked.
+int open_cache_file(const std::string& path, int flags) {
+  int fd = ::open(path.c_str(), flags | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0) return -1;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return -1;
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
 std::optional<EntryMeta> read_meta_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = open_cache_file(path, O_RDONLY);
   if (fd < 0) return std::nullopt;
   auto text = read_all(fd);
   ::close(fd);
@@ -432,7 +449,7 @@ Result<bool> CacheStore::refresh_from(const EntryMeta& before, const EntryMeta& 
   auto lock = FileLock::acquire(lock_path(), FileLock::Mode::exclusive);
   if (!lock.ok()) return lock.error();
   const std::string path = meta_path(before.url);
-  int fd = ::open(path.c_str(), (in_place ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+  int fd = open_cache_file(path, in_place ? O_RDWR : O_RDONLY);
   if (fd < 0) return false;
   auto text = read_all(fd);
   auto current = text ? meta_file::parse(*text) : std::nullopt;

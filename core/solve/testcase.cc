@@ -127,15 +127,12 @@ static std::optional<std::string> bad_testcase_file(const std::string& dir, cons
 
 Result<Replay> replay_testcase(const std::string& dir) {
   const std::string testcase = dir + "/testcase.t";
-  auto text = read_regular_file(testcase, kMaxTestcaseFile, Links::refuse, ExitCode::bad_input);
-  if (!text.ok()) {
-    struct stat st {};
-    if (::lstat(testcase.c_str(), &st) != 0)
-      return error_at(ExitCode::bad_input, "", "no libsolv testcase in " + dir, "testcase.t, as resolve --dump-testcase writes");
-    return text.error();
-  }
+  auto text = read_regular_file_if_present(testcase, kMaxTestcaseFile, Links::refuse, ExitCode::bad_input);
+  if (!text.ok()) return text.error();
+  if (!*text)
+    return error_at(ExitCode::bad_input, "", "no libsolv testcase in " + dir, "testcase.t, as resolve --dump-testcase writes");
   {
-    std::istringstream in(*text);
+    std::istringstream in(**text);
     std::size_t line_no = 0;
     for (std::string line; std::getline(in, line);) {
       ++line_no;

@@ -52,11 +52,13 @@ Opened open_checked(const std::string& path, Links links) {
   return o;
 }
 
-Error refused(const Opened& o, const std::string& path, Links links, ExitCode code, std::string_view open_text) {
+// The error for a file open_checked() did not open: `before` and `after` go around strerror's text.
+Error refused(const Opened& o, const std::string& path, Links links, ExitCode code, std::string_view before,
+              std::string_view after) {
   if (o.open_errno == ELOOP && links == Links::refuse)
     return error_at(code, path, "is a symbolic link, which is not followed here", "a regular file");
   if (o.open_errno)
-    return error_at(code, path, std::string(open_text) + std::strerror(o.open_errno) + (open_text.back() == '(' ? ")" : ""));
+    return error_at(code, path, std::string(before) + std::strerror(o.open_errno) + std::string(after));
   return error_at(code, path, "is " + o.kind + ", not a regular file");
 }
 
@@ -69,14 +71,14 @@ std::string read_small_file_or_empty(const std::string& path) {
 
 Result<int> open_regular_file(const std::string& path, Links links, ExitCode code) {
   Opened o = open_checked(path, links);
-  if (o.fd < 0) return refused(o, path, links, code, "cannot open: ");
+  if (o.fd < 0) return refused(o, path, links, code, "cannot open: ", "");
   return o.fd;
 }
 
-Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links,
-                                      ExitCode code) {
-  Opened o = open_checked(path, links);
-  if (o.fd < 0) return refused(o, path, links, code, "cannot be read (");
+namespace {
+
+// The rest of read_regular_file, once `o` is open.
+Result<std::string> read_opened(const Opened& o, const std::string& path, std::size_t max_bytes, ExitCode code) {
   const int fd = o.fd;
   const struct stat& st = o.st;
   if (static_cast<unsigned long long>(st.st_size) > max_bytes) {
@@ -113,6 +115,25 @@ Result<std::string> read_regular_file(const std::string& path, std::size_t max_b
   ::close(fd);
   text.resize(have);
   return text;
+}
+
+}  // namespace
+
+Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links,
+                                      ExitCode code) {
+  Opened o = open_checked(path, links);
+  if (o.fd < 0) return refused(o, path, links, code, "cannot be read (", ")");
+  return read_opened(o, path, max_bytes, code);
+}
+
+Result<std::optional<std::string>> read_regular_file_if_present(const std::string& path, std::size_t max_bytes,
+                                                                Links links, ExitCode code) {
+  Opened o = open_checked(path, links);
+  if (o.fd < 0 && (o.open_errno == ENOENT || o.open_errno == ENOTDIR)) return std::optional<std::string>{};
+  if (o.fd < 0) return refused(o, path, links, code, "cannot be read (", ")");
+  auto text = read_opened(o, path, max_bytes, code);
+  if (!text) return text.error();
+  return std::optional<std::string>{std::move(*text)};
 }
 
 }  // namespace extdeps

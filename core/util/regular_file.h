@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "core/util/result.h"
@@ -18,6 +19,10 @@ enum class Links { follow, refuse };
 // "PATH: is larger than N bytes", "PATH: is a symbolic link, which is not followed here".
 Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links,
                                       ExitCode code = ExitCode::environment);
+
+// The same, but nullopt where nothing is at `path` (it, or a folder on the way, does not exist).
+Result<std::optional<std::string>> read_regular_file_if_present(const std::string& path, std::size_t max_bytes,
+                                                                Links links, ExitCode code = ExitCode::environment);
 
 // A small file under a root (/sys/module/nvidia/version, /var/lib/dpkg/arch): its text read as
 // read_regular_file reads it (at most 1 MiB, links followed), or "" when it is absent, not a

@@ -2,10 +2,7 @@
 // a YAML file, and a YAML library for that would be the largest dependency of the provider.
 #include "providers/conda/channels.h"
 
-#include <sys/stat.h>
-
 #include <cctype>
-#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -292,13 +289,10 @@ Result<CondaRc> parse_condarc(std::string_view text, const std::string& path) {
 
 Result<std::optional<CondaRc>> read_condarc(const std::string& path) {
   // A FIFO or a device is an error, never a wait (docs/limits.md); an absent file is no file.
-  auto text = read_regular_file(path, std::size_t{1} << 20, Links::follow);
-  if (!text) {
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) return std::optional<CondaRc>{};
-    return text.error();
-  }
-  auto rc = parse_condarc(*text, path);
+  auto text = read_regular_file_if_present(path, std::size_t{1} << 20, Links::follow);
+  if (!text) return text.error();
+  if (!*text) return std::optional<CondaRc>{};
+  auto rc = parse_condarc(**text, path);
   if (!rc) return rc.error();
   return std::optional<CondaRc>{std::move(*rc)};
 }

@@ -101,6 +101,30 @@ TEST(FetchCacheStoreTest, DamagedOrForeignMetadataReadsAsAbsent) {
   EXPECT_EQ(listing.orphans.size(), 2u);
 }
 
+// A metadata file that is a FIFO, a link or larger than a metadata file can be reads as absent,
+// at once: a FIFO is never waited on (fetch would hang), a link never followed.
+TEST(FetchCacheStoreTest, MetadataThatIsNotAFileReadsAsAbsent) {
+  CacheStore store(test::temp_dir() + "/http");
+  ASSERT_TRUE(store.prepare().ok());
+  const std::string url = "https://example.org/a";
+  put(store, url, "alpha");
+  const std::string meta = store.meta_path(url), kept = meta + ".kept";
+  fs::rename(meta, kept);
+  ASSERT_EQ(::mkfifo(meta.c_str(), 0600), 0) << std::strerror(errno);
+  EXPECT_FALSE(store.read(url));
+  EXPECT_FALSE(store.refresh_from(meta_for(url, 5), meta_for(url, 5)).value());
+  fs::remove(meta);
+  fs::create_symlink(kept, meta);
+  EXPECT_FALSE(store.read(url));
+  fs::remove(meta);
+  std::string big = test::read_file(kept);
+  big.insert(big.rfind('}'), ", \"pad\": \"" + std::string(std::size_t{2} << 20, 'x') + "\"");
+  std::ofstream(meta, std::ios::binary) << big;
+  EXPECT_FALSE(store.read(url));
+  fs::rename(kept, meta);
+  EXPECT_TRUE(store.read(url));  // the same metadata, a regular file again
+}
+
 TEST(FetchCacheStoreTest, AnUnfinishedDownloadLeavesNothing) {
   CacheStore store(test::temp_dir() + "/http");
   ASSERT_TRUE(store.prepare().ok());
