@@ -16,6 +16,7 @@
 #include "core/cli/run_options.h"
 #include "core/cli/show_command.h"
 #include "core/config/config.h"
+#include "core/config/command_options.h"
 #include "core/detect/cuda_probe.h"
 #include "core/detect/process.h"
 #include "core/fetch/cache_commands.h"
@@ -34,14 +35,14 @@ namespace extdeps::cli {
 namespace {
 
 
-// --offline, --python, then every provider's options, from the descriptors.
-void add_sources(CLI::App* cmd, engine::SourceOptions& o) {
-  cmd->add_flag("--offline", o.offline, "use only cached downloads; fail where there is none");
-  cmd->add_option("--python", o.python, "the Python interpreter pypi plans for (default: python3 on PATH)");
-  cmd->add_option("--system", o.system,
-                  "plan for this system, not the machine's: ID[:VERSION] as os-release names it (fedora:41, "
-                  "rocky:9, ubuntu:24.04) or macos:VERSION (macos:14)")
-      ->type_name("ID[:VERSION]");
+using config::Command;
+using config::add_command_option;
+
+// --offline, --python, --system, then every provider's options, from the descriptors.
+void add_sources(CLI::App* cmd, Command c, engine::SourceOptions& o) {
+  add_command_option(*cmd, c, "offline", o.offline);
+  add_command_option(*cmd, c, "python", o.python);
+  add_command_option(*cmd, c, "system", o.system);
   for (const ProviderDescriptor* d : provider_descriptors()) {
     for (const auto& option : d->options) {
       // A name the command already has (a core option, or another provider's option of the same
@@ -56,24 +57,22 @@ void add_sources(CLI::App* cmd, engine::SourceOptions& o) {
   }
 }
 
-void add_common(CLI::App* cmd, RunOptions& o) {
+// The options of resolve, check, install and env.
+void add_common(CLI::App* cmd, Command c, RunOptions& o) {
   engine::Request& r = o.request;
   cmd->add_option("path", r.path, "project folder or declaration file (default: .)");
-  cmd->add_option("--manager", r.managers, "package managers in order of preference (e.g. apt)")
-      ->delimiter(',');
-  cmd->add_option("--category", r.categories, "categories to plan: build,host,run (default: all)")
-      ->delimiter(',');
-  cmd->add_option("--optional", r.optional, "also plan this optional group or dependency group");
-  cmd->add_flag("--all-optional", r.all_optional, "also plan every optional group");
-  cmd->add_flag("--json", o.json, "print JSON (schema/plan.schema.json)");
-  cmd->add_flag("--explain", o.explain, "say what was considered and why");
-  cmd->add_flag("--no-cache", o.no_cache, "do not read or write the index cache");
-  cmd->add_option("--cache-dir", r.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
-  cmd->add_option("--mapping-dir", r.mapping_dirs, "extra mapping tables folder (repeatable)");
-  cmd->add_flag("--no-guess", o.no_guess, "do not guess packages for ids no mapping table knows");
-  cmd->add_option("--host", r.host_file,
-                  "plan for the machine whose facts `extdeps detect --save FILE` wrote, not this one");
-  add_sources(cmd, r.sources);
+  add_command_option(*cmd, c, "manager", r.managers);
+  add_command_option(*cmd, c, "category", r.categories);
+  add_command_option(*cmd, c, "optional", r.optional);
+  add_command_option(*cmd, c, "all-optional", r.all_optional);
+  add_command_option(*cmd, c, "json", o.json);
+  add_command_option(*cmd, c, "explain", o.explain);
+  add_command_option(*cmd, c, "no-cache", o.no_cache);
+  add_command_option(*cmd, c, "cache-dir", r.cache_dir);
+  add_command_option(*cmd, c, "mapping-dir", r.mapping_dirs);
+  add_command_option(*cmd, c, "no-guess", o.no_guess);
+  add_command_option(*cmd, c, "host", r.host_file);
+  add_sources(cmd, c, r.sources);
 }
 
 std::string sudo_for(const Context& ctx) { return ctx.is_root() ? "" : "sudo"; }
@@ -263,6 +262,10 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     // refuses and add_sources skips, so only a new core option could get here): never an abort.
     err << "error: internal error: the command line could not be built: " << printable_text(e.what()) << '\n';
     return 3;
+  } catch (const std::logic_error& e) {
+    // An option added that core/config/command_options.cc does not give its command.
+    err << "error: internal error: " << printable_text(e.what()) << '\n';
+    return 3;
   }
 }
 
@@ -286,45 +289,39 @@ int run_command_line(Context& ctx, const std::vector<std::string>& args, std::os
   auto gets_options = [&named](std::string_view command) { return named.empty() || named == command; };
 
   std::string root_dir;
-  app.add_option("--root", root_dir,
-                 "read the machine's files (dpkg status, apt lists, os-release) under DIR: a mounted "
-                 "image or chroot (default: $EXTDEPS_ROOT, else /)")
-      ->type_name("DIR");
+  add_command_option(app, Command::global, "root", root_dir);
   // A global option may follow the subcommand too: `extdeps resolve --root /mnt/image`.
   app.fallthrough();
   RunOptions ro;
   auto* resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
-  if (gets_options("resolve")) add_common(resolve, ro);
-  resolve->add_option("--format", ro.format, "text, json, shell.nix or flake.nix (the nix packages of the plan)");
-  resolve->add_option("--dump-testcase", ro.request.dump_testcase_dir,
-                      "also write what a bug report needs into DIR: the libsolv testcase and the request "
-                      "(`extdeps debug replay DIR` solves it again)")
-      ->type_name("DIR");
+  if (gets_options("resolve")) add_common(resolve, Command::resolve, ro);
+  add_command_option(*resolve, Command::resolve, "format", ro.format);
+  add_command_option(*resolve, Command::resolve, "dump-testcase", ro.request.dump_testcase_dir);
   auto* check = app.add_subcommand("check", "exit 0 when every need is already met, else 1");
-  if (gets_options("check")) add_common(check, ro);
+  if (gets_options("check")) add_common(check, Command::check, ro);
   auto* install = app.add_subcommand("install", "run the plan's commands, after asking");
-  if (gets_options("install")) add_common(install, ro);
+  if (gets_options("install")) add_common(install, Command::install, ro);
   bool yes = false, dry_run = false;
-  install->add_flag("-y,--yes", yes, "do not ask");
-  install->add_flag("--dry-run", dry_run, "show the commands, run nothing");
+  add_command_option(*install, Command::install, "yes", yes);
+  add_command_option(*install, Command::install, "dry-run", dry_run);
   auto* env_cmd = app.add_subcommand("env", "what a build needs to find the needs that are met");
-  if (gets_options("env")) add_common(env_cmd, ro);
+  if (gets_options("env")) add_common(env_cmd, Command::env, ro);
   std::string env_format = "sh";
-  env_cmd->add_option("--format", env_format, "sh, json or cmake (default: sh)");
+  add_command_option(*env_cmd, Command::env, "format", env_format);
   auto* show = app.add_subcommand("show", "a DepURL's mappings and candidates here");
   ShowOptions so;
   show->add_option("depurl", so.request.depurl, "e.g. dep:generic/libxml2")->required();
-  show->add_flag("--json", so.json, "print JSON");
-  show->add_option("--manager", so.request.managers, "package managers to look in")->delimiter(',');
-  show->add_option("--mapping-dir", so.request.mapping_dirs, "extra mapping tables folder (repeatable)");
-  show->add_flag("--no-cache", so.no_cache, "do not read or write the index cache");
-  show->add_option("--cache-dir", so.request.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
-  if (gets_options("show")) add_sources(show, so.request.sources);
+  add_command_option(*show, Command::show, "json", so.json);
+  add_command_option(*show, Command::show, "manager", so.request.managers);
+  add_command_option(*show, Command::show, "mapping-dir", so.request.mapping_dirs);
+  add_command_option(*show, Command::show, "no-cache", so.no_cache);
+  add_command_option(*show, Command::show, "cache-dir", so.request.cache_dir);
+  if (gets_options("show")) add_sources(show, Command::show, so.request.sources);
   auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
   version_cmd->require_subcommand(1);
   auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
   std::string scheme = "deb", va, vb;
-  compare->add_option("--scheme", scheme, version::scheme_names_text())->required();
+  add_command_option(*compare, Command::version_compare, "scheme", scheme)->description(version::scheme_names_text());
   compare->add_option("a", va)->required();
   compare->add_option("b", vb)->required();
 
@@ -332,37 +329,35 @@ int run_command_line(Context& ctx, const std::vector<std::string>& args, std::os
   auto* cuda_probe_cmd = app.add_subcommand("__probe-cuda", "")->group("");
   auto* detect_cmd = app.add_subcommand("detect", "print what extdeps knows about this machine");
   DetectCommandOptions detect_options;
-  detect_cmd->add_flag("--json", detect_options.json, "print JSON (schema/detect.schema.json)");
-  detect_cmd->add_flag("--refresh", detect_options.refresh, "detect again and rewrite the cache");
-  detect_cmd->add_flag("--no-cache", detect_options.no_cache, "do not read or write the cache");
-  detect_cmd->add_option("--save", detect_options.save, "also write the facts as JSON to this file (for --host)");
-  detect_cmd->add_option("--format", detect_options.format,
-                         "text, json, conda (CONDA_OVERRIDE_* lines), uv (the variables uv reads) or "
-                         "variants (the PEP 817 properties of an NVIDIA variant provider)");
-  detect_cmd->add_option("--host", detect_options.host_file, "show facts a `detect --save` wrote instead of this machine's");
+  add_command_option(*detect_cmd, Command::detect, "json", detect_options.json);
+  add_command_option(*detect_cmd, Command::detect, "refresh", detect_options.refresh);
+  add_command_option(*detect_cmd, Command::detect, "no-cache", detect_options.no_cache);
+  add_command_option(*detect_cmd, Command::detect, "save", detect_options.save);
+  add_command_option(*detect_cmd, Command::detect, "format", detect_options.format);
+  add_command_option(*detect_cmd, Command::detect, "host", detect_options.host_file);
   auto* cache_cmd = app.add_subcommand("cache", "what extdeps keeps in its cache folder");
   cache_cmd->require_subcommand(1);
   fetch::FetchFlags cache_flags;
   auto* cache_info_cmd = cache_cmd->add_subcommand("info", "list the downloads and other caches: age, size");
-  fetch::add_fetch_flags(*cache_info_cmd, cache_flags);
+  fetch::add_fetch_flags(*cache_info_cmd, Command::cache_info, cache_flags);
   auto* cache_clean_cmd = cache_cmd->add_subcommand("clean", "remove the downloads and other caches");
-  fetch::add_fetch_flags(*cache_clean_cmd, cache_flags);
+  fetch::add_fetch_flags(*cache_clean_cmd, Command::cache_clean, cache_flags);
   auto* providers_cmd = app.add_subcommand("providers", "the package managers extdeps plans with: options, variables");
   bool providers_json = false;
-  providers_cmd->add_flag("--json", providers_json, "print JSON");
+  add_command_option(*providers_cmd, Command::providers, "json", providers_json);
   auto* config_cmd = app.add_subcommand("config", "the settings for a project, each with where its value came from");
   std::string config_path;
   bool config_json = false, config_variables = false;
   config_cmd->add_option("path", config_path, "a project folder or declaration file (default: none)");
-  config_cmd->add_flag("--json", config_json, "print JSON");
-  config_cmd->add_flag("--variables", config_variables, "list every environment variable extdeps reads");
+  add_command_option(*config_cmd, Command::config, "json", config_json);
+  add_command_option(*config_cmd, Command::config, "variables", config_variables);
   auto* debug_cmd = app.add_subcommand("debug", "tools for bug reports");
   debug_cmd->require_subcommand(1);
   auto* replay_cmd = debug_cmd->add_subcommand("replay", "solve a `resolve --dump-testcase` folder again, without the indexes");
   std::string replay_dir;
   bool replay_json = false;
   replay_cmd->add_option("dir", replay_dir, "the folder --dump-testcase wrote")->required();
-  replay_cmd->add_flag("--json", replay_json, "print JSON");
+  add_command_option(*replay_cmd, Command::debug_replay, "json", replay_json);
   MappingsCommand mappings(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "core/config/config.h"
+#include "core/config/command_options.h"
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
 #include "core/json/document.h"
@@ -23,6 +24,9 @@
 namespace extdeps::cli {
 
 namespace {
+
+using config::add_command_option;
+using config::Command;
 
 // The extra folders: --mapping-dir, else EXTDEPS_MAPPING_DIRS, else the user's configuration.
 Result<std::vector<std::string>> extra_dirs(const Context& ctx, const std::vector<std::string>& cli) {
@@ -89,46 +93,43 @@ MappingsCommand::MappingsCommand(CLI::App& app) : impl_(std::make_unique<Impl>()
   Impl& o = *impl_;
   o.group = app.add_subcommand("mappings", "tools for the mapping tables: lint, coverage, verify, import, export");
   o.group->require_subcommand(1);
-  auto dirs = [&o](CLI::App* c) {
-    c->add_option("--mapping-dir", o.mapping_dirs, "extra mapping tables folder (repeatable)");
-  };
+  auto dirs = [&o](CLI::App* c, Command command) { add_command_option(*c, command, "mapping-dir", o.mapping_dirs); };
 
   o.lint = o.group->add_subcommand("lint", "check tables: schema, order, duplicates, ids, names (exit 1 on a problem)");
   o.lint->add_option("path", o.paths, "table files or folders (default: the shipped tables and the mapping dirs)");
-  dirs(o.lint);
+  dirs(o.lint, Command::mappings_lint);
 
   o.coverage = o.group->add_subcommand("coverage", "which ids each ecosystem maps");
-  o.coverage->add_flag("--json", o.json, "print JSON");
-  dirs(o.coverage);
+  add_command_option(*o.coverage, Command::mappings_coverage, "json", o.json);
+  dirs(o.coverage, Command::mappings_coverage);
 
   o.verify = o.group->add_subcommand("verify", "check every name of a table against a real index (exit 1 on a missing name)");
-  o.verify->add_option("--ecosystem", o.ecosystem, "the table to verify: debian, conda-forge, ...")->required();
-  o.verify->add_option("--release", o.release, "the release whose names are checked (default: this machine's)");
-  o.verify->add_option("--index", o.index_files,
-                       "the index to read, file or URL (repeatable): apt Packages files instead of this machine's "
-                       "lists, a conda channel's repodata.json");
-  o.verify->add_option("--repodata", o.repodata, "the same as --index, for a conda channel's repodata.json");
-  o.verify->add_flag("--offline", o.offline, "use only cached downloads");
-  o.verify->add_option("--cache-dir", o.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
-  dirs(o.verify);
+  const Command verify = Command::mappings_verify;
+  add_command_option(*o.verify, verify, "ecosystem", o.ecosystem);
+  add_command_option(*o.verify, verify, "release", o.release);
+  add_command_option(*o.verify, verify, "index", o.index_files);
+  add_command_option(*o.verify, verify, "repodata", o.repodata);
+  add_command_option(*o.verify, verify, "offline", o.offline);
+  add_command_option(*o.verify, verify, "cache-dir", o.cache_dir);
+  dirs(o.verify, verify);
 
   auto* import = o.group->add_subcommand("import", "write a mapping table from another format");
   import->require_subcommand(1);
   o.import_pep804 = import->add_subcommand("pep804", "from a PEP 804 {ecosystem}.mapping.json");
   o.import_pep804->add_option("file", o.file, "the mapping file")->required();
-  o.import_pep804->add_option("--ecosystem", o.ecosystem, "the table's ecosystem (default: from the file name)");
-  o.import_pep804->add_option("-o,--output", o.output, "write the table here (default: standard output)");
+  add_command_option(*o.import_pep804, Command::mappings_import_pep804, "ecosystem", o.ecosystem);
+  add_command_option(*o.import_pep804, Command::mappings_import_pep804, "output", o.output);
   o.import_rosdep = import->add_subcommand("rosdep", "from a rosdep YAML table, for one OS release");
   o.import_rosdep->add_option("file", o.file, "the rosdep file (e.g. rosdistro's rosdep/base.yaml)")->required();
-  o.import_rosdep->add_option("--os", o.os, "OS and release codename, e.g. debian:bookworm")->required();
-  o.import_rosdep->add_option("-o,--output", o.output, "write the table here (default: standard output)");
+  add_command_option(*o.import_rosdep, Command::mappings_import_rosdep, "os", o.os);
+  add_command_option(*o.import_rosdep, Command::mappings_import_rosdep, "output", o.output);
 
   auto* exp = o.group->add_subcommand("export", "write a mapping table in another format");
   exp->require_subcommand(1);
   o.export_pep804 = exp->add_subcommand("pep804", "as a PEP 804 {ecosystem}.mapping.json");
-  o.export_pep804->add_option("--ecosystem", o.ecosystem, "the table to export (default: debian)");
-  o.export_pep804->add_option("-o,--output", o.output, "write the file here (default: standard output)");
-  dirs(o.export_pep804);
+  add_command_option(*o.export_pep804, Command::mappings_export_pep804, "ecosystem", o.ecosystem);
+  add_command_option(*o.export_pep804, Command::mappings_export_pep804, "output", o.output);
+  dirs(o.export_pep804, Command::mappings_export_pep804);
 }
 
 MappingsCommand::~MappingsCommand() = default;

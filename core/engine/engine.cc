@@ -146,6 +146,11 @@ Result<void> check_managers(const std::vector<std::unique_ptr<Provider>>& provid
     if (!p->manager().empty()) known.insert(std::string(p->manager()));
   for (const auto& m : settings.managers.value_or(std::vector<std::string>{})) {
     if (known.count(canonical_manager(m))) continue;
+    if (const Error* refused = plugin::refusal(m)) {
+      Error e = *refused;
+      e.message = "unknown package manager '" + m + "': " + e.message + "; the plugin is not used";
+      return blamed(settings.managers_from, std::move(e));
+    }
     std::string list;
     for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
     Error e = bad_input("unknown package manager '" + m + "' (known here: " + list + ")");

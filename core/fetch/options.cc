@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/config/command_options.h"
+
 namespace extdeps::fetch {
 
-void add_fetch_flags(CLI::App& command, FetchFlags& flags) {
-  command.add_option("--cache-dir", flags.cache_dir, "cache folder (default: $XDG_CACHE_HOME/extdeps)");
-  command.add_flag("--offline", flags.offline, "use only cached downloads; fail where there is none");
+void add_fetch_flags(CLI::App& command, config::Command c, FetchFlags& flags) {
+  config::add_command_option(command, c, "cache-dir", flags.cache_dir);
+  config::add_command_option(command, c, "offline", flags.offline);
 }
 
 std::optional<std::uint64_t> parse_size(std::string_view text) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/config/command_options.h"
 #include "core/context/context.h"
 #include "core/fetch/fetch.h"
 #include "core/util/result.h"
@@ -34,8 +35,8 @@ struct FetchFlags {
 // nullopt for anything else, or 0.
 std::optional<std::uint64_t> parse_size(std::string_view text);
 
-// Registers --cache-dir and --offline on a subcommand.
-void add_fetch_flags(CLI::App& command, FetchFlags& flags);
+// Registers --cache-dir and --offline on command `c` (core/config/command_options.h gives it both).
+void add_fetch_flags(CLI::App& command, config::Command c, FetchFlags& flags);
 
 // Sets the Context's cache folder from --cache-dir (so the other caches follow it) and returns
 // the Options. EXTDEPS_OFFLINE=1 (or true, yes) means --offline; another value is bad input, as

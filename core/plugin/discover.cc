@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <map>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -131,6 +132,19 @@ std::vector<std::string> find_programs(const Context& ctx) {
   return out;
 }
 
+namespace {
+// The plugins discover() left out, by the name their program gives (extdeps-provider-NAME), with why.
+std::map<std::string, Error, std::less<>>& refused_plugins() {
+  static std::map<std::string, Error, std::less<>> refused;
+  return refused;
+}
+}  // namespace
+
+const Error* refusal(std::string_view name) {
+  auto it = refused_plugins().find(name);
+  return it == refused_plugins().end() ? nullptr : &it->second;
+}
+
 void discover(const Context& ctx) {
   static std::set<std::string> tried;
   // The CLI and the engine both ask; the folders are read once per search path.
@@ -142,6 +156,8 @@ void discover(const Context& ctx) {
     auto d = describe(ctx, path);
     if (!d) {
       ctx.warn(d.error().message + "; the plugin is not used");
+      const std::string program = fs::path(path).filename().string();
+      refused_plugins().emplace(program.substr(kProgramPrefix.size()), d.error());
       continue;
     }
     std::string name((*d)->name);

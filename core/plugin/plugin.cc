@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/config/command_options.h"
 #include "core/json/document.h"
 #include "core/provider/provider.h"
 #include "core/util/limits.h"
@@ -35,11 +36,6 @@ constexpr std::size_t kMaxAnswerLine = limits::kMaxPluginAnswerLine;
 // Every option name a command of the CLI defines (core/cli/cli.cc): a plugin's option of the same
 // name would be a second definition. (The CLI also skips any provider option that its command
 // already has, so a name missing here cannot abort it.)
-constexpr std::string_view kCoreOptions[] = {
-    "manager", "category", "optional", "all-optional", "json", "explain", "no-cache", "cache-dir",
-    "mapping-dir", "no-guess", "host", "offline", "python", "system", "format", "root", "yes", "dry-run",
-    "dump-testcase", "refresh", "save", "scheme", "variables", "help", "version"};
-
 // Strings the descriptors of plugins point into; they live as long as the process.
 std::string_view keep(std::string text) {
   static std::deque<std::string> kept;
@@ -491,10 +487,14 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const s
     if (!options->is_array()) return fail("has \"options\" that are not an array");
     for (const auto& o : *options) {
       std::string oname = js::string_at(o, "name").value_or("");
-      if (!is_word(oname, false) || !seen.insert(oname).second ||
-          std::find(std::begin(kCoreOptions), std::end(kCoreOptions), oname) != std::end(kCoreOptions))
-        return fail("has an option named '" + printable_text(oname) +
-                    "' (lower-case letters, digits and '-', not a core option's name, once)");
+      if (!is_word(oname, false) || !seen.insert(oname).second)
+        return fail("has an option named '" + printable_text(oname) + "' (lower-case letters, digits and '-', once)");
+      // A core option's name, of any command (core/config/command_options.h): refused as a usage
+      // error, naming both, so that no command line ever holds one name twice.
+      if (const std::string taken = config::commands_with_option(oname); !taken.empty())
+        return error_at(ExitCode::bad_input, who(path),
+                        "its description has an option named '" + oname + "', which is extdeps' own --" + oname +
+                            " (of " + taken + "): a plugin's option cannot take a core option's name");
       ProviderOption po;
       po.name = keep(oname);
       po.help = keep(js::string_at(o, "help").value_or(""));

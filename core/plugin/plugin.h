@@ -40,6 +40,11 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const nlohmann::json& 
 // that fails is left out with a warning that names it and says why.
 void discover(const Context& ctx);
 
+// Why discover() left out the plugin whose program is extdeps-provider-NAME (a description
+// refused: an option named like one of extdeps' own, a bad scheme, no answer); nullptr when it
+// did not. A --manager NAME that is unknown because of it fails with this error.
+const Error* refusal(std::string_view name);
+
 // One line of an answer to load, as load() reads it: a record, or nullopt for the "end" line;
 // an error for anything else. (The fuzz harness tests/fuzz/plugin_protocol_fuzz.cc drives it.)
 Result<std::optional<PackageRecord>> parse_load_line(std::string_view line);

@@ -246,7 +246,7 @@ TEST(FetchOptionsTest, FlagsAndEnvironmentMakeTheOptions) {
   CLI::App app;
   auto* cmd = app.add_subcommand("get");
   FetchFlags flags;
-  add_fetch_flags(*cmd, flags);
+  add_fetch_flags(*cmd, config::Command::cache_info, flags);
   app.parse(std::vector<std::string>{"--offline", "/tmp/c", "--cache-dir", "get"});  // CLI11 takes them reversed
   EXPECT_TRUE(flags.offline);
   EXPECT_EQ(flags.cache_dir, "/tmp/c");

@@ -272,6 +272,13 @@ TEST_F(BadPlugin, AnOptionNamedLikeACoreOptionIsRefusedAndNothingAborts) {
     ASSERT_FALSE(d.ok()) << name;
     EXPECT_NE(d.error().message.find("has an option named '" + name + "'"), std::string::npos) << d.error().message;
     const std::vector<std::string> env{"EXTDEPS_PLUGIN_PATH=" + dir, "XDG_CACHE_HOME=" + cache, "HOME=" + cache};
+    // Asked for by name, it fails as a usage error that names the plugin and the core option.
+    const std::string project = test::temp_dir();
+    std::ofstream(project + "/pyproject.toml") << "[project]\nname = \"p\"\nversion = \"0\"\n[external]\nbuild-requires = [\"dep:generic/zlib\"]\n";
+    auto asked = extdeps_run({"resolve", project, "--manager", "clash"}, env);
+    EXPECT_EQ(asked.rc, 2) << name << ": " << asked.err;
+    EXPECT_NE(asked.err.find("unknown package manager 'clash': plugin extdeps-provider-clash"), std::string::npos) << asked.err;
+    EXPECT_NE(asked.err.find("which is extdeps' own --" + name + " (of "), std::string::npos) << asked.err;
     auto version = extdeps_run({"--version"}, env);
     EXPECT_EQ(version.rc, 0) << name << ": " << version.err;
     EXPECT_EQ(version.out, "extdeps " EXTDEPS_VERSION "\n");

@@ -1,0 +1,166 @@
+#include "core/config/command_options.h"
+
+#include <CLI/CLI.hpp>
+#include <stdexcept>
+
+namespace extdeps::config {
+
+namespace {
+
+using C = Command;
+
+constexpr std::uint32_t kPlanning = bit(C::resolve) | bit(C::check) | bit(C::install) | bit(C::env);
+constexpr std::uint32_t kSources = kPlanning | bit(C::show);  // they load indexes
+
+constexpr std::string_view kCommandWords[] = {
+    "",          "resolve",           "check",           "install",          "env",
+    "show",      "version compare",   "detect",          "cache info",       "cache clean",
+    "providers", "config",            "debug replay",    "mappings lint",    "mappings coverage",
+    "mappings verify", "mappings import pep804", "mappings import rosdep", "mappings export pep804"};
+static_assert(std::size(kCommandWords) == static_cast<std::size_t>(Command::count));
+
+constexpr CommandOption kTable[] = {
+    {.name = "root", .value_name = "DIR", .commands = bit(C::global),
+     .help = "read the machine's files (dpkg status, apt lists, os-release) under DIR: a mounted image or chroot "
+             "(default: $EXTDEPS_ROOT, else /)"},
+    {.name = "manager", .value_name = "NAME", .commands = kSources, .list = true,
+     .help = "package managers in order of preference (e.g. apt)"},
+    {.name = "category", .value_name = "CATEGORY", .commands = kPlanning, .list = true,
+     .help = "categories to plan: build,host,run (default: all)"},
+    {.name = "optional", .value_name = "GROUP", .commands = kPlanning,
+     .help = "also plan this optional group or dependency group"},
+    {.name = "all-optional", .commands = kPlanning, .help = "also plan every optional group"},
+    {.name = "json", .commands = kPlanning, .help = "print JSON (schema/plan.schema.json)"},
+    {.name = "json", .commands = bit(C::detect), .help = "print JSON (schema/detect.schema.json)"},
+    {.name = "json",
+     .commands = bit(C::show) | bit(C::providers) | bit(C::config) | bit(C::debug_replay) | bit(C::mappings_coverage),
+     .help = "print JSON"},
+    {.name = "explain", .commands = kPlanning, .help = "say what was considered and why"},
+    {.name = "no-cache", .commands = kSources, .help = "do not read or write the index cache"},
+    {.name = "no-cache", .commands = bit(C::detect), .help = "do not read or write the cache"},
+    {.name = "cache-dir", .value_name = "DIR",
+     .commands = kSources | bit(C::cache_info) | bit(C::cache_clean) | bit(C::mappings_verify),
+     .help = "cache folder (default: $XDG_CACHE_HOME/extdeps)"},
+    {.name = "mapping-dir", .value_name = "DIR",
+     .commands = kSources | bit(C::mappings_lint) | bit(C::mappings_coverage) | bit(C::mappings_verify) |
+                 bit(C::mappings_export_pep804),
+     .help = "extra mapping tables folder (repeatable)"},
+    {.name = "no-guess", .commands = kPlanning, .help = "do not guess packages for ids no mapping table knows"},
+    {.name = "host", .value_name = "FILE", .commands = kPlanning,
+     .help = "plan for the machine whose facts `extdeps detect --save FILE` wrote, not this one"},
+    {.name = "host", .value_name = "FILE", .commands = bit(C::detect),
+     .help = "show facts a `detect --save` wrote instead of this machine's"},
+    {.name = "offline",
+     .commands = kSources | bit(C::cache_info) | bit(C::cache_clean) | bit(C::mappings_verify),
+     .help = "use only cached downloads; fail where there is none"},
+    {.name = "python", .value_name = "PATH", .commands = kSources,
+     .help = "the Python interpreter pypi plans for (default: python3 on PATH)"},
+    {.name = "system", .value_name = "ID[:VERSION]", .commands = kSources,
+     .help = "plan for this system, not the machine's: ID[:VERSION] as os-release names it (fedora:41, rocky:9, "
+             "ubuntu:24.04) or macos:VERSION (macos:14)"},
+    {.name = "format", .value_name = "FORMAT", .commands = bit(C::resolve),
+     .help = "text, json, shell.nix or flake.nix (the nix packages of the plan)"},
+    {.name = "format", .value_name = "FORMAT", .commands = bit(C::env), .help = "sh, json or cmake (default: sh)"},
+    {.name = "format", .value_name = "FORMAT", .commands = bit(C::detect),
+     .help = "text, json, conda (CONDA_OVERRIDE_* lines), uv (the variables uv reads) or variants (the PEP 817 "
+             "properties of an NVIDIA variant provider)"},
+    {.name = "dump-testcase", .value_name = "DIR", .commands = bit(C::resolve),
+     .help = "also write what a bug report needs into DIR: the libsolv testcase and the request (`extdeps debug "
+             "replay DIR` solves it again)"},
+    {.name = "yes", .short_name = "y", .commands = bit(C::install), .help = "do not ask"},
+    {.name = "dry-run", .commands = bit(C::install), .help = "show the commands, run nothing"},
+    {.name = "scheme", .value_name = "SCHEME", .commands = bit(C::version_compare), .required = true,
+     .help = "the version scheme"},  // the help names every scheme: core/cli adds version::scheme_names_text()
+    {.name = "refresh", .commands = bit(C::detect), .help = "detect again and rewrite the cache"},
+    {.name = "save", .value_name = "FILE", .commands = bit(C::detect),
+     .help = "also write the facts as JSON to this file (for --host)"},
+    {.name = "variables", .commands = bit(C::config), .help = "list every environment variable extdeps reads"},
+    {.name = "ecosystem", .value_name = "NAME", .commands = bit(C::mappings_verify), .required = true,
+     .help = "the table to verify: debian, conda-forge, ..."},
+    {.name = "ecosystem", .value_name = "NAME", .commands = bit(C::mappings_import_pep804),
+     .help = "the table's ecosystem (default: from the file name)"},
+    {.name = "ecosystem", .value_name = "NAME", .commands = bit(C::mappings_export_pep804),
+     .help = "the table to export (default: debian)"},
+    {.name = "release", .value_name = "RELEASE", .commands = bit(C::mappings_verify),
+     .help = "the release whose names are checked (default: this machine's)"},
+    {.name = "index", .value_name = "FILE|URL", .commands = bit(C::mappings_verify),
+     .help = "the index to read, file or URL (repeatable): apt Packages files instead of this machine's lists, a "
+             "conda channel's repodata.json"},
+    {.name = "repodata", .value_name = "FILE|URL", .commands = bit(C::mappings_verify),
+     .help = "the same as --index, for a conda channel's repodata.json"},
+    {.name = "os", .value_name = "OS:RELEASE", .commands = bit(C::mappings_import_rosdep), .required = true,
+     .help = "OS and release codename, e.g. debian:bookworm"},
+    {.name = "output", .short_name = "o", .value_name = "FILE",
+     .commands = bit(C::mappings_import_pep804) | bit(C::mappings_import_rosdep), .help = "write the table here (default: standard output)"},
+    {.name = "output", .short_name = "o", .value_name = "FILE", .commands = bit(C::mappings_export_pep804),
+     .help = "write the file here (default: standard output)"},
+};
+
+const CommandOption& row(std::string_view name, Command c) {
+  if (const CommandOption* o = command_option(name, c)) return *o;
+  throw std::logic_error("the command '" + std::string(command_words(c)) + "' has no option --" + std::string(name) +
+                         " in core/config/command_options.cc");
+}
+
+std::string flag_names(const CommandOption& o) {
+  std::string names = "--" + std::string(o.name);
+  if (!o.short_name.empty()) names = "-" + std::string(o.short_name) + "," + names;
+  return names;
+}
+
+template <class T>
+CLI::Option* add_valued(CLI::App& cmd, Command c, std::string_view name, T& target) {
+  const CommandOption& o = row(name, c);
+  if (o.value_name.empty())
+    throw std::logic_error("--" + std::string(name) + " is a flag in core/config/command_options.cc, bound to a value");
+  CLI::Option* added = cmd.add_option(flag_names(o), target, std::string(o.help));
+  added->type_name(std::string(o.value_name));
+  if (o.list) added->delimiter(',');
+  if (o.required) added->required();
+  return added;
+}
+
+}  // namespace
+
+std::string_view command_words(Command c) { return kCommandWords[static_cast<unsigned>(c)]; }
+
+std::span<const CommandOption> command_options() { return kTable; }
+
+const CommandOption* command_option(std::string_view name, Command c) {
+  for (const CommandOption& o : kTable)
+    if (o.name == name && (o.commands & bit(c)) != 0) return &o;
+  return nullptr;
+}
+
+std::string commands_with_option(std::string_view name) {
+  if (name == "help") return "every command";
+  if (name == "version") return "extdeps";
+  std::uint32_t commands = 0;
+  for (const CommandOption& o : kTable)
+    if (o.name == name) commands |= o.commands;
+  std::string out;
+  for (unsigned c = 0; c < static_cast<unsigned>(Command::count); ++c)
+    if ((commands & (std::uint32_t{1} << c)) != 0) {
+      if (!out.empty()) out += ", ";
+      const std::string_view words = command_words(static_cast<Command>(c));
+      out += words.empty() ? std::string_view("extdeps") : words;
+    }
+  return out;
+}
+
+CLI::Option* add_command_option(CLI::App& cmd, Command c, std::string_view name, bool& target) {
+  const CommandOption& o = row(name, c);
+  if (!o.value_name.empty())
+    throw std::logic_error("--" + std::string(name) + " takes a value in core/config/command_options.cc, bound to a flag");
+  return cmd.add_flag(flag_names(o), target, std::string(o.help));
+}
+
+CLI::Option* add_command_option(CLI::App& cmd, Command c, std::string_view name, std::string& target) {
+  return add_valued(cmd, c, name, target);
+}
+
+CLI::Option* add_command_option(CLI::App& cmd, Command c, std::string_view name, std::vector<std::string>& target) {
+  return add_valued(cmd, c, name, target);
+}
+
+}  // namespace extdeps::config
