@@ -1,0 +1,130 @@
+// Issue 32: core knows no package manager. This test scans core/ (comments left out, string
+// literals and identifiers counted) for the words that name a manager, an ecosystem or their
+// file formats, and holds each file to the count it has now: a file may not gain one, a file
+// not listed may have none, and a file that lost some must have its allowance lowered, so the
+// list only shrinks. Words that are os-release ids (`debian`, `fedora`, `arch`, ... as ID= says
+// them) count too: where core matches a system it should ask the providers, and the few that
+// stay are the allowance's last lines.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+
+#include "tests/test_support.h"
+
+namespace fs = std::filesystem;
+
+namespace extdeps {
+namespace {
+
+const std::set<std::string>& manager_words() {
+  static const std::set<std::string> words{
+      "apt", "dpkg", "deb", "debian", "ubuntu", "dnf", "yum", "zypper", "rpm", "fedora", "rhel", "suse", "opensuse",
+      "pacman", "archlinux", "homebrew", "brew", "formula", "conda", "mamba", "micromamba", "pixi", "condarc", "repodata",
+      "nix", "nixpkgs", "pypi", "pip", "wheel", "pkgconf", "pkgconfig", "rosdep"};
+  return words;
+}
+
+// The text of a C++ file with its comments blanked (string and character literals, raw ones
+// too, kept: a manager's name in a string is knowledge as much as in an identifier).
+std::string without_comments(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    if (s.compare(i, 2, "//") == 0) {
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (s.compare(i, 2, "/*") == 0) {
+      const std::size_t end = s.find("*/", i + 2);
+      i = end == std::string::npos ? s.size() : end + 2;
+      out += ' ';
+    } else if (s[i] == 'R' && i + 1 < s.size() && s[i + 1] == '"' && (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1])))) {
+      const std::size_t open = s.find('(', i);
+      const std::string close = ")" + s.substr(i + 2, open - i - 2) + "\"";
+      const std::size_t end = s.find(close, open);
+      const std::size_t stop = end == std::string::npos ? s.size() : end + close.size();
+      out.append(s, i, stop - i);
+      i = stop;
+    } else if (s[i] == '"' || (s[i] == '\'' && (i == 0 || !std::isxdigit(static_cast<unsigned char>(s[i - 1]))))) {
+      const char q = s[i];
+      std::size_t k = i + 1;
+      while (k < s.size() && s[k] != q && s[k] != '\n') k += s[k] == '\\' ? 2 : 1;
+      out.append(s, i, std::min(k + 1, s.size()) - i);
+      i = k + 1;
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+// How many words of the text are manager words: words split at every character that is not a
+// letter or digit and at each lower-to-upper step (debian_like, AptProvider, "dep:generic/x").
+std::size_t manager_word_count(const std::string& text) {
+  std::size_t n = 0;
+  std::string word;
+  auto end_word = [&] {
+    if (!word.empty() && manager_words().count(word)) ++n;
+    word.clear();
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      end_word();
+      continue;
+    }
+    if (std::isupper(static_cast<unsigned char>(c)) && i > 0 && std::islower(static_cast<unsigned char>(text[i - 1]))) end_word();
+    word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  end_word();
+  return n;
+}
+
+// What core/ still holds, file by file (29 November 2026). Lower a number when a change takes
+// words out; never raise one: move the knowledge into providers/<name>/ instead.
+const std::map<std::string, std::size_t>& allowance() {
+  static const std::map<std::string, std::size_t> files{
+#include "tests/core/layering/core_manager_words.inc"
+  };
+  return files;
+}
+
+TEST(CoreNamesNoManager, NoCoreFileGainsAManagerName) {
+  const fs::path root = fs::path(EXTDEPS_SOURCE_MAPPINGS_DIR).parent_path();
+  std::map<std::string, std::size_t> found;
+  std::size_t total = 0;
+  for (const auto& e : fs::recursive_directory_iterator(root / "core")) {
+    if (e.path().extension() != ".cc" && e.path().extension() != ".h") continue;
+    const std::size_t n = manager_word_count(without_comments(test::read_file(e.path().string())));
+    if (n == 0) continue;
+    found[fs::relative(e.path(), root).generic_string()] = n;
+    total += n;
+  }
+  if (std::getenv("EXTDEPS_PRINT_MANAGER_WORDS")) {
+    for (const auto& [file, n] : found) std::printf("    {\"%s\", %zu},\n", file.c_str(), n);
+    std::printf("total %zu in %zu files\n", total, found.size());
+  }
+  for (const auto& [file, n] : found) {
+    auto it = allowance().find(file);
+    const std::size_t allowed = it == allowance().end() ? 0 : it->second;
+    EXPECT_LE(n, allowed) << file << " names a package manager or ecosystem " << n << " times, " << allowed
+                          << " allowed: that knowledge belongs in providers/<name>/";
+    EXPECT_GE(n, allowed) << file << " names managers " << n << " times now, " << allowed
+                          << " allowed: lower its allowance in tests/core/layering/core_manager_words.inc";
+  }
+  for (const auto& [file, allowed] : allowance())
+    EXPECT_TRUE(found.count(file)) << file << " names no manager now (or is gone): take it off the allowance";
+}
+
+TEST(CoreNamesNoManager, TheScanSeesCodeAndStringsNotComments) {
+  EXPECT_EQ(manager_word_count(without_comments("// apt and dnf\nint x; /* conda */ int y;")), 0u);
+  EXPECT_EQ(manager_word_count(without_comments("bool debian_like = id == \"ubuntu\"; // debian")), 2u);
+  EXPECT_EQ(manager_word_count(without_comments("AptProvider p; auto s = R\"(use pip // here)\";")), 2u);
+  EXPECT_EQ(manager_word_count(without_comments("std::string url = \"https://x/y\"; char c = '/'; int nix;")), 1u);
+  EXPECT_EQ(manager_word_count("aptitude capture nixos archive arch"), 0u);  // words, not parts; a CPU arch is no manager
+}
+
+}  // namespace
+}  // namespace extdeps
