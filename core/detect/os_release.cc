@@ -67,6 +67,11 @@ OsRelease read_os_release(const Context& ctx) {
   return os;
 }
 
+std::string uname_machine() {
+  struct utsname u {};
+  return uname(&u) == 0 ? std::string(u.machine) : std::string();
+}
+
 std::string dpkg_architecture(const Context& ctx) {
   if (auto o = ctx.env("EXTDEPS_OVERRIDE_ARCH"); o && !o->empty()) return *o;
   struct utsname u {};

@@ -162,16 +162,16 @@ Result<void> check_managers(const std::vector<std::unique_ptr<Provider>>& provid
 }
 
 // "Debian GNU/Linux 12 (bookworm), amd64": the system a plan is for, as the machine's os-release
-// names it, or as --system names it; its CPU as its own package manager does (dpkg's names on
-// Debian and its derivatives, arm64 on a mac, uname's elsewhere).
+// names it, or as --system names it; its CPU as the system's own package manager does (each
+// provider's descriptor says, system_cpu), else as uname does.
 std::string host_text(const Context& ctx, const detect::HostFacts& host) {
   const bool overridden = std::find(host.overridden.begin(), host.overridden.end(), "os") != host.overridden.end();
   auto os = overridden ? host.os : detect::read_os_release(ctx);
   std::string name = os.pretty_name.empty() ? (os.id.empty() ? "an unknown system" : os.id) : os.pretty_name;
-  bool debian_like = os.id == "debian" || os.id == "ubuntu" || os.id.empty();
-  for (const auto& l : os.id_like) debian_like = debian_like || l == "debian";
-  if (os.id == "macos") return name + ", " + (host.machine == "aarch64" || host.machine == "arm64" ? "arm64" : "x86_64");
-  return name + ", " + (debian_like || host.machine.empty() ? detect::dpkg_architecture(ctx) : host.machine);
+  for (const ProviderDescriptor* d : provider_descriptors())
+    if (d->system_cpu)
+      if (std::string cpu = d->system_cpu(ctx, os, host.machine); !cpu.empty()) return name + ", " + cpu;
+  return name + ", " + (host.machine.empty() ? detect::uname_machine() : host.machine);
 }
 
 // The native names each table maps the requirements to (every category, every alternative).

@@ -23,6 +23,9 @@ struct ProviderSettings;
 namespace mapping {
 struct NameIndex;
 }
+namespace detect {
+struct OsRelease;
+}
 
 // One setting a provider takes. Its value comes, highest first, from the command line
 // (--NAME), the environment (the first of `env` that is set), the project's [tool.extdeps]
@@ -69,6 +72,10 @@ struct ProviderDescriptor {
   // `mappings verify`: the names of a real index; null when it cannot verify its table.
   Result<mapping::NameIndex> (*verify_index)(Context& ctx, const VerifyInput& input) = nullptr;
   std::string_view verify_reads;  // "apt lists (apt tables)", for messages
+  // The CPU as this provider's manager names it where it is the system's own manager (dpkg's
+  // amd64 on Debian and its derivatives, arm64 on a mac): what a plan says it is for, after the
+  // system's name. Empty where it is not that system's manager; null: never.
+  std::string (*system_cpu)(const Context& ctx, const detect::OsRelease& os, std::string_view machine) = nullptr;
   std::function<std::unique_ptr<Provider>(const Context& ctx, const ProviderSettings& settings)> make;
   // A provider plugin's program (core/plugin/plugin.h); empty for a compiled-in provider.
   std::string_view plugin_path;

@@ -152,6 +152,11 @@ class Provider {
   // mapping::argument_problem.
   virtual std::optional<std::string> command_problem(const PlannedPackage& package) const;
 
+  // Why a package a table places in a component (a table's `component`: Debian's contrib,
+  // non-free) is missing from the index: the sources that would list it. The default says "the
+  // sources read here"; apt says "this machine's apt sources".
+  virtual std::string missing_component(std::string_view package, std::string_view component) const;
+
   // Compiles the text of a DepOp::spec relation (conda: ">=1.20,<2.0a0 py310*"). Only providers
   // whose records use DepOp::spec override it; the default refuses every spec.
   virtual Result<std::unique_ptr<SpecMatcher>> compile_spec(std::string_view spec) const;

@@ -23,6 +23,10 @@ Result<std::string> Provider::render_environment(const EnvironmentRequest& reque
 }
 void Provider::add_build_env(const Context&, const InstalledRef&, BuildEnv&) const {}
 
+std::string Provider::missing_component(std::string_view package, std::string_view component) const {
+  return std::string(package) + " is in the " + std::string(component) + " component, which the sources read here do not list";
+}
+
 std::optional<std::string> Provider::command_problem(const PlannedPackage& p) const {
   if (auto n = mapping::name_problem(manager(), p.name)) return n;
   if (auto v = mapping::argument_problem("version", p.version)) return v;

@@ -141,8 +141,7 @@ MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry
       if (!n || solvables_named(n).empty()) {
         view.missing.push_back(alt.component.empty() || alt.component == "main"
                                    ? pkg + " is not in the index"
-                                   : pkg + " is in the " + alt.component +
-                                         " component, which this machine's apt sources do not list");
+                                   : lp.provider->missing_component(pkg, alt.component));
         all_known = false;
       }
       names.push_back(n);

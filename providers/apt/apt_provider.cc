@@ -59,6 +59,10 @@ class AptProvider final : public Provider {
   std::string_view manager() const override { return "apt"; }
   bool system_wide() const override { return true; }
   VersionScheme scheme() const override { return VersionScheme::deb; }
+  std::string missing_component(std::string_view package, std::string_view component) const override {
+    return std::string(package) + " is in the " + std::string(component) +
+           " component, which this machine's apt sources do not list";
+  }
 
   bool available(const Context& ctx) const override {
     std::error_code ec;

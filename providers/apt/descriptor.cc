@@ -1,6 +1,7 @@
 // The apt provider as the rest of extdeps sees it (core/provider/descriptor.h).
 #include <unordered_map>
 
+#include "core/detect/os_release.h"
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "providers/apt/apt_provider.h"
@@ -8,6 +9,14 @@
 namespace extdeps::apt {
 
 namespace {
+
+// dpkg's name of the CPU on Debian, Ubuntu and what says it is like Debian (and where os-release
+// names no system at all, as on Debian's own minimal images): the architecture apt plans for.
+std::string system_cpu(const Context& ctx, const detect::OsRelease& os, std::string_view) {
+  bool debian_like = os.id == "debian" || os.id == "ubuntu" || os.id.empty();
+  for (const auto& like : os.id_like) debian_like = debian_like || like == "debian";
+  return debian_like ? detect::dpkg_architecture(ctx) : std::string();
+}
 
 // The archive component of an apt list file: "..._dists_bookworm_non-free_binary-amd64_Packages"
 // -> "non-free"; empty when the name does not say.
@@ -76,6 +85,7 @@ const ProviderDescriptor& descriptor() {
       .reads_env = {},
       .verify_index = verify_index,
       .verify_reads = "apt lists (apt tables)",
+      .system_cpu = system_cpu,
       .make = [](const Context& ctx, const ProviderSettings&) { return make_provider(ctx); },
   };
   return d;

@@ -4,6 +4,7 @@
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
 #include "core/json/byte_source.h"
+#include "core/detect/os_release.h"
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "providers/homebrew/homebrew_provider.h"
@@ -11,6 +12,12 @@
 namespace extdeps::homebrew {
 
 namespace {
+
+// On a mac, the CPU as Homebrew's bottles name it: arm64 or x86_64.
+std::string system_cpu(const Context&, const detect::OsRelease& os, std::string_view machine) {
+  if (os.id != "macos") return {};
+  return machine == "aarch64" || machine == "arm64" ? "arm64" : "x86_64";
+}
 
 // A formula's name (Formulary's rule, as homebrew-core's names are): lower-case letters, digits
 // and +-._@, starting with a letter or digit. "user/tap/name" names a tap's formula.
@@ -89,6 +96,7 @@ const ProviderDescriptor& descriptor() {
       .reads_env = {"HOMEBREW_API_DOMAIN", "HOMEBREW_CACHE"},
       .verify_index = verify_index,
       .verify_reads = "a Homebrew formula index (homebrew tables)",
+      .system_cpu = system_cpu,
       .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
   };
   return d;
