@@ -320,7 +320,7 @@ int run_command_line(Context& ctx, const std::vector<std::string>& args, std::os
   auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
   version_cmd->require_subcommand(1);
   auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
-  std::string scheme = "deb", va, vb;
+  std::string scheme, va, vb;  // --scheme is required
   add_command_option(*compare, Command::version_compare, "scheme", scheme)->description(version::scheme_names_text());
   compare->add_option("a", va)->required();
   compare->add_option("b", vb)->required();
