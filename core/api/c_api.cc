@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "core/config/command_options.h"
 #include "core/provider/descriptor.h"
 #include "extdeps/extdeps.h"
 #include "extdeps/extdeps_c.h"
@@ -69,6 +70,8 @@ int set_option(extdeps_session* s, const std::string& key, const char* value) {
   else if (key == "category") split_into(value, o.categories);
   else if (key == "optional") split_into(value, o.optional_groups);
   else if (key == "mapping-dir") o.mapping_dirs.push_back(v);
+  else if (key == "python") o.python = v;
+  else if (key == "host") o.host_file = v;
   else if (const extdeps::ProviderOption* p = provider_option(key)) {
     if (p->list) split_into(value, o.provider_options[key]);
     else o.provider_options[key] = {v};
@@ -96,11 +99,14 @@ int set_option(extdeps_session* s, const std::string& key, const char* value) {
     s->session_options = {};
     s->session.reset();
   } else {
-    std::string providers;
+    // The keys: the command options the table marks for the library, the providers' options,
+    // then the library's own.
+    std::string known;
+    for (const auto& c : extdeps::config::command_options())
+      if (c.library) known += std::string(c.name) + ", ";
     for (const auto* d : extdeps::provider_descriptors())
-      for (const auto& p : d->options) providers += std::string(p.name) + ", ";
-    s->error = "unknown option '" + key + "' (known: manager, category, optional, all-optional, mapping-dir, " +
-               providers + "offline, no-cache, cache-dir, root, program, env, reset)";
+      for (const auto& p : d->options) known += std::string(p.name) + ", ";
+    s->error = "unknown option '" + key + "' (known: " + known + "program, env, reset)";
     return 2;
   }
   return 0;

@@ -54,6 +54,9 @@ struct CommandOption {
   std::uint32_t commands = 0;   // bit(Command) of each command that has it
   bool list = false;            // values separated by ','
   bool required = false;
+  // Also a key of the library (extdeps_session_set, for api::Options or SessionOptions): the
+  // same name, a flag as "1"/"0", a list as comma-separated values.
+  bool library = false;
   std::string_view help;
 };
 

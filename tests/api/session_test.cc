@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/config/command_options.h"
 #include "extdeps/extdeps.h"
 #include "extdeps/extdeps_c.h"
 #include "tests/support/cli_fixture.h"
@@ -145,6 +146,41 @@ TEST_F(ApiTest, DetectDescribesTheFixtureMachine) {
   EXPECT_EQ(h->cuda_state, "no-library");  // no program to probe with: not probed
   auto j = json::parse(h->json);
   EXPECT_EQ(j["os"]["pretty_name"], "Debian GNU/Linux 12 (bookworm)");
+}
+
+// Every option the table of command options marks for the library is a key of the C API, with
+// the same name; the unknown-key error lists them. "host" reaches the plan: a missing file fails it.
+TEST_F(ApiTest, EveryLibraryOptionOfTheCommandTableIsACApiKey) {
+  write_project("extdeps.toml", kProject);
+  extdeps_session* s = extdeps_session_new();
+  ASSERT_NE(s, nullptr);
+  std::size_t keys = 0;
+  for (const auto& row : config::command_options()) {
+    if (!row.library) continue;
+    ++keys;
+    extdeps_session_set(s, "reset", "");
+    EXPECT_EQ(extdeps_session_set(s, std::string(row.name).c_str(), row.value_name.empty() ? "1" : "x"), 0)
+        << row.name << ": " << (extdeps_session_error(s) ? extdeps_session_error(s) : "");
+  }
+  EXPECT_GE(keys, 11u);
+  EXPECT_EQ(extdeps_session_set(s, "colour", "blue"), 2);
+  const std::string error = extdeps_session_error(s);
+  for (const auto& row : config::command_options()) {
+    if (!row.library) continue;
+    EXPECT_NE(error.find(" " + std::string(row.name) + ","), std::string::npos) << error;
+  }
+  extdeps_session_set(s, "reset", "");
+  EXPECT_EQ(extdeps_session_set(s, "root", root_.c_str()), 0);
+  EXPECT_EQ(extdeps_session_set(s, "cache-dir", cache_.c_str()), 0);
+  EXPECT_EQ(extdeps_session_set(s, "env", (std::string("EXTDEPS_MAPPINGS_DIR=") + EXTDEPS_SOURCE_MAPPINGS_DIR).c_str()), 0);
+  EXPECT_EQ(extdeps_session_set(s, "manager", "apt"), 0);
+  EXPECT_EQ(extdeps_session_set(s, "host", (project_ + "/no-such-facts.json").c_str()), 0);
+  extdeps_result* r = nullptr;
+  EXPECT_NE(extdeps_resolve(s, project_.c_str(), &r), 0);
+  ASSERT_NE(extdeps_result_error(r), nullptr);
+  EXPECT_NE(std::string(extdeps_result_error(r)).find("no-such-facts.json"), std::string::npos) << extdeps_result_error(r);
+  extdeps_result_free(r);
+  extdeps_session_free(s);
 }
 
 // The C API: the same over opaque handles.

@@ -34,11 +34,13 @@ EXTDEPS_API void extdeps_session_free(extdeps_session* session);
 
 /* Sets an option, as the command line would; lists take comma-separated values and each call
  * adds to them. Returns 0, or 2 for an unknown key or a bad value (extdeps_session_error says
- * which). Keys: "manager", "category", "optional", "all-optional" ("1"/"0"), "mapping-dir",
- * every provider option by its flag's name ("channel", "prefix", "index-url", "extra-index-url",
- * "nix-index": `extdeps providers` lists them), "offline" ("1"/"0"), "no-cache" ("1"/"0"), "cache-dir", "root",
- * "program" (the extdeps binary that probes the driver), "env" ("NAME=VALUE", set over the
- * process's environment). "reset" (any value) forgets every option. */
+ * which). Keys: "root", "manager", "category", "optional", "all-optional" ("1"/"0"), "no-cache"
+ * ("1"/"0"), "cache-dir", "mapping-dir", "host" (a `detect --save` file), "offline" ("1"/"0"),
+ * "python" (the interpreter pypi plans for), as the command line's options of those names; every
+ * provider option by its flag's name ("channel", "prefix", "index-url", "extra-index-url",
+ * "nix-index": `extdeps providers` lists them); "program" (the extdeps binary that probes the
+ * driver), "env" ("NAME=VALUE", set over the process's environment). "reset" (any value) forgets
+ * every option. */
 EXTDEPS_API int extdeps_session_set(extdeps_session* session, const char* key, const char* value);
 /* The last error of extdeps_session_set, or NULL. */
 EXTDEPS_API const char* extdeps_session_error(const extdeps_session* session);
