@@ -14,6 +14,7 @@
 
 #include "core/fetch/file_lock.h"
 #include "core/json/document.h"
+#include "core/util/limits.h"
 #include "core/util/text.h"
 
 namespace fs = std::filesystem;
@@ -211,7 +212,6 @@ namespace {
 // The whole of a small file read through fd; nullopt when it cannot be read or passes 1 MiB (a
 // metadata file extdeps wrote is a few hundred bytes).
 std::optional<std::string> read_all(int fd) {
-  constexpr std::size_t kMaxMetaFile = std::size_t{1} << 20;
   std::string text;
   char buf[4096];
   for (;;) {
@@ -220,7 +220,7 @@ std::optional<std::string> read_all(int fd) {
     if (n < 0) return std::nullopt;
     if (n == 0) return text;
     text.append(buf, static_cast<std::size_t>(n));
-    if (text.size() > kMaxMetaFile) return std::nullopt;
+    if (text.size() > limits::kMaxCacheMetaFile) return std::nullopt;
   }
 }
 

@@ -23,6 +23,14 @@ inline constexpr std::size_t kMaxTomlDepth = 128;
 // recursively, so a document 300000 deep crashed on its first copy.
 inline constexpr std::size_t kMaxJsonDepth = 200;
 
+// A dnf repository's modules.yaml (providers/dnf/modules.cc reads it, one pass): nested block
+// and flow collections. libmodulemd writes 6 at most.
+inline constexpr std::size_t kMaxYamlDepth = 64;
+
+// A metadata file of the HTTP cache (core/fetch/cache_store.cc): extdeps writes a few hundred
+// bytes; a larger one reads as absent.
+inline constexpr std::size_t kMaxCacheMetaFile = std::size_t{1} << 20;
+
 // Versions: a native version string (deb, rpm, conda, PEP 440, nix).
 inline constexpr std::size_t kMaxVersionLength = 1024;
 

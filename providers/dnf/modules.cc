@@ -9,6 +9,7 @@
 #include <sstream>
 #include <utility>
 
+#include "core/util/limits.h"
 #include "core/util/regular_file.h"
 #include "core/util/text.h"
 #include "providers/dnf/dnf_provider.h"
@@ -28,19 +29,20 @@ std::string_view trim(std::string_view s) {
 // modules.yaml is read by a reader of the YAML that modulemd files are written in (libmodulemd
 // writes them through libyaml's emitter), not by a general YAML library: Debian bookworm's
 // yaml-cpp 0.7 never returns, allocating without bound, on a ',' where a node begins, and
-// fuzzing found 60 shapes of it (tests/fuzz/corpus/dnf_modules/loop-*). The reader takes one pass
-// over the lines, each node once, nesting at most kMaxDepth; it keeps only what modularity needs
-// (`document`, and `data`'s `name`, `stream`, `module` and `artifacts: rpms`), each document
-// handed on as it is read, so its memory is what is kept, not the file's size.
+// fuzzing found 62 shapes of it (tests/fuzz/corpus/dnf_modules/loop-*). The reader takes one pass
+// over the lines, each node once, nesting at most kMaxYamlDepth (core/util/limits.h); it keeps
+// only what modularity needs (`document`, and `data`'s `name`, `stream`, `module` and
+// `artifacts: rpms`), each document handed on as it is read, so its memory is what is kept, not
+// the file's size.
 //
 // What it reads: documents ("---", "...", "%" directives), block mappings and lists (a list
 // may sit at its key's indentation), plain scalars over several lines, '...' and "..." scalars
-// over several lines with YAML's escapes, block scalars ('|', '>' and their indicators), flow lists and mappings over several lines, comments. What it refuses, with its
-// line and column: anchors, aliases, tags and complex keys (modulemd has none), a ',' or another
-// indicator where a value begins, an empty entry in a flow list, a tab in indentation, text
-// YAML does not allow in a stream (a control character but tab, CR and LF; bytes that are not
-// UTF-8), and anything outside this grammar.
-constexpr int kMaxDepth = 64;
+// over several lines with YAML's escapes, block scalars ('|', '>' and their indicators), flow
+// lists and mappings over several lines, comments. What it refuses, with its line and column:
+// anchors, aliases, tags and complex keys (modulemd has none), a ',' or another indicator where
+// a value begins, an empty entry in a flow list, a tab in indentation, text YAML does not allow
+// in a stream (a control character but tab, CR and LF; bytes that are not UTF-8), and anything
+// outside this grammar.
 
 struct Bad {
   std::size_t line = 0, column = 0;  // from 1
@@ -181,7 +183,8 @@ class ModulemdReader {
     return at < l.size() && l[at] == '-' && (at + 1 == l.size() || blank_char(l[at + 1]));
   }
   void deeper(int depth) const {
-    if (depth >= kMaxDepth) fail(li_, 0, "nodes nested deeper than " + std::to_string(kMaxDepth));
+    if (static_cast<std::size_t>(depth) >= limits::kMaxYamlDepth)
+      fail(li_, 0, "nodes nested deeper than " + std::to_string(limits::kMaxYamlDepth) + " (docs/limits.md)");
   }
 
   // A node on the lines from li_ on, more indented than `parent`; none when there is none.
