@@ -23,7 +23,7 @@ inline constexpr std::size_t kMaxTomlDepth = 128;
 // recursively, so a document 300000 deep crashed on its first copy.
 inline constexpr std::size_t kMaxJsonDepth = 200;
 
-// A dnf repository's modules.yaml (providers/dnf/modules.cc reads it, one pass): nested block
+// A dnf repository's modules.yaml (providers/dnf/modulemd_yaml.cc reads it, one pass): nested block
 // and flow collections. libmodulemd writes 6 at most.
 inline constexpr std::size_t kMaxYamlDepth = 64;
 
