@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "core/mapping/names.h"
+#include "core/provider/descriptor.h"
 
 namespace extdeps::mapping {
 
@@ -34,96 +35,33 @@ std::string guess_name(std::string_view id) {
   return name;
 }
 
+std::string without_lib(std::string_view name) {
+  return std::string(name.size() > 3 && name.rfind("lib", 0) == 0 ? name.substr(3) : name);
+}
+
 std::vector<GuessCandidate> guess_candidates(std::string_view id, std::string_view ecosystem,
                                              std::string_view manager, Category category) {
-  std::string name = guess_name(id);
+  const std::string name = guess_name(id);
   if (name.empty()) return {};
-  const bool pypi = type_of(id) == "pypi";
+  const std::string type = type_of(id);
+  const ProviderDescriptor* rule = manager.empty() ? nullptr : descriptor_for_manager(manager);
+  if (manager.empty()) {
+    for (const ProviderDescriptor* d : provider_descriptors())
+      if (d->ecosystem == ecosystem && d->manager.empty()) rule = d;
+  }
+  if (!rule || !rule->guess) return {};
   std::vector<GuessCandidate> out;
-  auto add = [&](std::string candidate, std::string form, Kind kind = Kind::package, bool dev = false) {
+  for (auto& f : rule->guess({.name = name, .type = type, .category = category})) {
     if (std::any_of(out.begin(), out.end(), [&](const GuessCandidate& c) {
-          return c.name == candidate && c.kind == kind && c.dev_packages == dev;
+          return c.name == f.name && c.kind == f.kind && c.dev_packages == f.dev_packages;
         }))
-      return;
+      continue;
     // A provide is looked up, not installed: pkgconfig(zlib) is no package name, its provider is.
-    if (kind != Kind::provides && name_problem(manager, candidate)) return;
-    out.push_back({std::move(candidate), "named after " + std::string(id) + " (" + std::move(form) + ")", kind, dev});
-  };
-  if (ecosystem == "pkgconfig") {
-    if (category == Category::run || pypi) return {};  // a .pc file proves headers, not what runs
-    const std::string base = name.size() > 3 && name.rfind("lib", 0) == 0 ? name.substr(3) : name;
-    add(name, "a pkg-config module of that name");
-    add(base, "a pkg-config module of that name without 'lib'");
-    add("lib" + base, "a pkg-config module of that name with 'lib'");
-    return out;
+    if (f.kind != Kind::provides && name_problem(manager, f.name)) continue;
+    out.push_back({std::move(f.name), "named after " + std::string(id) + " (" + std::move(f.form) + ")", f.kind,
+                   f.dev_packages});
   }
-  if (is_apt_manager(manager)) {
-    // Debian names are lower case with '-' where projects write '_' (policy 5.6.1).
-    std::replace(name.begin(), name.end(), '_', '-');
-    if (pypi) {  // Debian's Python modules are python3-<name> (Debian Python policy 2.2)
-      add("python3-" + name, "Debian's python3-<name> form");
-      return out;
-    }
-    const std::string base = name.size() > 3 && name.rfind("lib", 0) == 0 ? name.substr(3) : name;
-    const bool host = category == Category::host;
-    auto lib_dev = [&] {
-      add("lib" + base + "-dev", "Debian's lib<name>-dev form");
-      for (char n = '0'; n <= '9'; ++n) add("lib" + base + n + "-dev", "Debian's lib<name>N-dev form");
-      add(name + "-dev", "Debian's <name>-dev form");
-    };
-    if (!host) add(name, "a package of exactly that name");
-    // Debian versions some source names: enchant-2, gtk+3.0's kin, libgd2.
-    const std::string from_source = std::string("binary packages built from the source package of that name, ") +
-                                    (host ? "the -dev ones" : "not the -dev ones");
-    add(name, from_source, Kind::source, host);
-    for (char n = '1'; n <= '9'; ++n) {
-      add(name + "-" + n, from_source, Kind::source, host);
-      add(name + n, from_source, Kind::source, host);
-    }
-    if (category == Category::run) {
-      for (char n = '0'; n <= '9'; ++n) add("lib" + base + n, "Debian's lib<name>N form of a runtime library");
-    }
-    lib_dev();
-    if (host) add(name, "a package of exactly that name");
-    add(name, "a package that provides that name", Kind::provides);
-    return out;
-  }
-  if (manager == "dnf" || manager == "yum" || manager == "zypper") {
-    if (pypi) {  // Fedora's and openSUSE's Python modules are python3-<name>
-      add("python3-" + name, "the python3-<name> form");
-      return out;
-    }
-    const std::string base = name.size() > 3 && name.rfind("lib", 0) == 0 ? name.substr(3) : name;
-    if (category == Category::host) {
-      // What ships the .pc file: rpm's automatic Provides: pkgconfig(NAME) is the evidence.
-      add("pkgconfig(" + name + ")", "a package that provides pkgconfig(<name>)", Kind::provides);
-      if (base != name) add("pkgconfig(" + base + ")", "a package that provides pkgconfig(<name> without 'lib')", Kind::provides);
-      else add("pkgconfig(lib" + base + ")", "a package that provides pkgconfig(lib<name>)", Kind::provides);
-      add(name + "-devel", "the <name>-devel form");
-      add("lib" + base + "-devel", "the lib<name>-devel form");
-    }
-    add(name, "a package of exactly that name");
-    add(name, "a package that provides that name", Kind::provides);
-    return out;
-  }
-  if (manager == "pacman" || manager == "brew") {
-    // Arch and Homebrew ship headers with the library: one package of the project's name.
-    if (pypi) {
-      if (manager == "pacman") add("python-" + name, "Arch's python-<name> form");
-      return out;
-    }
-    add(name, "a package of exactly that name");
-    if (manager == "pacman") add(name, "a package that provides that name", Kind::provides);
-    return out;
-  }
-  if (is_conda_manager(manager)) {
-    if (pypi) return {};
-    const std::string base = name.size() > 3 && name.rfind("lib", 0) == 0 ? name.substr(3) : name;
-    add(name, "a package of that name");
-    if (category != Category::build) add("lib" + base, "conda-forge's lib<name> form");
-    return out;
-  }
-  return {};
+  return out;
 }
 
 std::string guess_rules(std::string_view id, std::string_view ecosystem, std::string_view manager,

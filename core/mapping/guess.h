@@ -28,9 +28,31 @@ struct GuessCandidate {
   bool dev_packages = false;
 };
 
-// In order of preference. Nothing for ids that name no upstream project (dep:virtual/..., which
-// need a maintained mapping) or for ecosystems whose naming is not known here. `manager` is the
-// table's manager (apt, conda), empty for the pkgconfig detector.
+// What a provider's guess rule (ProviderDescriptor::guess) is asked about.
+struct GuessSubject {
+  std::string_view name;  // the project's name, lower case (guess_name)
+  std::string_view type;  // the id's type: "generic" for dep:generic/..., the PURL type otherwise
+  Category category = Category::host;
+};
+
+// One name a provider's guess rule tries, in the provider's words: `form` is how the name was
+// made ("Debian's lib<name>-dev form"); guess_candidates adds the id ("named after ID (FORM)").
+struct GuessForm {
+  std::string name;
+  std::string form;
+  GuessCandidate::Kind kind = GuessCandidate::Kind::package;
+  bool dev_packages = false;
+};
+
+// `name` without a leading "lib" where something is left after it ("libxml2" -> "xml2", "lib" ->
+// "lib"): the base that lib<name> forms are made from.
+std::string without_lib(std::string_view name);
+
+// In order of preference: the forms the rule of the provider behind `manager` (or, for a table
+// without a manager, behind `ecosystem`) makes of the id's name, each once, less those its
+// manager's name rule refuses (a provide is looked up, not installed, and is kept). Nothing for
+// ids that name no upstream project (dep:virtual/..., which need a maintained mapping) or where
+// the provider has no rule.
 std::vector<GuessCandidate> guess_candidates(std::string_view id, std::string_view ecosystem,
                                              std::string_view manager, Category category);
 

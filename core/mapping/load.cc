@@ -15,6 +15,7 @@
 #include "core/mapping/mapping.h"
 #include "core/mapping/names.h"
 #include "core/mapping/version_regex.h"
+#include "core/provider/descriptor.h"
 #include "core/util/limits.h"
 #include "core/util/text.h"
 #include "core/util/toml_depth.h"
@@ -134,7 +135,7 @@ class Loader {
 
   std::string path_;
   bool pkgconfig_ = false;
-  bool apt_ = false;
+  std::vector<std::string_view> components_;  // what `component` may name; empty: anything
   std::string manager_;
   mutable std::map<std::string, std::shared_ptr<const re2::RE2>> regexes_;  // by pattern
   std::string table_release_;
@@ -269,11 +270,12 @@ std::optional<Failure> Loader::read_component(const toml::table& t, std::string&
   if (!n) return std::nullopt;
   std::string value;
   if (auto f = read_string(t, "component", value)) return f;
-  if (apt_) {
-    static const std::vector<std::string> kKnown = {"main", "contrib", "non-free",
-                                                    "non-free-firmware"};
-    if (std::find(kKnown.begin(), kKnown.end(), value) == kKnown.end()) {
-      return fail(n->source(), "unknown component '" + value + "'", "main, contrib, non-free or non-free-firmware");
+  if (!components_.empty()) {
+    if (std::find(components_.begin(), components_.end(), value) == components_.end()) {
+      std::string expected;
+      for (std::size_t i = 0; i < components_.size(); ++i)
+        expected += std::string(i == 0 ? "" : i + 1 == components_.size() ? " or " : ", ") + std::string(components_[i]);
+      return fail(n->source(), "unknown component '" + value + "'", expected);
     }
   } else if (value.empty()) {
     return fail(n->source(), "'component' must not be empty");
@@ -568,7 +570,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
   if (auto f = read_string(root, "release", out.release)) return f;
   table_release_ = out.release;
   pkgconfig_ = out.ecosystem == "pkgconfig";
-  apt_ = is_apt_manager(out.manager);
+  if (const ProviderDescriptor* d = descriptor_for_manager(out.manager)) components_ = d->components;
   manager_ = out.manager;
   if (const toml::node* v = root.get("version")) {
     if (pkgconfig_) return fail(v->source(), "the pkgconfig table has no version rule");

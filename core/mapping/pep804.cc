@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/json/document.h"
+#include "core/provider/descriptor.h"
 #include "core/mapping/names.h"
 
 namespace extdeps::mapping {
@@ -67,41 +68,14 @@ std::string ecosystem_from_path(const std::string& path) {
   return name;
 }
 
+// PEP 804's package_managers list for a table of `manager`: its provider's own (the descriptor's
+// JSON text), else one generic entry made from the name.
 json commands_for(const std::string& manager) {
+  if (const ProviderDescriptor* d = descriptor_for_manager(manager); d && !d->pep804_managers.empty()) {
+    json out;
+    if (!extdeps::json::parse_document(d->pep804_managers, out) && out.is_array()) return out;
+  }
   json null_ranges = nullptr;
-  if (is_apt_manager(manager)) {
-    return json::array({{{"name", "apt-get"},
-                         {"commands",
-                          {{"install",
-                            {{"command", {"apt-get", "install", "--yes", "--no-install-recommends", "{}"}},
-                             {"requires_elevation", true}}},
-                           {"query", {{"command", {"dpkg-query", "--show", "{}"}}}}}},
-                         {"specifier_syntax",
-                          {{"name_only", {"{name}"}},
-                           {"exact_version", {"{name}={version}"}},
-                           {"version_ranges", null_ranges}}}}});
-  }
-  if (is_conda_manager(manager)) {
-    json out = json::array();
-    for (const std::string m : {"conda", "mamba", "micromamba"}) {
-      out.push_back({{"name", m},
-                     {"commands",
-                      {{"install", {{"command", {m, "install", "--yes", "--channel=conda-forge", "{}"}}}},
-                       {"query", {{"command", {m, "list", "-f", "{}"}}}}}},
-                     {"specifier_syntax",
-                      {{"name_only", {"{name}"}},
-                       {"exact_version", {"{name}=={version}"}},
-                       {"version_ranges",
-                        {{"syntax", {"{name}{ranges}"}},
-                         {"and", ","},
-                         {"equal", "={version}"},
-                         {"greater_than", ">{version}"},
-                         {"greater_than_equal", ">={version}"},
-                         {"less_than", "<{version}"},
-                         {"less_than_equal", "<={version}"}}}}}});
-    }
-    return out;
-  }
   return json::array({{{"name", manager},
                        {"commands", {{"install", {{"command", {manager, "install", "{}"}}}}, {"query", nullptr}}},
                        {"specifier_syntax",
@@ -146,7 +120,8 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
       doc["package_managers"][0]["name"].is_string()) {
     t.manager = doc["package_managers"][0]["name"].get<std::string>();
   }
-  if (is_apt_manager(t.manager)) t.version = "deb-upstream";
+  if (const ProviderDescriptor* d = descriptor_for_manager(t.manager); d && !d->imported_version_rule.empty())
+    t.version = std::string(d->imported_version_rule);
   std::string name = extdeps::json::string_at(doc, "name").value_or("");
   std::string description = doc.contains("description") && doc["description"].is_string()
                                 ? doc["description"].get<std::string>()

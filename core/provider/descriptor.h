@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/context/context.h"
+#include "core/mapping/guess.h"
 #include "core/model/record.h"
 #include "core/util/result.h"
 
@@ -65,6 +66,18 @@ struct ProviderDescriptor {
   // Why `name` is not a package name of the manager, nothing when it is; null: the generic rule
   // (no leading '-', no blank or control character), which applies to every manager anyway.
   std::optional<std::string> (*name_problem)(std::string_view name) = nullptr;
+  // The names an id no table maps would have in this manager's index if it were named after its
+  // project (core/mapping/guess.h), in order of preference; null: it guesses nothing.
+  std::vector<mapping::GuessForm> (*guess)(const mapping::GuessSubject& subject) = nullptr;
+  // The archive components a mapping table's `component` key may name ("main", "non-free");
+  // empty: any name but the empty one.
+  std::vector<std::string_view> components;
+  // PEP 804's `package_managers` list for this manager's tables (`mappings export --pep804`), as
+  // JSON text: the commands that install and query a package and how a version is written.
+  // Empty: one generic entry made from the manager's name.
+  std::string_view pep804_managers;
+  // The version rule a table imported from PEP 804 for this manager starts with; empty: "native".
+  std::string_view imported_version_rule;
   std::vector<ProviderOption> options;
   // Environment variables it reads that are not options (CONDA_PREFIX, PKG_CONFIG_PATH), for
   // the docs and `extdeps providers`.

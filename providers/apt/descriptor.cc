@@ -1,4 +1,6 @@
 // The apt provider as the rest of extdeps sees it (core/provider/descriptor.h).
+#include <algorithm>
+#include <cctype>
 #include <unordered_map>
 
 #include "core/detect/os_release.h"
@@ -70,6 +72,61 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
   return index;
 }
 
+// Debian's forms of a project's name: lower case with '-' where projects write '_' (policy
+// 5.6.1); python3-<name> for a Python module (Debian Python policy 2.2); a source package of that
+// name, maybe versioned (enchant-2, gtk+3.0's kin, libgd2); lib<name>[N]-dev for headers;
+// lib<name>N for a runtime library.
+std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
+  using Kind = mapping::GuessCandidate::Kind;
+  std::string name(s.name);
+  std::replace(name.begin(), name.end(), '_', '-');
+  std::vector<mapping::GuessForm> out;
+  auto add = [&](std::string n, std::string form, Kind kind = Kind::package, bool dev = false) {
+    out.push_back({std::move(n), std::move(form), kind, dev});
+  };
+  if (s.type == "pypi") {
+    add("python3-" + name, "Debian's python3-<name> form");
+    return out;
+  }
+  const std::string base = mapping::without_lib(name);
+  const bool host = s.category == Category::host;
+  if (!host) add(name, "a package of exactly that name");
+  const std::string from_source = std::string("binary packages built from the source package of that name, ") +
+                                  (host ? "the -dev ones" : "not the -dev ones");
+  add(name, from_source, Kind::source, host);
+  for (char n = '1'; n <= '9'; ++n) {
+    add(name + "-" + n, from_source, Kind::source, host);
+    add(name + n, from_source, Kind::source, host);
+  }
+  if (s.category == Category::run) {
+    for (char n = '0'; n <= '9'; ++n) add("lib" + base + n, "Debian's lib<name>N form of a runtime library");
+  }
+  add("lib" + base + "-dev", "Debian's lib<name>-dev form");
+  for (char n = '0'; n <= '9'; ++n) add("lib" + base + n + "-dev", "Debian's lib<name>N-dev form");
+  add(name + "-dev", "Debian's <name>-dev form");
+  if (host) add(name, "a package of exactly that name");
+  add(name, "a package that provides that name", Kind::provides);
+  return out;
+}
+
+// Debian policy 5.6.1: lower case letters, digits, + - . ; at least two characters, starting
+// with an alphanumeric.
+bool is_debian_name(std::string_view s) {
+  if (s.size() < 2 || !(std::islower(static_cast<unsigned char>(s[0])) ||
+                        std::isdigit(static_cast<unsigned char>(s[0])))) {
+    return false;
+  }
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) ||
+           std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+  });
+}
+
+std::optional<std::string> name_problem(std::string_view name) {
+  if (is_debian_name(name)) return std::nullopt;
+  return "'" + mapping::printable(name) + "' is not a valid Debian package name";
+}
+
 }  // namespace
 
 const ProviderDescriptor& descriptor() {
@@ -80,7 +137,18 @@ const ProviderDescriptor& descriptor() {
       .manager_aliases = {"apt-get"},
       .scheme = VersionScheme::deb,
       .summary = "Debian and Ubuntu: apt lists and the dpkg database; apt-get commands",
-      .name_problem = mapping::debian_name_problem,
+      .name_problem = name_problem,
+      .guess = guess,
+      .components = {"main", "contrib", "non-free", "non-free-firmware"},
+      .pep804_managers = R"([{
+        "name": "apt-get",
+        "commands": {
+          "install": {"command": ["apt-get", "install", "--yes", "--no-install-recommends", "{}"],
+                      "requires_elevation": true},
+          "query": {"command": ["dpkg-query", "--show", "{}"]}},
+        "specifier_syntax": {"name_only": ["{name}"], "exact_version": ["{name}={version}"],
+                             "version_ranges": null}}])",
+      .imported_version_rule = "deb-upstream",
       .options = {},
       .reads_env = {},
       .verify_index = verify_index,

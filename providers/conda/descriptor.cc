@@ -4,6 +4,7 @@
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "providers/conda/conda_provider.h"
+#include "providers/conda/matchspec.h"
 #include "providers/conda/repodata.h"
 
 namespace extdeps::conda {
@@ -46,6 +47,21 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
   return index;
 }
 
+// conda-forge's forms of a project's name: the name, and lib<name> for a library (not for a
+// build tool). Python modules are PyPI's, not guessed here.
+std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
+  if (s.type == "pypi") return {};
+  const std::string name(s.name);
+  std::vector<mapping::GuessForm> out{{name, "a package of that name"}};
+  if (s.category != Category::build) out.push_back({"lib" + mapping::without_lib(name), "conda-forge's lib<name> form"});
+  return out;
+}
+
+std::optional<std::string> name_problem(std::string_view name) {
+  if (is_conda_name(name)) return std::nullopt;
+  return "'" + std::string(name) + "' is not a valid conda package name (lower case letters, digits, - _ .)";
+}
+
 }  // namespace
 
 const ProviderDescriptor& descriptor() {
@@ -56,7 +72,36 @@ const ProviderDescriptor& descriptor() {
       .manager_aliases = {"mamba", "micromamba"},
       .scheme = VersionScheme::conda,
       .summary = "conda channels' repodata and a conda environment; conda, mamba, micromamba or pixi commands",
-      .name_problem = mapping::conda_name_problem,
+      .name_problem = name_problem,
+      .guess = guess,
+      .pep804_managers = R"([{
+        "name": "conda",
+        "commands": {
+          "install": {"command": ["conda", "install", "--yes", "--channel=conda-forge", "{}"]},
+          "query": {"command": ["conda", "list", "-f", "{}"]}},
+        "specifier_syntax": {
+          "name_only": ["{name}"], "exact_version": ["{name}=={version}"],
+          "version_ranges": {"syntax": ["{name}{ranges}"], "and": ",", "equal": "={version}",
+                             "greater_than": ">{version}", "greater_than_equal": ">={version}",
+                             "less_than": "<{version}", "less_than_equal": "<={version}"}}}, {
+        "name": "mamba",
+        "commands": {
+          "install": {"command": ["mamba", "install", "--yes", "--channel=conda-forge", "{}"]},
+          "query": {"command": ["mamba", "list", "-f", "{}"]}},
+        "specifier_syntax": {
+          "name_only": ["{name}"], "exact_version": ["{name}=={version}"],
+          "version_ranges": {"syntax": ["{name}{ranges}"], "and": ",", "equal": "={version}",
+                             "greater_than": ">{version}", "greater_than_equal": ">={version}",
+                             "less_than": "<{version}", "less_than_equal": "<={version}"}}}, {
+        "name": "micromamba",
+        "commands": {
+          "install": {"command": ["micromamba", "install", "--yes", "--channel=conda-forge", "{}"]},
+          "query": {"command": ["micromamba", "list", "-f", "{}"]}},
+        "specifier_syntax": {
+          "name_only": ["{name}"], "exact_version": ["{name}=={version}"],
+          "version_ranges": {"syntax": ["{name}{ranges}"], "and": ",", "equal": "={version}",
+                             "greater_than": ">{version}", "greater_than_equal": ">={version}",
+                             "less_than": "<{version}", "less_than_equal": "<={version}"}}}])",
       .options =
           {
               {.name = "channel",

@@ -442,7 +442,7 @@ Result<MatchSpec> Parser::parse(Form form) {
     out.name = to_lower(name);
     // conda's names: letters (read as lower case), digits, '-', '_' and '.', not starting with
     // '-' or '.'.
-    if (!mapping::is_conda_name(out.name))
+    if (!is_conda_name(out.name))
       return fail("invalid package name '" + printable_text(name) + "'", begin + 1, "letters, digits, - _ .");
   }
   while (i < stop && is_blank(spec_[i])) ++i;
@@ -619,6 +619,13 @@ Result<std::unique_ptr<SpecMatcher>> compile_conda_spec(std::string_view version
   auto spec = parse_version_build(version_build);
   if (!spec) return spec.error();
   return std::unique_ptr<SpecMatcher>(std::make_unique<CondaSpecMatcher>(std::move(*spec)));
+}
+
+bool is_conda_name(std::string_view s) {
+  if (s.empty() || s[0] == '-' || s[0] == '.') return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+  });
 }
 
 }  // namespace extdeps::conda

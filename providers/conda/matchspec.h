@@ -83,6 +83,11 @@ struct MatchSpec {
 // a build string with characters other than letters, digits, "_.+*", more than one build string.
 // A message names the text and the 1-based column:
 //   invalid match spec 'numpy >=1.2,,<2': empty version at column 12
+// conda package names as channels publish them (conda normalises names to lower case): lower
+// case letters, digits, '-', '_' and '.', not starting with '-' or '.' ("_openmp_mutex" is real).
+// A MatchSpec ("libblas * *_openblas") is not a name.
+bool is_conda_name(std::string_view name);
+
 Result<MatchSpec> parse_matchspec(std::string_view text);
 
 // The same without the name: what split_name leaves and a DepOp::spec relation holds

@@ -78,6 +78,29 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
   return index;
 }
 
+// Fedora's and openSUSE's forms of a project's name: python3-<name> for a Python module; for
+// headers, what ships the .pc file (rpm's automatic Provides: pkgconfig(NAME) is the evidence),
+// then <name>-devel and lib<name>-devel; then the name itself.
+std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
+  using Kind = mapping::GuessCandidate::Kind;
+  const std::string name(s.name);
+  if (s.type == "pypi") return {{"python3-" + name, "the python3-<name> form"}};
+  const std::string base = mapping::without_lib(name);
+  std::vector<mapping::GuessForm> out;
+  if (s.category == Category::host) {
+    out.push_back({"pkgconfig(" + name + ")", "a package that provides pkgconfig(<name>)", Kind::provides});
+    if (base != name)
+      out.push_back({"pkgconfig(" + base + ")", "a package that provides pkgconfig(<name> without 'lib')", Kind::provides});
+    else
+      out.push_back({"pkgconfig(lib" + base + ")", "a package that provides pkgconfig(lib<name>)", Kind::provides});
+    out.push_back({name + "-devel", "the <name>-devel form"});
+    out.push_back({"lib" + base + "-devel", "the lib<name>-devel form"});
+  }
+  out.push_back({name, "a package of exactly that name"});
+  out.push_back({name, "a package that provides that name", Kind::provides});
+  return out;
+}
+
 }  // namespace
 
 const ProviderDescriptor& descriptor() {
@@ -89,6 +112,7 @@ const ProviderDescriptor& descriptor() {
       .scheme = VersionScheme::rpm,
       .summary = "Fedora, RHEL and rebuilds, openSUSE: rpm-md repositories and the rpm database; dnf, yum or zypper commands",
       .name_problem = name_problem,
+      .guess = guess,
       .options =
           {
               {.name = "dnf-repo",

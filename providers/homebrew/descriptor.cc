@@ -69,6 +69,13 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
   return index;
 }
 
+// Homebrew ships headers with the library: one formula of the project's name. Python modules
+// are not formulae.
+std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
+  if (s.type == "pypi") return {};
+  return {{std::string(s.name), "a package of exactly that name"}};
+}
+
 }  // namespace
 
 const ProviderDescriptor& descriptor() {
@@ -80,6 +87,7 @@ const ProviderDescriptor& descriptor() {
       .scheme = VersionScheme::homebrew,
       .summary = "Homebrew (macOS, Linux): the formula API and the Cellar; bottles for the host's macOS and CPU; brew install commands",
       .name_problem = name_problem,
+      .guess = guess,
       .options =
           {
               {.name = "homebrew-api",

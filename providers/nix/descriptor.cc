@@ -1,8 +1,35 @@
 // The nix provider as the rest of extdeps sees it (core/provider/descriptor.h).
+#include <cctype>
+
 #include "core/mapping/names.h"
 #include "providers/nix/nix_provider.h"
 
 namespace extdeps::nix {
+
+namespace {
+
+// A nixpkgs attribute path: names of letters, digits, '_', '\'' and '-', not starting with a
+// digit, '\'' or '-', joined by '.' ("cudaPackages.cuda_nvcc"); an installable ("nixpkgs#hello")
+// or a store path is not one.
+bool is_nix_attr_path(std::string_view s) {
+  size_t start = 0;
+  while (true) {
+    size_t dot = s.find('.', start);
+    std::string_view part = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (part.empty() || !(std::isalpha(static_cast<unsigned char>(part[0])) || part[0] == '_')) return false;
+    for (char c : part)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'' || c == '-')) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+std::optional<std::string> name_problem(std::string_view name) {
+  if (is_nix_attr_path(name)) return std::nullopt;
+  return "'" + mapping::printable(name) + "' is not a valid nixpkgs attribute path (names of letters, digits, _ ' -, joined by '.')";
+}
+
+}  // namespace
 
 const ProviderDescriptor& descriptor() {
   static const ProviderDescriptor d{
@@ -12,7 +39,7 @@ const ProviderDescriptor& descriptor() {
       .manager_aliases = {},
       .scheme = VersionScheme::nix,
       .summary = "nixpkgs indexes and nix profiles; nix profile or nix-env commands; shell.nix and flake.nix",
-      .name_problem = mapping::nix_name_problem,
+      .name_problem = name_problem,
       .options =
           {
               {.name = "nix-index",

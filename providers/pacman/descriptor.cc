@@ -51,6 +51,15 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
   return index;
 }
 
+// Arch ships headers with the library: one package of the project's name (or one that provides
+// it); a Python module is python-<name>.
+std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
+  const std::string name(s.name);
+  if (s.type == "pypi") return {{"python-" + name, "Arch's python-<name> form"}};
+  return {{name, "a package of exactly that name"},
+          {name, "a package that provides that name", mapping::GuessCandidate::Kind::provides}};
+}
+
 }  // namespace
 
 const ProviderDescriptor& descriptor() {
@@ -62,6 +71,7 @@ const ProviderDescriptor& descriptor() {
       .scheme = VersionScheme::pacman,
       .summary = "Arch Linux and derivatives: pacman's sync and local databases; pacman -S commands",
       .name_problem = name_problem,
+      .guess = guess,
       .options =
           {
               {.name = "pacman-config",

@@ -1,8 +1,26 @@
 // The pypi provider as the rest of extdeps sees it (core/provider/descriptor.h).
+#include <algorithm>
+
 #include "core/mapping/names.h"
 #include "providers/pypi/pypi_provider.h"
 
 namespace extdeps::pypi {
+
+namespace {
+
+// A project name as PyPI normalises it (PEP 503): lower case letters and digits, runs of them
+// joined by single '-' ("nvidia-cublas-cu12", not "Nvidia_CuBLAS").
+bool is_pypi_name(std::string_view s) {
+  if (s.empty() || s.front() == '-' || s.back() == '-' || s.find("--") != std::string_view::npos) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+std::optional<std::string> name_problem(std::string_view name) {
+  if (is_pypi_name(name)) return std::nullopt;
+  return "'" + mapping::printable(name) + "' is not a normalised PyPI project name (lower case letters, digits, single '-')";
+}
+
+}  // namespace
 
 const ProviderDescriptor& descriptor() {
   static const ProviderDescriptor d{
@@ -12,7 +30,7 @@ const ProviderDescriptor& descriptor() {
       .manager_aliases = {},
       .scheme = VersionScheme::pep440,
       .summary = "wheels on PyPI and other PEP 691/503 indexes for the target interpreter; pip or uv commands",
-      .name_problem = mapping::pypi_name_problem,
+      .name_problem = name_problem,
       .options =
           {
               {.name = "index-url",

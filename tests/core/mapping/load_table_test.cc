@@ -248,6 +248,13 @@ TEST(MappingLoad, DebianPackageNamesAreChecked) {
             "F:7:9: 'Zlib1g-dev' is not a valid Debian package name");
 }
 
+// The components a `component` key may name are the manager's (apt's descriptor gives
+// Debian's four); "universe" is Ubuntu's and no Debian archive has it.
+TEST(MappingLoad, ComponentsAreTheManagersOwn) {
+  EXPECT_EQ(error_of("bad_component.toml"),
+            "F:10:13: unknown component 'universe' (expected main, contrib, non-free or non-free-firmware)");
+}
+
 TEST(MappingLoad, SchemaVersion) {
   EXPECT_EQ(error_of("schema2.toml"), "F:1:10: unsupported schema 2 (this extdeps reads schema 1)");
 }
