@@ -3,6 +3,7 @@
 #include "core/util/subprocess.h"
 #include "core/util/text.h"
 
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +41,12 @@ int run_real_command(const std::vector<std::string>& argv) {
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+Context::Uname real_uname() {
+  struct utsname u {};
+  if (::uname(&u) != 0) return {};
+  return {u.sysname, u.release, u.version, u.machine};
+}
+
 }  // namespace
 
 const ProcessRunner& Context::processes() const {
@@ -61,6 +68,7 @@ Context Context::from_process() {
   // Questions are asked only on a terminal: piped or closed stdin is "no one to ask".
   c.input_ = isatty(STDIN_FILENO) ? &std::cin : nullptr;
   c.is_root_ = geteuid() == 0;
+  c.uname_ = real_uname();
   return c;
 }
 
@@ -76,6 +84,7 @@ Context Context::for_test(std::string root, std::map<std::string, std::string> e
   c.sink_ = nullptr;
   c.runner_ = [](const std::vector<std::string>&) { return 127; };
   c.processes_ = system_process_runner();
+  c.uname_ = real_uname();  // this machine's, as before; a test that needs another sets it
   return c;
 }
 

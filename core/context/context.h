@@ -88,6 +88,15 @@ class Context {
   void set_self_exe(std::string path) { self_exe_ = std::move(path); }
   void set_is_root(bool root) { is_root_ = root; }
 
+  // The kernel's names for this machine, as uname(2) gives them ("Linux", "6.1.0-18-amd64",
+  // "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1", "x86_64"); every field empty where uname failed. Read once when the context is made; tests
+  // set their own.
+  struct Uname {
+    std::string system, release, version, machine;
+  };
+  const Uname& uname() const { return uname_; }
+  void set_uname(Uname u) { uname_ = std::move(u); }
+
   void set_env(EnvLookup env) { env_ = std::move(env); }
   void set_clock(Clock clock) { clock_ = std::move(clock); }
 
@@ -104,6 +113,7 @@ class Context {
   bool is_root_ = false;
   bool stderr_is_terminal_ = false;
   std::string self_exe_;
+  Uname uname_;
   std::shared_ptr<std::vector<std::string>> warnings_ = std::make_shared<std::vector<std::string>>();
 };
 

@@ -9,7 +9,6 @@
 // is taken to be CPython.
 // EXTDEPS_PYTHON_VERSION ("3.11" or "3.11.4") overrides the version.
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -117,9 +116,8 @@ MarkerEnv host_marker_env(const Context& ctx, const std::string& python) {
   env["os_name"] = "posix";
   env["implementation_name"] = "cpython";
   env["platform_python_implementation"] = "CPython";
-  struct utsname u;
-  if (::uname(&u) == 0) {
-    std::string sysname = u.sysname;
+  if (const Context::Uname& u = ctx.uname(); !u.system.empty()) {
+    const std::string& sysname = u.system;
     env["platform_system"] = sysname;
     env["platform_machine"] = u.machine;
     env["platform_release"] = u.release;

@@ -1,6 +1,5 @@
 #include "core/detect/host.h"
 
-#include <sys/utsname.h>
 
 #include <cerrno>
 #include <charconv>
@@ -72,12 +71,11 @@ OsRelease macos_release(const Context& ctx, int timeout_ms) {
 Result<HostFacts> detect_machine(const Context& ctx, int timeout_ms) {
   HostFacts f;
   f.os = read_os_release(ctx);
-  struct utsname u {};
-  if (uname(&u) != 0)
-    return error_at(ExitCode::environment, "", std::string("uname failed: ") + std::strerror(errno));
+  const Context::Uname& u = ctx.uname();
+  if (u.machine.empty()) return error_at(ExitCode::environment, "", "uname failed: the kernel named no machine");
   f.machine = u.machine;
   f.kernel = u.release;
-  const bool darwin = std::string_view(u.sysname) == "Darwin";
+  const bool darwin = u.system == "Darwin";
   if (darwin) f.os = macos_release(ctx, timeout_ms);
   // The real architecture: dpkg_architecture would apply EXTDEPS_OVERRIDE_ARCH, which must not
   // reach the cache.

@@ -1,6 +1,5 @@
 #include "core/detect/os_release.h"
 
-#include <sys/utsname.h>
 
 #include <fstream>
 #include <sstream>
@@ -67,16 +66,10 @@ OsRelease read_os_release(const Context& ctx) {
   return os;
 }
 
-std::string uname_machine() {
-  struct utsname u {};
-  return uname(&u) == 0 ? std::string(u.machine) : std::string();
-}
-
 std::string dpkg_architecture(const Context& ctx) {
   if (auto o = ctx.env("EXTDEPS_OVERRIDE_ARCH"); o && !o->empty()) return *o;
-  struct utsname u {};
-  if (uname(&u) != 0) return "amd64";
-  std::string m = u.machine;
+  const std::string& m = ctx.uname().machine;
+  if (m.empty()) return "amd64";
   if (m == "x86_64") return "amd64";
   if (m == "aarch64" || m == "arm64") return "arm64";
   if (m == "i386" || m == "i486" || m == "i586" || m == "i686") return "i386";

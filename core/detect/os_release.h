@@ -24,10 +24,7 @@ struct OsRelease {
 // empty OsRelease (not an error); a malformed line is skipped as os-release(5) says.
 OsRelease read_os_release(const Context& ctx);
 
-// uname(2)'s machine: x86_64, aarch64 ("" when uname fails).
-std::string uname_machine();
-
-// The dpkg-style name of this machine's architecture: amd64, arm64, i386, ... from uname(2),
+// The dpkg-style name of this machine's architecture: amd64, arm64, i386, ... from the context's uname,
 // overridable with EXTDEPS_OVERRIDE_ARCH.
 std::string dpkg_architecture(const Context& ctx);
 

@@ -171,7 +171,7 @@ std::string host_text(const Context& ctx, const detect::HostFacts& host) {
   for (const ProviderDescriptor* d : provider_descriptors())
     if (d->system_cpu)
       if (std::string cpu = d->system_cpu(ctx, os, host.machine); !cpu.empty()) return name + ", " + cpu;
-  return name + ", " + (host.machine.empty() ? detect::uname_machine() : host.machine);
+  return name + ", " + (host.machine.empty() ? ctx.uname().machine : host.machine);
 }
 
 // The native names each table maps the requirements to (every category, every alternative).

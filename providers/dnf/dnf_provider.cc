@@ -3,7 +3,6 @@
 #include "providers/dnf/dnf_provider.h"
 
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 #include <cerrno>
 #include <cstring>
@@ -294,8 +293,7 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
     if (read) repos = std::move(*read);
     else ctx.warn(read.error().message + " (the repository files are ignored)");
   }
-  struct utsname u {};
-  std::string basearch = ::uname(&u) == 0 ? u.machine : "x86_64";
+  std::string basearch = ctx.uname().machine.empty() ? "x86_64" : ctx.uname().machine;
   Frontend frontend = suse ? Frontend::zypper : Frontend::dnf;
   // --manager yum or zypper names the front end too; --dnf-frontend decides over it.
   if (settings.names("yum") && !settings.names("dnf")) frontend = Frontend::yum;

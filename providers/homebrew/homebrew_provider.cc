@@ -4,7 +4,6 @@
 #include "providers/homebrew/homebrew_provider.h"
 
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 #include <cerrno>
 #include <cstring>
@@ -221,11 +220,10 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
     p.macos_version = macos_host ? settings.host->os.version_id : "";
     p.arch = brew_arch(settings.host->machine);
   } else {
-    struct utsname u {};
-    std::string machine = ::uname(&u) == 0 ? u.machine : "x86_64";
+    std::string machine = ctx.uname().machine.empty() ? "x86_64" : ctx.uname().machine;
     if (auto o = ctx.env("EXTDEPS_OVERRIDE_ARCH"); o && !o->empty()) machine = *o;
     p.arch = brew_arch(machine);
-    macos_host = std::string_view(u.sysname) == "Darwin";
+    macos_host = ctx.uname().system == "Darwin";
     p.macos = macos_host;
   }
   p.prefix = settings.option_text("homebrew-prefix");

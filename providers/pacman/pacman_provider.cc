@@ -3,7 +3,6 @@
 #include "providers/pacman/pacman_provider.h"
 
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 #include <cerrno>
 #include <cstring>
@@ -136,8 +135,8 @@ class PacmanProvider final : public Provider {
       if (*o == "arm64") return "aarch64";
       return *o;
     }
-    struct utsname u {};
-    return ::uname(&u) == 0 ? u.machine : "x86_64";
+    const std::string& machine = ctx.uname().machine;
+    return machine.empty() ? "x86_64" : machine;
   }
 
   // --pacman-db's files, else DBPath/sync/REPO.db for each repository of pacman.conf (or the copy

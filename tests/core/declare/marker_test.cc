@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/declare/declare.h"
+#include "core/detect/os_release.h"
 #include "tests/test_support.h"
 
 namespace extdeps::declare {
@@ -154,6 +155,25 @@ TEST(Marker, HostEnvFromUname) {
   EXPECT_EQ(env.at("python_version"), "3.12");
   EXPECT_EQ(env.at("python_full_version"), "3.12.1");
   EXPECT_TRUE(*evaluate_marker("python_full_version >= '3.12' and os_name == 'posix'", env));
+}
+
+// The machine is the context's (Context::uname), not a second uname call: an aarch64 Darwin
+// context gives its names to the markers, and dpkg's name of the CPU follows it.
+TEST(Marker, HostEnvFollowsTheContextsUname) {
+  Context ctx = Context::for_test("/", {{"EXTDEPS_PYTHON_VERSION", "3.12.1"}});
+  ctx.set_uname({.system = "Darwin", .release = "23.4.0", .version = "Darwin Kernel Version 23.4.0", .machine = "arm64"});
+  MarkerEnv env = host_marker_env(ctx);
+  EXPECT_EQ(env.at("platform_system"), "Darwin");
+  EXPECT_EQ(env.at("sys_platform"), "darwin");
+  EXPECT_EQ(env.at("platform_machine"), "arm64");
+  EXPECT_EQ(env.at("platform_release"), "23.4.0");
+  EXPECT_EQ(env.at("platform_version"), "Darwin Kernel Version 23.4.0");
+  EXPECT_EQ(detect::dpkg_architecture(ctx), "arm64");
+  ctx.set_uname({.system = "Linux", .release = "6.1.0", .version = "#1", .machine = "ppc64le"});
+  EXPECT_EQ(detect::dpkg_architecture(ctx), "ppc64el");
+  ctx.set_uname({});  // uname failed: no platform keys, dpkg's default
+  EXPECT_EQ(host_marker_env(ctx).count("platform_machine"), 0u);
+  EXPECT_EQ(detect::dpkg_architecture(ctx), "amd64");
 }
 
 TEST(Marker, HostEnvShortOverride) {
