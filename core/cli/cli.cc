@@ -217,9 +217,9 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostrea
 
 int cmd_version_compare(const std::string& scheme_name, const std::string& a, const std::string& b,
                         std::ostream& out, std::ostream& err) {
-  auto scheme = version::parse_scheme(scheme_name);
+  const version::Scheme* scheme = version_scheme_named(scheme_name);
   if (!scheme) {
-    err << "error: unknown version scheme '" << scheme_name << "' (expected " << version::scheme_names_text() << ")\n";
+    err << "error: unknown version scheme '" << scheme_name << "' (expected " << version_scheme_names_text() << ")\n";
     return 2;
   }
   for (const auto* v : {&a, &b}) {
@@ -321,7 +321,7 @@ int run_command_line(Context& ctx, const std::vector<std::string>& args, std::os
   version_cmd->require_subcommand(1);
   auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
   std::string scheme, va, vb;  // --scheme is required
-  add_command_option(*compare, Command::version_compare, "scheme", scheme)->description(version::scheme_names_text());
+  add_command_option(*compare, Command::version_compare, "scheme", scheme)->description(version_scheme_names_text());
   compare->add_option("a", va)->required();
   compare->add_option("b", vb)->required();
 

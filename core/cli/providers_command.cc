@@ -37,7 +37,7 @@ int cmd_providers(bool json, std::ostream& out) {
                    {"ecosystem", d->ecosystem},
                    {"manager", d->manager.empty() ? nlohmann::json(nullptr) : nlohmann::json(d->manager)},
                    {"manager_aliases", aliases},
-                   {"scheme", version::scheme_name(d->scheme)},
+                   {"scheme", d->scheme->name},
                    {"summary", d->summary},
                    {"options", options},
                    {"reads_env", reads},
@@ -48,7 +48,7 @@ int cmd_providers(bool json, std::ostream& out) {
     out << "  table: " << d->ecosystem << ".toml; manager: "
         << (d->manager.empty() ? std::string("none (a detector)") : std::string(d->manager))
         << (d->manager_aliases.empty() ? "" : " (also " + joined(d->manager_aliases) + ")")
-        << "; versions: " << version::scheme_name(d->scheme) << '\n';
+        << "; versions: " << d->scheme->name << '\n';
     for (const auto& o : d->options) {
       out << "  --" << o.name << (o.value_name.empty() ? "" : " " + std::string(o.value_name))
           << ": " << o.help << '\n';

@@ -70,7 +70,7 @@ constexpr CommandOption kTable[] = {
     {.name = "yes", .short_name = "y", .commands = bit(C::install), .help = "do not ask"},
     {.name = "dry-run", .commands = bit(C::install), .help = "show the commands, run nothing"},
     {.name = "scheme", .value_name = "SCHEME", .commands = bit(C::version_compare), .required = true,
-     .help = "the version scheme"},  // the help names every scheme: core/cli adds version::scheme_names_text()
+     .help = "the version scheme"},  // the help names every scheme: core/cli adds version_scheme_names_text()
     {.name = "refresh", .commands = bit(C::detect), .help = "detect again and rewrite the cache"},
     {.name = "save", .value_name = "FILE", .commands = bit(C::detect),
      .help = "also write the facts as JSON to this file (for --host)"},

@@ -305,10 +305,10 @@ bool satisfies(const VersionConstraint& c, std::string_view version) {
     if (c.version.find('+') == std::string::npos) {
       candidate = candidate.substr(0, candidate.find('+'));
     }
-    bool equal = version::compare(VersionScheme::pep440, candidate, c.version) == 0;
+    bool equal = version::compare(version::pep440_scheme, candidate, c.version) == 0;
     return equal != negated;
   }
-  int cmp = version::compare(VersionScheme::pep440, version, c.version);
+  int cmp = version::compare(version::pep440_scheme, version, c.version);
   if ((c.op == DepOp::gt && cmp > 0) || (c.op == DepOp::lt && cmp < 0)) {
     if (excluded_by_exclusive(c.op, version, c.version)) return false;
   }

@@ -9,9 +9,6 @@
 
 namespace extdeps {
 
-// How a provider's native version strings are ordered (core/version/).
-enum class VersionScheme { deb, rpm, pep440, conda, nix, pacman, homebrew };
-
 // `spec`: `version` holds a match expression in the provider's own syntax that one operator and
 // version cannot say (conda's "numpy >=1.20,<2.0a0 py310*" keeps ">=1.20,<2.0a0 py310*"). The
 // solver asks the provider to compile it (Provider::compile_spec) and matches it lazily against

@@ -326,7 +326,7 @@ class PluginProvider final : public Provider {
 
   std::string_view ecosystem() const override { return d_.ecosystem; }
   std::string_view manager() const override { return d_.manager; }
-  VersionScheme scheme() const override { return d_.scheme; }
+  const version::Scheme& scheme() const override { return *d_.scheme; }
   bool available(const Context&) const override {
     return by_default_ || (!d_.manager.empty() && settings_.names(d_.manager));
   }
@@ -474,12 +474,12 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const s
   std::string manager = js::string_at(m, "manager").value_or("");
   if (!manager.empty() && !is_word(manager, false))
     return fail("has a \"manager\" that is not lower-case letters, digits and '-'");
-  auto scheme = version::parse_scheme(js::string_at(m, "scheme").value_or(""));
-  if (!scheme) return fail("has no \"scheme\" of " + version::scheme_names_text());
+  auto scheme = version_scheme_named(js::string_at(m, "scheme").value_or(""));
+  if (!scheme) return fail("has no \"scheme\" of " + version_scheme_names_text());
   d->name = keep(name);
   d->ecosystem = keep(ecosystem);
   d->manager = keep(manager);
-  d->scheme = *scheme;
+  d->scheme = scheme;
   d->summary = keep(js::string_at(m, "summary").value_or("provider plugin " + program));
   d->plugin_path = keep(path);
   std::set<std::string> seen;

@@ -16,6 +16,7 @@
 #include "core/mapping/guess.h"
 #include "core/model/record.h"
 #include "core/util/result.h"
+#include "core/version/version.h"
 
 namespace extdeps {
 
@@ -61,7 +62,9 @@ struct ProviderDescriptor {
   std::string_view manager;    // "conda"; empty for a detector (pkgconf)
   // Other names of the manager a mapping table's `manager` key may give ("mamba").
   std::vector<std::string_view> manager_aliases;
-  VersionScheme scheme = VersionScheme::rpm;
+  // How its native versions are ordered: core's (version::rpm_scheme, version::pep440_scheme) or
+  // one the provider's folder defines.
+  const version::Scheme* scheme = &version::rpm_scheme;
   std::string_view summary;    // one line, for `extdeps providers` and the docs
   // Why `name` is not a package name of the manager, nothing when it is; null: the generic rule
   // (no leading '-', no blank or control character), which applies to every manager anyway.
@@ -76,7 +79,9 @@ struct ProviderDescriptor {
   // JSON text: the commands that install and query a package and how a version is written.
   // Empty: one generic entry made from the manager's name.
   std::string_view pep804_managers;
-  // The version rule a table imported from PEP 804 for this manager starts with; empty: "native".
+  // How a table for this manager reads an upstream version from a native one when it says
+  // nothing: the rule a table imported from PEP 804 starts with, and the one a guessed package
+  // (solve/guess.cc) gets. Empty: "native".
   std::string_view imported_version_rule;
   std::vector<ProviderOption> options;
   // Environment variables it reads that are not options (CONDA_PREFIX, PKG_CONFIG_PATH), for
@@ -117,6 +122,13 @@ const ProviderDescriptor* descriptor_for_manager(std::string_view manager);
 std::string canonical_manager(std::string_view name);
 // The names canonical, each once, in order.
 std::vector<std::string> canonical_managers(const std::vector<std::string>& names);
+
+// The version schemes by name: core's (rpm, pep440), then each descriptor's own in provider order,
+// each once. What `version compare --scheme` and a plugin's "scheme" may name.
+std::vector<const version::Scheme*> version_schemes();
+const version::Scheme* version_scheme_named(std::string_view name);
+// "rpm, pep440, deb, ... or homebrew": for help texts and messages.
+std::string version_scheme_names_text();
 
 // The descriptor of an option name ("channel"); null when none. The option is returned too.
 const ProviderDescriptor* descriptor_for_option(std::string_view option, const ProviderOption** found = nullptr);

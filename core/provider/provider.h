@@ -117,7 +117,7 @@ class Provider {
   virtual std::string_view ecosystem() const = 0;
   // The manager that installs what it offers ("apt"); empty for a detector such as pkgconf.
   virtual std::string_view manager() const = 0;
-  virtual VersionScheme scheme() const = 0;
+  virtual const version::Scheme& scheme() const = 0;
   // Whether it installs into the system's own prefixes (apt into /usr), where the libraries a
   // detector finds on the default search path live: those rank with it when managers are named.
   virtual bool system_wide() const { return false; }

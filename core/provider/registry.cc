@@ -100,6 +100,27 @@ const ProviderDescriptor* descriptor_for_manager(std::string_view manager) {
   return nullptr;
 }
 
+std::vector<const version::Scheme*> version_schemes() {
+  std::vector<const version::Scheme*> out = {&version::rpm_scheme, &version::pep440_scheme};
+  for (const ProviderDescriptor* d : compiled_in_descriptors())
+    if (d->scheme && std::find(out.begin(), out.end(), d->scheme) == out.end()) out.push_back(d->scheme);
+  return out;
+}
+
+const version::Scheme* version_scheme_named(std::string_view name) {
+  for (const version::Scheme* s : version_schemes())
+    if (s->name == name) return s;
+  return nullptr;
+}
+
+std::string version_scheme_names_text() {
+  const auto schemes = version_schemes();
+  std::string out;
+  for (std::size_t i = 0; i < schemes.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == schemes.size() ? " or " : ", ") + std::string(schemes[i]->name);
+  return out;
+}
+
 const ProviderDescriptor* descriptor_for_option(std::string_view option, const ProviderOption** found) {
   for (const ProviderDescriptor* d : provider_descriptors())
     for (const auto& o : d->options)

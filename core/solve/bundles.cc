@@ -215,7 +215,7 @@ void BundleSet::add_bundle(const LoadedProvider& lp, const mapping::Entry& entry
   std::optional<detect::CudaToolkit> toolkit;
   if (host_ && category == Category::run && detect::is_cuda_id(entry.id)) toolkit = detect::cuda_toolkit(upstream);
   if (toolkit && !(host_->cuda.state == detect::CudaState::ok &&
-                   version::compare(VersionScheme::pep440, host_->cuda.cuda_version, toolkit->min_cuda) >= 0))
+                   version::compare(version::pep440_scheme, host_->cuda.cuda_version, toolkit->min_cuda) >= 0))
     inst = false;
   for (size_t i = 0; inst && i < over.names.size(); ++i)
     if (over.names[i] != over.from_name && !any_installed(over.names[i])) inst = false;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/mapping/guess.h"
+#include "core/provider/descriptor.h"
 
 namespace extdeps::solve {
 
@@ -72,6 +73,10 @@ std::optional<GuessedEntry> guess_entry(const Requirement& requirement, const Lo
   const std::string id = requirement.url.id();
   const std::string eco(lp.provider->ecosystem());
   const bool module = lp.provider->manager().empty();
+  const ProviderDescriptor* descriptor = descriptor_for_manager(lp.provider->manager());
+  const std::string version_rule = descriptor && !descriptor->imported_version_rule.empty()
+                                       ? std::string(descriptor->imported_version_rule)
+                                       : "native";
   GuessedEntry g;
   g.entry.id = id;
   g.entry.note = "a guess: no mapping table knows " + id;
@@ -91,7 +96,7 @@ std::optional<GuessedEntry> guess_entry(const Requirement& requirement, const Lo
       }
     mapping::Alternative a;
     a.packages = {package};
-    a.version.kind = lp.provider->scheme() == VersionScheme::deb ? "deb-upstream" : "native";
+    a.version.kind = version_rule;
     a.note = why;
     alternatives.push_back(std::move(a));
     g.evidence.push_back(eco + (module ? " module " : " package ") + package + " " +

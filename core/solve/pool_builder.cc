@@ -55,7 +55,7 @@ int rel_flags(DepOp op) {
 class RecordAdder {
  public:
   RecordAdder(PoolBuilder& builder, const Context& ctx, Repo* repo, std::string ecosystem,
-              VersionScheme scheme, bool unversioned_provides_meet_versions)
+              const version::Scheme& scheme, bool unversioned_provides_meet_versions)
       : b_(builder), ctx_(ctx), pool_(builder.pool()), repo_(repo), eco_(std::move(ecosystem)),
         scheme_(scheme), unversioned_meet_versions_(unversioned_provides_meet_versions) {
     data_ = repo_add_repodata(repo_, 0);
@@ -181,7 +181,7 @@ class RecordAdder {
   Repo* repo_;
   Repodata* data_;
   std::string eco_;
-  VersionScheme scheme_;
+  const version::Scheme& scheme_;
   bool unversioned_meet_versions_;
   std::unordered_map<std::string, Id> evr_cache_;
   int rich_warned_ = 0;

@@ -1,21 +1,32 @@
-// The scheme dispatch of version.h, the rpm scheme's checks, and upstream versions.
+// Core's two schemes (rpm, pep440), the rpm scheme's checks, and upstream versions.
 #include "core/version/version.h"
 
 #include "core/util/text.h"
 
-#include "core/version/conda.h"
-#include "core/version/deb.h"
 #include "core/version/detail.h"
-#include "core/version/homebrew.h"
-#include "core/version/nix.h"
-#include "core/version/pacman.h"
+#include "core/version/part_order.h"
 #include "core/version/pep440.h"
 
 namespace extdeps::version {
 
 namespace {
 
-Result<std::string> check_rpm(std::string_view text) {
+// The order of a version that may not be PEP 440: its own where it is, else normalize_upstream's.
+int pep440_or_upstream_compare(std::string_view a, std::string_view b) {
+  auto pa = parse_pep440(a), pb = parse_pep440(b);
+  if (pa && pb) return pep440_compare(*pa, *pb);
+  return rpm_compare(normalize_upstream(a), normalize_upstream(b));
+}
+
+Result<std::string> pep440_normalize(std::string_view native) {
+  auto v = parse_pep440(native);
+  if (!v) return v.error();
+  return pep440_pool_order(*v);
+}
+
+}  // namespace
+
+Result<std::string> rpm_check(std::string_view text) {
   auto invalid = [&](std::string why) {
     return error_at(ExitCode::bad_input, "", "invalid rpm version '" + shorten(text) + "': " + why);
   };
@@ -26,6 +37,8 @@ Result<std::string> check_rpm(std::string_view text) {
   }
   return std::string(text);
 }
+
+namespace {
 
 // The lenient order of an upstream version that is not PEP 440: its leading release numbers,
 // then the rest coded in dpkg's order, placed after the release's local versions and before its
@@ -50,57 +63,11 @@ std::string upstream_fallback(std::string_view s) {
     out += release[k];
   }
   if (rest.empty()) return out;
-  if (rest.front() == '~') return out + "~z" + deb_part_code(rest.substr(1));
-  return out + ".o" + deb_part_code(rest);
+  if (rest.front() == '~') return out + "~z" + part_code(rest.substr(1));
+  return out + ".o" + part_code(rest);
 }
 
 }  // namespace
-
-int compare(VersionScheme scheme, std::string_view a, std::string_view b) {
-  switch (scheme) {
-    case VersionScheme::deb:
-      return deb_compare(a, b);
-    case VersionScheme::rpm:
-      return rpm_compare(a, b);
-    case VersionScheme::pep440: {
-      auto pa = parse_pep440(a), pb = parse_pep440(b);
-      if (pa && pb) return pep440_compare(*pa, *pb);
-      return rpm_compare(normalize_upstream(a), normalize_upstream(b));
-    }
-    case VersionScheme::conda:
-      return conda_compare(a, b);
-    case VersionScheme::nix:
-      return nix_compare(a, b);
-    case VersionScheme::pacman:
-      return pacman_compare(a, b);
-    case VersionScheme::homebrew:
-      return homebrew_compare(a, b);
-  }
-  return 0;
-}
-
-Result<std::string> normalize(VersionScheme scheme, std::string_view native) {
-  switch (scheme) {
-    case VersionScheme::deb:
-      return deb_normalize(native);
-    case VersionScheme::rpm:
-      return check_rpm(native);
-    case VersionScheme::pep440: {
-      auto v = parse_pep440(native);
-      if (!v) return v.error();
-      return pep440_pool_order(*v);
-    }
-    case VersionScheme::conda:
-      return conda_normalize(native);
-    case VersionScheme::nix:
-      return nix_pool_order(native);
-    case VersionScheme::pacman:
-      return pacman_normalize(native);
-    case VersionScheme::homebrew:
-      return homebrew_normalize(native);
-  }
-  return error_at(ExitCode::bad_input, "", "unknown version scheme");
-}
 
 std::string upstream_as_pep440(std::string_view upstream) {
   std::string_view s = upstream;
@@ -122,49 +89,7 @@ std::string normalize_upstream(std::string_view upstream) {
   return upstream_fallback(s);
 }
 
-const std::vector<std::string_view>& scheme_names() {
-  static const std::vector<std::string_view> names = {"deb", "rpm", "pkgconfig", "pep440", "conda", "nix", "pacman",
-                                                      "homebrew"};
-  return names;
-}
-
-std::string scheme_names_text() {
-  const auto& names = scheme_names();
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
-  return out;
-}
-
-std::optional<VersionScheme> parse_scheme(std::string_view name) {
-  if (name == "deb") return VersionScheme::deb;
-  if (name == "rpm" || name == "pkgconfig") return VersionScheme::rpm;
-  if (name == "pep440") return VersionScheme::pep440;
-  if (name == "conda") return VersionScheme::conda;
-  if (name == "nix") return VersionScheme::nix;
-  if (name == "pacman") return VersionScheme::pacman;
-  if (name == "homebrew") return VersionScheme::homebrew;
-  return std::nullopt;
-}
-
-std::string_view scheme_name(VersionScheme scheme) {
-  switch (scheme) {
-    case VersionScheme::deb:
-      return "deb";
-    case VersionScheme::rpm:
-      return "rpm";
-    case VersionScheme::pep440:
-      return "pep440";
-    case VersionScheme::conda:
-      return "conda";
-    case VersionScheme::nix:
-      return "nix";
-    case VersionScheme::pacman:
-      return "pacman";
-    case VersionScheme::homebrew:
-      return "homebrew";
-  }
-  return "unknown";
-}
+const Scheme rpm_scheme{"rpm", rpm_compare, rpm_check};
+const Scheme pep440_scheme{"pep440", pep440_or_upstream_compare, pep440_normalize};
 
 }  // namespace extdeps::version

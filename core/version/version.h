@@ -2,7 +2,11 @@
 // the one order the solver's pool uses: libsolv's rpm order (DESIGN.md decision 3). For every pair
 // of valid versions a, b of one scheme:
 //     sign(compare(scheme, a, b)) == sign(rpm_compare(normalize(scheme, a), normalize(scheme, b)))
-// which the tests check on real version lists against dpkg and Python's packaging.
+// which the tests check on real version lists against the managers' own tools.
+//
+// Core has two schemes: rpm's (the pool's own order) and PEP 440's (the language of the ranges
+// users write). A provider whose manager orders versions its own way defines its scheme in its
+// folder and names it in its descriptor; provider::version_schemes() lists them all by name.
 #pragma once
 
 #include <optional>
@@ -10,30 +14,44 @@
 #include <string_view>
 #include <vector>
 
-#include "core/model/record.h"
 #include "core/util/result.h"
 
 namespace extdeps::version {
 
-// Native comparison: <0, 0, >0. A string the scheme cannot parse still gets a total order: deb
-// splits it like dpkg without the checks, pep440 orders it as normalize_upstream does, conda puts
-// it before every conda version and orders such strings among themselves as normalize_upstream.
-int compare(VersionScheme scheme, std::string_view a, std::string_view b);
+// One native order. Objects of this type live as long as the process (each is a constant).
+struct Scheme {
+  std::string_view name;  // "rpm": what `version compare --scheme` and a plugin's "scheme" say
+  // Native comparison: <0, 0, >0. A string the scheme cannot parse still gets a total order (the
+  // pep440 scheme orders it as normalize_upstream does).
+  int (*compare)(std::string_view a, std::string_view b);
+  // The pool-order form of a native version. Fails on a string the scheme cannot parse.
+  Result<std::string> (*normalize)(std::string_view native);
+};
 
-// The pool-order form of a native version. Fails on a string the scheme cannot parse.
-Result<std::string> normalize(VersionScheme scheme, std::string_view native);
+// rpm's order; the normal form is the text itself (rpm_check).
+extern const Scheme rpm_scheme;
+// PEP 440's order; a string that is no PEP 440 version compares as normalize_upstream orders it.
+extern const Scheme pep440_scheme;
+
+inline int compare(const Scheme& scheme, std::string_view a, std::string_view b) { return scheme.compare(a, b); }
+inline Result<std::string> normalize(const Scheme& scheme, std::string_view native) {
+  return scheme.normalize(native);
+}
 
 // rpm's vercmp as libsolv's rpm disttype applies it to full [epoch:]version[-release] strings
 // (pool_evrcmp_str with EVRCMP_COMPARE): the epoch defaults to 0, the release starts at the last
 // '-', and a version without a release sorts before the same version with one.
 //
-// The rpm scheme (and pkg-config, which parse_scheme maps to it) compares with this and normalises
-// to the text itself, so a '-' or leading "N:" in a pkg-config version reads as release or epoch
-// (pkgconf itself takes both as plain separators).
+// The rpm scheme (and any scheme a provider makes of it) compares with this and normalises to
+// the text itself, so a '-' or a leading "N:" reads as release or epoch.
 int rpm_compare(std::string_view a, std::string_view b);
 
+// The rpm scheme's normal form: the text itself, if it is not empty and has only printable ASCII
+// that is not blank.
+Result<std::string> rpm_check(std::string_view text);
+
 // The pool-order form of an upstream version taken from a native package ("3.6.2", "2.0.0~rc1",
-// "1.1.1w", "1.2.13.dfsg"), comparable with normalize(VersionScheme::pep440, bound) for the PEP 440
+// "1.1.1w", "1.2.13.dfsg"), comparable with normalize(pep440_scheme, bound) for the PEP 440
 // ranges users write. Never fails:
 //  - a '~' before a letter is dropped ("2.0.0~rc1" -> "2.0.0rc1"); if the result is PEP 440, its
 //    PEP 440 form ("3.6.2+dfsg" is the local version 3.6.2+dfsg);
@@ -48,13 +66,5 @@ std::string normalize_upstream(std::string_view upstream);
 // around dropped), for checking it against a range with PEP 440's own rules. A version that is
 // not PEP 440 comes back with only those changes.
 std::string upstream_as_pep440(std::string_view upstream);
-
-// The names parse_scheme reads, in the order help and messages list them: "deb", "rpm",
-// "pkgconfig" (which orders like rpm), "pep440", "conda", "nix", "pacman", "homebrew".
-const std::vector<std::string_view>& scheme_names();
-// "deb, rpm, pkgconfig, pep440, conda, nix, pacman or homebrew": for help texts and messages.
-std::string scheme_names_text();
-std::optional<VersionScheme> parse_scheme(std::string_view name);
-std::string_view scheme_name(VersionScheme scheme);
 
 }  // namespace extdeps::version

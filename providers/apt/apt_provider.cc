@@ -6,6 +6,7 @@
 
 #include "core/util/file_stamp.h"
 #include "core/util/regular_file.h"
+#include "providers/apt/deb_version.h"
 
 #include <sys/stat.h>
 
@@ -58,7 +59,7 @@ class AptProvider final : public Provider {
   std::string_view ecosystem() const override { return ecosystem_; }
   std::string_view manager() const override { return "apt"; }
   bool system_wide() const override { return true; }
-  VersionScheme scheme() const override { return VersionScheme::deb; }
+  const version::Scheme& scheme() const override { return version::deb_scheme; }
   std::string missing_component(std::string_view package, std::string_view component) const override {
     return std::string(package) + " is in the " + std::string(component) +
            " component, which this machine's apt sources do not list";

@@ -7,6 +7,7 @@
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "providers/apt/apt_provider.h"
+#include "providers/apt/deb_version.h"
 
 namespace extdeps::apt {
 
@@ -135,7 +136,7 @@ const ProviderDescriptor& descriptor() {
       .ecosystem = "debian",
       .manager = "apt",
       .manager_aliases = {"apt-get"},
-      .scheme = VersionScheme::deb,
+      .scheme = &version::deb_scheme,
       .summary = "Debian and Ubuntu: apt lists and the dpkg database; apt-get commands",
       .name_problem = name_problem,
       .guess = guess,

@@ -19,6 +19,7 @@
 #include "providers/conda/matchspec.h"
 #include "providers/conda/prefix.h"
 #include "providers/conda/repodata.h"
+#include "providers/conda/conda_version.h"
 
 namespace extdeps::conda {
 
@@ -42,7 +43,7 @@ class CondaProvider final : public Provider {
 
   std::string_view ecosystem() const override { return "conda-forge"; }
   std::string_view manager() const override { return "conda"; }
-  VersionScheme scheme() const override { return VersionScheme::conda; }
+  const version::Scheme& scheme() const override { return version::conda_scheme; }
   bool pins_closure() const override { return true; }
   bool has_track_features() const override { return true; }
 

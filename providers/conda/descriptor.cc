@@ -6,6 +6,7 @@
 #include "providers/conda/conda_provider.h"
 #include "providers/conda/matchspec.h"
 #include "providers/conda/repodata.h"
+#include "providers/conda/conda_version.h"
 
 namespace extdeps::conda {
 
@@ -70,7 +71,7 @@ const ProviderDescriptor& descriptor() {
       .ecosystem = "conda-forge",
       .manager = "conda",
       .manager_aliases = {"mamba", "micromamba"},
-      .scheme = VersionScheme::conda,
+      .scheme = &version::conda_scheme,
       .summary = "conda channels' repodata and a conda environment; conda, mamba, micromamba or pixi commands",
       .name_problem = name_problem,
       .guess = guess,

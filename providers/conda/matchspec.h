@@ -1,6 +1,6 @@
 // conda's MatchSpec as repodata writes it in `depends` and `constrains`: "python >=3.10,<3.11.0a0",
 // "python_abi 3.10.* *_cp310", "_libgcc_mutex 0.1 conda_forge", "blas * openblas",
-// "numpy[version='>=1.20,<2']". Versions are ordered and prefix-tested by core/version/conda.h.
+// "numpy[version='>=1.20,<2']". Versions are ordered and prefix-tested by providers/conda/conda_version.h.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 
 #include "core/provider/provider.h"
 #include "core/util/result.h"
-#include "core/version/conda.h"
+#include "providers/conda/conda_version.h"
 
 namespace extdeps::conda {
 

@@ -9,6 +9,7 @@
 #include "core/mapping/verify.h"
 #include "core/util/regular_file.h"
 #include "providers/dnf/dnf_provider.h"
+#include "core/version/version.h"
 
 namespace extdeps::dnf {
 
@@ -109,7 +110,7 @@ const ProviderDescriptor& descriptor() {
       .ecosystem = "fedora",
       .manager = "dnf",
       .manager_aliases = {"yum", "zypper"},
-      .scheme = VersionScheme::rpm,
+      .scheme = &version::rpm_scheme,
       .summary = "Fedora, RHEL and rebuilds, openSUSE: rpm-md repositories and the rpm database; dnf, yum or zypper commands",
       .name_problem = name_problem,
       .guess = guess,

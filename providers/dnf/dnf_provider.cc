@@ -14,6 +14,7 @@
 #include "core/fetch/url.h"
 #include "core/util/file_stamp.h"
 #include "core/util/subprocess.h"
+#include "core/version/version.h"
 
 namespace extdeps::dnf {
 
@@ -73,7 +74,7 @@ class DnfProvider final : public Provider {
   std::string_view ecosystem() const override { return ecosystem_; }
   std::string_view manager() const override { return "dnf"; }
   bool system_wide() const override { return true; }
-  VersionScheme scheme() const override { return VersionScheme::rpm; }
+  const version::Scheme& scheme() const override { return version::rpm_scheme; }
   bool unversioned_provides_meet_versions() const override { return true; }
 
   // A Fedora-, RHEL- or SUSE-like root with an rpm database; anywhere when named (--manager dnf):

@@ -7,7 +7,7 @@
 #include "core/json/document.h"
 #include "core/util/limits.h"
 #include "core/util/regular_file.h"
-#include "core/version/homebrew.h"
+#include "providers/homebrew/homebrew_version.h"
 #include "providers/homebrew/homebrew_provider.h"
 
 namespace extdeps::homebrew {

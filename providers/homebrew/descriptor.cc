@@ -8,6 +8,7 @@
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "providers/homebrew/homebrew_provider.h"
+#include "providers/homebrew/homebrew_version.h"
 
 namespace extdeps::homebrew {
 
@@ -84,7 +85,7 @@ const ProviderDescriptor& descriptor() {
       .ecosystem = "homebrew",
       .manager = "brew",
       .manager_aliases = {"homebrew"},
-      .scheme = VersionScheme::homebrew,
+      .scheme = &version::homebrew_scheme,
       .summary = "Homebrew (macOS, Linux): the formula API and the Cellar; bottles for the host's macOS and CPU; brew install commands",
       .name_problem = name_problem,
       .guess = guess,

@@ -12,7 +12,7 @@
 #include "core/detect/host.h"
 #include "core/fetch/fetch.h"
 #include "core/util/file_stamp.h"
-#include "core/version/homebrew.h"
+#include "providers/homebrew/homebrew_version.h"
 
 namespace extdeps::homebrew {
 
@@ -62,7 +62,7 @@ class HomebrewProvider final : public Provider {
 
   std::string_view ecosystem() const override { return "homebrew"; }
   std::string_view manager() const override { return "brew"; }
-  VersionScheme scheme() const override { return VersionScheme::homebrew; }
+  const version::Scheme& scheme() const override { return version::homebrew_scheme; }
 
   // A mac with Homebrew (its prefix's bin/brew), or a Linux with Homebrew installed; anywhere
   // when named (--manager brew): a plan for a mac made on another machine.

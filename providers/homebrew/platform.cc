@@ -3,7 +3,7 @@
 #include <array>
 #include <charconv>
 
-#include "core/version/homebrew.h"
+#include "providers/homebrew/homebrew_version.h"
 #include "providers/homebrew/homebrew_provider.h"
 
 namespace extdeps::homebrew {

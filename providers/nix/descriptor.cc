@@ -3,6 +3,7 @@
 
 #include "core/mapping/names.h"
 #include "providers/nix/nix_provider.h"
+#include "providers/nix/nix_version.h"
 
 namespace extdeps::nix {
 
@@ -37,7 +38,7 @@ const ProviderDescriptor& descriptor() {
       .ecosystem = "nixpkgs",
       .manager = "nix",
       .manager_aliases = {},
-      .scheme = VersionScheme::nix,
+      .scheme = &version::nix_scheme,
       .summary = "nixpkgs indexes and nix profiles; nix profile or nix-env commands; shell.nix and flake.nix",
       .name_problem = name_problem,
       .options =

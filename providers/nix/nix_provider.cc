@@ -24,6 +24,7 @@
 #include "providers/nix/names.h"
 #include "providers/nix/platform.h"
 #include "providers/nix/profile.h"
+#include "providers/nix/nix_version.h"
 
 namespace extdeps::nix {
 
@@ -82,7 +83,7 @@ class NixProvider final : public Provider {
 
   std::string_view ecosystem() const override { return "nixpkgs"; }
   std::string_view manager() const override { return "nix"; }
-  VersionScheme scheme() const override { return VersionScheme::nix; }
+  const version::Scheme& scheme() const override { return version::nix_scheme; }
   bool available(const Context&) const override { return used_; }
 
   Result<void> prepare(const Context& ctx, fetch::Fetcher& fetcher) override {

@@ -4,6 +4,7 @@
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "providers/pacman/pacman_provider.h"
+#include "providers/pacman/pacman_version.h"
 
 namespace extdeps::pacman {
 
@@ -68,7 +69,7 @@ const ProviderDescriptor& descriptor() {
       .ecosystem = "arch",
       .manager = "pacman",
       .manager_aliases = {},
-      .scheme = VersionScheme::pacman,
+      .scheme = &version::pacman_scheme,
       .summary = "Arch Linux and derivatives: pacman's sync and local databases; pacman -S commands",
       .name_problem = name_problem,
       .guess = guess,

@@ -12,6 +12,7 @@
 #include "core/detect/os_release.h"
 #include "core/fetch/fetch.h"
 #include "core/util/file_stamp.h"
+#include "providers/pacman/pacman_version.h"
 
 namespace extdeps::pacman {
 
@@ -47,7 +48,7 @@ class PacmanProvider final : public Provider {
   std::string_view ecosystem() const override { return "arch"; }
   std::string_view manager() const override { return "pacman"; }
   bool system_wide() const override { return true; }
-  VersionScheme scheme() const override { return VersionScheme::pacman; }
+  const version::Scheme& scheme() const override { return version::pacman_scheme; }
 
   // An Arch-like system with pacman's local database; elsewhere only when named (--manager
   // pacman): Debian packages pacman too, for building Arch packages, not for this machine's.

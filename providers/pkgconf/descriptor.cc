@@ -1,5 +1,6 @@
 // The pkgconf detector as the rest of extdeps sees it (core/provider/descriptor.h).
 #include "providers/pkgconf/pkgconf_provider.h"
+#include "providers/pkgconf/pkgconfig_version.h"
 
 namespace extdeps::pkgconf {
 
@@ -23,7 +24,7 @@ const ProviderDescriptor& descriptor() {
       .ecosystem = "pkgconfig",
       .manager = "",
       .manager_aliases = {},
-      .scheme = VersionScheme::rpm,
+      .scheme = &version::pkgconfig_scheme,
       .summary = "pkg-config modules installed on the machine (libpkgconf); a detector, installs nothing",
       .name_problem = nullptr,
       .guess = guess,

@@ -5,6 +5,7 @@
 #include "providers/pkgconf/pkgconf_provider.h"
 
 #include "core/util/file_stamp.h"
+#include "providers/pkgconf/pkgconfig_version.h"
 
 #include <libpkgconf/libpkgconf.h>
 #include <sys/stat.h>
@@ -271,7 +272,7 @@ class PkgconfProvider final : public Provider {
  public:
   std::string_view ecosystem() const override { return "pkgconfig"; }
   std::string_view manager() const override { return ""; }
-  VersionScheme scheme() const override { return VersionScheme::rpm; }
+  const version::Scheme& scheme() const override { return version::pkgconfig_scheme; }
 
   bool available(const Context& ctx) const override {
     std::error_code ec;

@@ -3,6 +3,7 @@
 
 #include "core/mapping/names.h"
 #include "providers/pypi/pypi_provider.h"
+#include "core/version/version.h"
 
 namespace extdeps::pypi {
 
@@ -28,7 +29,7 @@ const ProviderDescriptor& descriptor() {
       .ecosystem = "pypi",
       .manager = "pypi",
       .manager_aliases = {},
-      .scheme = VersionScheme::pep440,
+      .scheme = &version::pep440_scheme,
       .summary = "wheels on PyPI and other PEP 691/503 indexes for the target interpreter; pip or uv commands",
       .name_problem = name_problem,
       .options =

@@ -18,6 +18,7 @@
 #include "providers/pypi/index_crawl.h"
 #include "providers/pypi/interpreter.h"
 #include "providers/pypi/site_packages.h"
+#include "core/version/version.h"
 
 namespace extdeps::pypi {
 
@@ -43,7 +44,7 @@ class PypiProvider final : public Provider {
 
   std::string_view ecosystem() const override { return "pypi"; }
   std::string_view manager() const override { return "pypi"; }
-  VersionScheme scheme() const override { return VersionScheme::pep440; }
+  const version::Scheme& scheme() const override { return version::pep440_scheme; }
   bool pins_closure() const override { return true; }
   bool available(const Context&) const override { return settings_.names(manager()); }
 

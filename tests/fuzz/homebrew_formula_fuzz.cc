@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/json/byte_source.h"
-#include "core/version/homebrew.h"
+#include "providers/homebrew/homebrew_version.h"
 #include "providers/homebrew/homebrew_provider.h"
 #include "tests/fuzz/fuzz_support.h"
 

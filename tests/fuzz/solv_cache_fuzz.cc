@@ -9,6 +9,7 @@
 #include "core/provider/provider.h"
 #include "core/solve/pool_builder.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "providers/apt/deb_version.h"
 
 using namespace extdeps;
 
@@ -19,7 +20,7 @@ class FixedProvider : public Provider {
  public:
   std::string_view ecosystem() const override { return "debian"; }
   std::string_view manager() const override { return "apt"; }
-  VersionScheme scheme() const override { return VersionScheme::deb; }
+  const version::Scheme& scheme() const override { return version::deb_scheme; }
   bool available(const Context&) const override { return true; }
   Result<SourceId> identity(const Context&) const override { return SourceId{"fuzz-fixed"}; }
   Result<void> load(const Context&, const RecordSink& available, const RecordSink& installed) override {

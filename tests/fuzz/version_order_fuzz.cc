@@ -10,6 +10,7 @@
 
 #include "core/version/version.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "core/provider/descriptor.h"
 
 using namespace extdeps;
 using fuzz::sign;
@@ -22,20 +23,20 @@ using fuzz::sign;
 
 namespace {
 
-VersionScheme scheme() {
-  static const VersionScheme s = [] {
-    auto parsed = version::parse_scheme(EXTDEPS_FUZZ_STR(EXTDEPS_FUZZ_SCHEME));
+const version::Scheme& scheme() {
+  static const version::Scheme* s = [] {
+    const version::Scheme* parsed = version_scheme_named(EXTDEPS_FUZZ_STR(EXTDEPS_FUZZ_SCHEME));
     if (!parsed) fuzz::fail("unknown scheme", EXTDEPS_FUZZ_STR(EXTDEPS_FUZZ_SCHEME));
-    return *parsed;
+    return parsed;
   }();
-  return s;
+  return *s;
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   auto parts = fuzz::split(fuzz::as_text(data, size), '\n', 3);
-  const VersionScheme s = scheme();
+  const version::Scheme& s = scheme();
   std::string_view a = parts[0];
   std::string_view b = parts.size() > 1 ? parts[1] : parts[0];
   std::string_view c = parts.size() > 2 ? parts[2] : parts[0];

@@ -61,7 +61,7 @@ TEST(CommandOptions, TheTableIsEveryOptionOfTheCli) {
       if (provider_options.count(name) && !command_option(name, c)) continue;
       const CommandOption* row = command_option(name, c);
       ASSERT_NE(row, nullptr) << "'" << words << "' has --" << name << ", which the table does not give it";
-      const std::string help = c == Command::version_compare && name == "scheme" ? version::scheme_names_text()
+      const std::string help = c == Command::version_compare && name == "scheme" ? version_scheme_names_text()
                                                                                    : std::string(row->help);
       EXPECT_NE(line.find(help), std::string::npos) << line;
       if (!row->value_name.empty()) EXPECT_NE(line.find(" " + std::string(row->value_name)), std::string::npos) << line;

@@ -34,7 +34,7 @@ TEST(ProviderDescriptor, EachIsCompleteAndAgreesWithTheProviderItMakes) {
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(p->ecosystem(), d->ecosystem);
     EXPECT_EQ(p->manager(), d->manager);
-    EXPECT_EQ(p->scheme(), d->scheme);
+    EXPECT_EQ(&p->scheme(), d->scheme);
     // Its mapping table ships with extdeps.
     EXPECT_TRUE(std::filesystem::exists(std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/" + std::string(d->ecosystem) + ".toml"));
     for (const auto& o : d->options) {

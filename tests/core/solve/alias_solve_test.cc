@@ -12,6 +12,7 @@
 #include "core/solve/solve.h"
 #include "tests/core/mapping/shipped.h"
 #include "tests/core/solve/solve_fixture.h"
+#include "providers/nix/nix_version.h"
 
 namespace extdeps::solve_testing {
 namespace {
@@ -39,11 +40,11 @@ class AliasSolveTest : public ::testing::Test {
  protected:
   // One provider for `table`'s ecosystem offering every package the table names.
   std::vector<std::unique_ptr<Provider>> providers_for(const mapping::Table& table) {
-    VersionScheme scheme = table.ecosystem == "debian" ? VersionScheme::deb
-                           : table.ecosystem == "conda-forge" ? VersionScheme::conda
-                           : table.ecosystem == "nixpkgs" ? VersionScheme::nix
-                           : table.ecosystem == "pypi" ? VersionScheme::pep440
-                                                       : VersionScheme::rpm;
+    const version::Scheme& scheme = table.ecosystem == "debian"        ? version::deb_scheme
+                                    : table.ecosystem == "conda-forge" ? version::conda_scheme
+                                    : table.ecosystem == "nixpkgs"     ? version::nix_scheme
+                                    : table.ecosystem == "pypi"        ? version::pep440_scheme
+                                                                       : version::rpm_scheme;
     auto p = std::make_unique<MemoryProvider>(table.ecosystem, table.manager, scheme);
     std::set<std::string> names;
     for (const auto& e : table.entries)

@@ -64,7 +64,7 @@ TEST_F(InjectionTest, OptionShapedVersionsAndBuildsAreRefused) {
 
 // A conda channel that publishes a package named like one of conda's options.
 TEST_F(InjectionTest, ACondaPackageNamedLikeAnOptionIsRefused) {
-  auto conda = std::make_unique<MemoryProvider>("conda-forge", "conda", VersionScheme::conda);
+  auto conda = std::make_unique<MemoryProvider>("conda-forge", "conda", version::conda_scheme);
   PackageRecord r = rec("--override-channels", "1.0");
   r.arch = "noarch";
   conda->offered = {r};

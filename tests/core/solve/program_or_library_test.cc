@@ -32,7 +32,7 @@ const std::vector<Case> kCases = {
 class ProgramOrLibrary : public ::testing::Test {
  protected:
   plan::Outcome run_need(const Case& c, bool program_installed) {
-    auto p = std::make_unique<MemoryProvider>("debian", "apt", VersionScheme::deb);
+    auto p = std::make_unique<MemoryProvider>("debian", "apt", version::deb_scheme);
     for (auto [n, v] : c.library) p->offered.push_back(rec(n, v));
     p->offered.push_back(rec(c.program.first, c.program.second));
     if (program_installed) p->present.push_back(rec(c.program.first, c.program.second));

@@ -14,6 +14,8 @@
 #include "core/provider/provider.h"
 #include "core/plan/plan.h"
 #include "core/solve/solve.h"
+#include "providers/apt/deb_version.h"
+#include "providers/conda/conda_version.h"
 
 namespace extdeps::solve_testing {
 
@@ -36,11 +38,11 @@ inline PackageRecord rec(std::string name, std::string version, std::vector<DepA
 
 class MemoryProvider : public Provider {
  public:
-  MemoryProvider(std::string eco, std::string manager, VersionScheme scheme)
+  MemoryProvider(std::string eco, std::string manager, const version::Scheme& scheme)
       : eco_(std::move(eco)), manager_(std::move(manager)), scheme_(scheme) {}
   std::string_view ecosystem() const override { return eco_; }
   std::string_view manager() const override { return manager_; }
-  VersionScheme scheme() const override { return scheme_; }
+  const version::Scheme& scheme() const override { return scheme_; }
   bool available(const Context&) const override { return true; }
   Result<SourceId> identity(const Context&) const override { return SourceId{eco_ + "-" + std::to_string(generation)}; }
   Result<void> load(const Context&, const RecordSink& available, const RecordSink& installed) override {
@@ -63,7 +65,7 @@ class MemoryProvider : public Provider {
 
  private:
   std::string eco_, manager_;
-  VersionScheme scheme_;
+  const version::Scheme& scheme_;
 };
 
 inline mapping::Entry entry(std::string id, std::vector<std::vector<std::string>> host_alts,
@@ -103,7 +105,7 @@ inline VersionRange at_least(std::string v) { return VersionRange{{{DepOp::ge, s
 class SolveTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto apt = std::make_unique<MemoryProvider>("debian", "apt", VersionScheme::deb);
+    auto apt = std::make_unique<MemoryProvider>("debian", "apt", version::deb_scheme);
     apt_ = apt.get();
     providers_.push_back(std::move(apt));
     // Real bookworm relations, trimmed.

@@ -320,7 +320,7 @@ TEST_F(SolveTest, AnUnknownIdIsUnmappedWithASuggestion) {
 }
 
 TEST_F(SolveTest, APkgConfigModuleMeetsAHostNeed) {
-  auto pc = std::make_unique<MemoryProvider>("pkgconfig", "", VersionScheme::rpm);
+  auto pc = std::make_unique<MemoryProvider>("pkgconfig", "", version::rpm_scheme);
   PackageRecord m;
   m.name = "zlib";
   m.version = "1.3.1";

@@ -24,7 +24,7 @@ using namespace solve_testing;
 // pool's namespace callback. The conda provider's own matcher is tested in tests/providers/conda.
 class SpecProvider : public MemoryProvider {
  public:
-  SpecProvider() : MemoryProvider("conda-forge", "conda", VersionScheme::conda) {}
+  SpecProvider() : MemoryProvider("conda-forge", "conda", version::conda_scheme) {}
   bool pins_closure() const override { return true; }  // as the conda provider
   bool has_track_features() const override { return true; }
   Result<std::unique_ptr<SpecMatcher>> compile_spec(std::string_view spec) const override {

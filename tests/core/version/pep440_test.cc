@@ -164,7 +164,7 @@ TEST(VersionPep440, NormalFormKeepsTheOrderOfRandomVersions) {
 
 TEST(VersionPep440, KnownOrder) {
   auto cmp = [](std::string_view a, std::string_view b) {
-    return compare(VersionScheme::pep440, a, b);
+    return compare(version::pep440_scheme, a, b);
   };
   EXPECT_LT(cmp("1.0.dev0", "1.0a1"), 0);
   EXPECT_LT(cmp("1.0a1", "1.0b1"), 0);
@@ -181,7 +181,7 @@ TEST(VersionPep440, KnownOrder) {
 }
 
 TEST(VersionPep440, NormalForms) {
-  auto n = [](std::string_view v) { return *normalize(VersionScheme::pep440, v); };
+  auto n = [](std::string_view v) { return *normalize(version::pep440_scheme, v); };
   EXPECT_EQ(n("1.0"), "0:1");
   EXPECT_EQ(n("1.0.0"), "0:1");
   EXPECT_EQ(n("0.0"), "0:0");
@@ -201,7 +201,7 @@ TEST(VersionPep440, Canonical) {
 
 TEST(VersionPep440, InvalidVersionsSayWhy) {
   auto error = [](std::string_view v) {
-    auto r = normalize(VersionScheme::pep440, v);
+    auto r = normalize(version::pep440_scheme, v);
     EXPECT_EQ(r.ok() ? ExitCode::ok : r.error().code, ExitCode::bad_input) << v;
     return r.ok() ? std::string("accepted") : r.error().message;
   };

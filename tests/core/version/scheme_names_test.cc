@@ -1,6 +1,6 @@
-// The version schemes are listed once (version::scheme_names): every scheme the model has is
-// named there and parses back, and the texts that list them (compare's --scheme help, its error,
-// a plugin description's error) say every one.
+// The version schemes are listed once (provider::version_schemes: core's and the providers'):
+// every scheme a descriptor names is listed and found by its name, the names are unique, and the
+// texts that list them (compare's --scheme help, its error, the README) say every one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/cli/cli.h"
+#include "core/provider/descriptor.h"
 #include "core/version/version.h"
 #include "tests/test_support.h"
 
@@ -15,22 +16,34 @@ namespace extdeps::version {
 namespace {
 
 TEST(SchemeNames, EverySchemeIsNamedOnceAndEveryListSaysThemAll) {
-  for (VersionScheme s : {VersionScheme::deb, VersionScheme::rpm, VersionScheme::pep440, VersionScheme::conda,
-                          VersionScheme::nix, VersionScheme::pacman, VersionScheme::homebrew}) {
-    const auto name = scheme_name(s);
-    EXPECT_NE(std::find(scheme_names().begin(), scheme_names().end(), name), scheme_names().end()) << name;
-    EXPECT_EQ(parse_scheme(name), s) << name;
+  const auto schemes = version_schemes();
+  ASSERT_GE(schemes.size(), 2u);
+  EXPECT_EQ(schemes[0], &rpm_scheme);
+  EXPECT_EQ(schemes[1], &pep440_scheme);
+  for (const ProviderDescriptor* d : compiled_in_descriptors()) {
+    ASSERT_NE(d->scheme, nullptr) << d->name;
+    EXPECT_NE(std::find(schemes.begin(), schemes.end(), d->scheme), schemes.end()) << d->name;
   }
-  for (auto name : scheme_names()) EXPECT_TRUE(parse_scheme(name).has_value()) << name;
-  EXPECT_EQ(scheme_names_text(), "deb, rpm, pkgconfig, pep440, conda, nix, pacman or homebrew");
+  std::string names;
+  for (const Scheme* s : schemes) {
+    EXPECT_EQ(version_scheme_named(s->name), s) << s->name;
+    EXPECT_FALSE(s->name.empty());
+    names += (names.empty() ? "" : ", ") + std::string(s->name);
+  }
+  EXPECT_EQ(version_scheme_named("spack"), nullptr);
+  EXPECT_EQ(version_scheme_named("RPM"), nullptr);
+  EXPECT_EQ(version_scheme_named(""), nullptr);
+  const auto last = names.rfind(", ");
+  if (last != std::string::npos) names.replace(last, 2, " or ");
+  EXPECT_EQ(version_scheme_names_text(), names);
 
   auto ctx = Context::for_test("/");
   std::ostringstream out, err;
   EXPECT_EQ(cli::run(ctx, {"version", "compare", "--help"}, out, err), 0);
-  EXPECT_NE(out.str().find(scheme_names_text()), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(version_scheme_names_text()), std::string::npos) << out.str();
   std::ostringstream out2, err2;
   EXPECT_EQ(cli::run(ctx, {"version", "compare", "--scheme", "brew", "1", "2"}, out2, err2), 2);
-  EXPECT_EQ(err2.str(), "error: unknown version scheme 'brew' (expected " + scheme_names_text() + ")\n");
+  EXPECT_EQ(err2.str(), "error: unknown version scheme 'brew' (expected " + version_scheme_names_text() + ")\n");
 
   // The README's line for the command lists them too.
   std::ifstream readme(std::string(EXTDEPS_TEST_DATA) + "/../../README.md");
@@ -39,7 +52,7 @@ TEST(SchemeNames, EverySchemeIsNamedOnceAndEveryListSaysThemAll) {
     if (auto at = line.find("version compare --scheme "); at != std::string::npos) listed = line.substr(at + 25);
   listed = listed.substr(0, listed.find(' '));
   std::string expected;
-  for (auto name : scheme_names()) expected += (expected.empty() ? "" : "|") + std::string(name);
+  for (const Scheme* s : schemes) expected += (expected.empty() ? "" : "|") + std::string(s->name);
   EXPECT_EQ(listed, expected);
 }
 

@@ -9,6 +9,7 @@
 
 #include "tests/providers/apt/apt_test_support.h"
 #include "tests/test_support.h"
+#include "providers/apt/deb_version.h"
 
 namespace extdeps::apt {
 namespace {
@@ -45,7 +46,7 @@ TEST(AptProvider, DescribesItselfOnTheFixtureRoot) {
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->ecosystem(), "debian");
   EXPECT_EQ(p->manager(), "apt");
-  EXPECT_EQ(p->scheme(), VersionScheme::deb);
+  EXPECT_EQ(&p->scheme(), &version::deb_scheme);
   EXPECT_TRUE(p->available(ctx));
   Context empty = fixture_context(extdeps::test::temp_dir());
   EXPECT_FALSE(p->available(empty));

@@ -13,6 +13,7 @@
 #include "core/plan/render.h"
 #include "tests/providers/conda/conda_test_support.h"
 #include "tests/test_support.h"
+#include "providers/conda/conda_version.h"
 
 namespace extdeps::conda {
 namespace {
@@ -39,7 +40,7 @@ TEST(CondaProvider, DescribesItself) {
   auto p = make_provider(ctx, with_channel());
   EXPECT_EQ(p->ecosystem(), "conda-forge");
   EXPECT_EQ(p->manager(), "conda");
-  EXPECT_EQ(p->scheme(), VersionScheme::conda);
+  EXPECT_EQ(&p->scheme(), &version::conda_scheme);
   EXPECT_TRUE(p->available(ctx));
 }
 

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "tests/test_support.h"
+#include "providers/pkgconf/pkgconfig_version.h"
 
 namespace extdeps::pkgconf {
 namespace {
@@ -92,7 +93,7 @@ TEST(PkgconfProvider, DescribesItselfAsADetector) {
   auto provider = make_provider(ctx);
   EXPECT_EQ(provider->ecosystem(), "pkgconfig");
   EXPECT_EQ(provider->manager(), "");
-  EXPECT_EQ(provider->scheme(), VersionScheme::rpm);
+  EXPECT_EQ(&provider->scheme(), &version::pkgconfig_scheme);
   EXPECT_TRUE(provider->install_commands({{"zlib", "1.2.13", ""}}).empty());
 }
 

@@ -10,10 +10,11 @@
 
 #include "core/cli/cli.h"
 #include "core/context/context.h"
-#include "core/version/nix.h"
+#include "providers/nix/nix_version.h"
 #include "core/version/version.h"
 #include "tests/core/version/version_fixtures.h"
 #include "tests/support/nix_tool.h"
+#include "core/provider/descriptor.h"
 
 // libsolv names a Solvable field `requires`, a keyword since C++20 (see rpm_test.cc).
 #define requires requires_
@@ -152,14 +153,14 @@ TEST(VersionNix, PoolForms) {
   EXPECT_EQ(nix_pool_order(""), "x");
   EXPECT_EQ(nix_pool_order("2147483648"), "x.aDCDBDEDHDEDIDDDGDEDI");
   // Every string is a Nix version: normalize never fails.
-  auto n = normalize(VersionScheme::nix, "\x01 odd");
+  auto n = normalize(version::nix_scheme, "\x01 odd");
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(*n, "x.aABCAGPGEGE");
 }
 
 TEST(VersionNix, SchemeIsKnownToTheCommandLine) {
-  EXPECT_EQ(parse_scheme("nix"), VersionScheme::nix);
-  EXPECT_EQ(scheme_name(VersionScheme::nix), "nix");
+  EXPECT_EQ(version_scheme_named("nix"), &nix_scheme);
+  EXPECT_EQ(nix_scheme.name, "nix");
   auto ctx = Context::for_test("/");
   std::ostringstream out, err;
   EXPECT_EQ(cli::run(ctx, {"version", "compare", "--scheme", "nix", "2.3pre1", "2.3"}, out, err), 0);

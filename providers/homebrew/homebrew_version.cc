@@ -1,5 +1,5 @@
 // Homebrew's version order and its pool-order form.
-#include "core/version/homebrew.h"
+#include "providers/homebrew/homebrew_version.h"
 
 #include "core/version/detail.h"
 
@@ -247,5 +247,11 @@ Result<std::string> homebrew_normalize(std::string_view text) {
   }
   return out + "-" + rev_text;
 }
+
+namespace {
+int homebrew_compare_text(std::string_view a, std::string_view b) { return homebrew_compare(a, b); }
+}  // namespace
+
+const Scheme homebrew_scheme{"homebrew", homebrew_compare_text, homebrew_normalize};
 
 }  // namespace extdeps::version

@@ -1,11 +1,12 @@
-// Debian versions: dpkg's parsing and order, and their rpm-order code (see deb.h).
-#include "core/version/deb.h"
-#include "core/util/text.h"
+// Debian versions: dpkg's parsing and order, and their rpm-order code (see deb_version.h).
+#include "providers/apt/deb_version.h"
 
 #include <algorithm>
 #include <climits>
 
+#include "core/util/text.h"
 #include "core/version/detail.h"
+#include "core/version/part_order.h"
 
 namespace extdeps::version {
 
@@ -14,8 +15,6 @@ using detail::is_ascii_space;
 using detail::is_digit;
 
 namespace {
-
-const std::string_view kLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 // No place of its own: the caller puts it where the version was read (at_place).
 Error invalid(std::string_view text, std::string_view why) {
@@ -78,31 +77,6 @@ Split split_leniently(std::string_view s, std::uint64_t& epoch) {
   return whole;
 }
 
-// dpkg's weight of a byte inside a non-digit run; the end of a run (a digit or the end) weighs 0.
-int weight(int c) {
-  if (c < 0 || is_digit(static_cast<char>(c))) return 0;
-  if (c == '~') return -1;
-  if (is_alpha(static_cast<char>(c))) return c;
-  return c + 256;
-}
-
-int at(std::string_view s, size_t i) {
-  return i < s.size() ? static_cast<unsigned char>(s[i]) : -1;
-}
-
-// The fixed-length letter code of one non-digit byte other than '~', ordered like weight().
-void append_code(std::string& out, char c) {
-  if (is_alpha(c)) {
-    out += c >= 'a' ? 'a' : 'A';
-    out += c;
-    return;
-  }
-  auto u = static_cast<unsigned char>(c);
-  out += 'z';
-  out += kLetters[u / kLetters.size()];
-  out += kLetters[u % kLetters.size()];
-}
-
 }  // namespace
 
 Result<DebVersion> parse_deb(std::string_view text) {
@@ -140,55 +114,21 @@ Result<DebVersion> parse_deb(std::string_view text) {
   return v;
 }
 
-int deb_verrevcmp(std::string_view a, std::string_view b) {
-  size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    while ((i < a.size() && !is_digit(a[i])) || (j < b.size() && !is_digit(b[j]))) {
-      int wa = weight(at(a, i)), wb = weight(at(b, j));
-      if (wa != wb) return wa < wb ? -1 : 1;
-      ++i, ++j;
-    }
-    size_t na = i, nb = j;
-    while (i < a.size() && is_digit(a[i])) ++i;
-    while (j < b.size() && is_digit(b[j])) ++j;
-    if (int r = detail::compare_numbers(a.substr(na, i - na), b.substr(nb, j - nb))) return r;
-  }
-  return 0;
-}
-
 int deb_compare(std::string_view a, std::string_view b) {
   std::uint64_t ea = 0, eb = 0;
   Split pa = split_leniently(a, ea), pb = split_leniently(b, eb);
   if (ea != eb) return ea < eb ? -1 : 1;
-  if (int r = deb_verrevcmp(pa.upstream, pb.upstream)) return r;
-  return deb_verrevcmp(pa.revision, pb.revision);
-}
-
-std::string deb_part_code(std::string_view part) {
-  std::string out;
-  size_t i = 0;
-  // Always at least one pair, so that an empty part codes like "0" (dpkg: equal).
-  do {
-    out += 'a';
-    for (; i < part.size() && !is_digit(part[i]); ++i) {
-      if (part[i] == '~')
-        out += "~a";  // '~' sorts before the end; the 'a' starts a fresh letter run after it
-      else
-        append_code(out, part[i]);
-    }
-    size_t start = i;
-    while (i < part.size() && is_digit(part[i])) ++i;
-    out += detail::strip_zeros(part.substr(start, i - start));
-  } while (i < part.size());
-  out += 'a';
-  return out;
+  if (int r = part_compare(pa.upstream, pb.upstream)) return r;
+  return part_compare(pa.revision, pb.revision);
 }
 
 Result<std::string> deb_normalize(std::string_view text) {
   auto v = parse_deb(text);
   if (!v) return v.error();
-  return std::to_string(v->epoch) + ":" + deb_part_code(v->upstream) + "-" +
-         deb_part_code(v->revision);
+  return std::to_string(v->epoch) + ":" + part_code(v->upstream) + "-" +
+         part_code(v->revision);
 }
+
+const Scheme deb_scheme{"deb", deb_compare, deb_normalize};
 
 }  // namespace extdeps::version

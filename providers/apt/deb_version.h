@@ -1,4 +1,4 @@
-// Debian version order: dpkg's parseversion and verrevcmp, and the map of Debian versions into
+// Debian version order: dpkg's parseversion and version comparison, and the map of Debian versions into
 // the pool's rpm order.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/util/result.h"
+#include "core/version/version.h"
 
 namespace extdeps::version {
 
@@ -21,21 +22,13 @@ struct DebVersion {
 // upstream version that does not start with a digit is accepted (dpkg warns).
 Result<DebVersion> parse_deb(std::string_view text);
 
-// dpkg's verrevcmp on one part (upstream or revision): non-digit runs compare byte by byte with
-// '~' < end of run < letters < everything else, digit runs numerically.
-int deb_verrevcmp(std::string_view a, std::string_view b);
-
 // dpkg --compare-versions. A string parse_deb rejects is split the same way without the checks.
 int deb_compare(std::string_view a, std::string_view b);
 
-// A string in rpm order for one part, so that
-//   sign(deb_verrevcmp(a, b)) == sign(rpm_vercmp(deb_part_code(a), deb_part_code(b))).
-// Each (non-digit run, number) pair that verrevcmp steps through becomes 'a' + a letter code per
-// byte (order-preserving, fixed length; '~' becomes "~a") + the number; a final 'a' closes it.
-// Only letters, digits and '~' appear in it.
-std::string deb_part_code(std::string_view part);
-
-// "<epoch>:<code(upstream)>-<code(revision)>"; fails where parse_deb fails.
+// "<epoch>:<part_code(upstream)>-<part_code(revision)>" (core/version/part_order.h); fails where parse_deb fails.
 Result<std::string> deb_normalize(std::string_view text);
+
+// The deb scheme of apt's provider: deb_compare and deb_normalize.
+extern const Scheme deb_scheme;
 
 }  // namespace extdeps::version

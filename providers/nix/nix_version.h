@@ -6,6 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/util/result.h"
+#include "core/version/version.h"
+
 namespace extdeps::version {
 
 // Nix splits a version into components and compares them one by one (libstore/names.cc):
@@ -27,7 +30,10 @@ int nix_compare(std::string_view a, std::string_view b);
 //   string S   "a<code(S)>"        code: each byte as two letters A-P, high nibble first
 // so a number beats a string ("b" > "a..."), a string beats the end, and the end beats "pre",
 // as in nix: "1.0pre1" < "1.0" < "1.0a" < "1.0.1". "x" keeps "" (the lowest version but "pre"
-// ones) a valid, non-empty pool version. normalize(VersionScheme::nix, ...) never fails.
+// ones) a valid, non-empty pool version. nix_scheme.normalize never fails.
 std::string nix_pool_order(std::string_view version);
+
+// The nix scheme of the nix provider.
+extern const Scheme nix_scheme;
 
 }  // namespace extdeps::version

@@ -1,5 +1,5 @@
-// conda versions: conda's VersionOrder rules and their rpm-order code (see conda.h).
-#include "core/version/conda.h"
+// conda versions: conda's VersionOrder rules and their rpm-order code (see conda_version.h).
+#include "providers/conda/conda_version.h"
 #include "core/util/text.h"
 
 #include <algorithm>
@@ -289,5 +289,11 @@ Result<std::string> conda_normalize(std::string_view text) {
   if (!v) return v.error();
   return conda_pool_order(*v);
 }
+
+namespace {
+int conda_compare_text(std::string_view a, std::string_view b) { return conda_compare(a, b); }
+}  // namespace
+
+const Scheme conda_scheme{"conda", conda_compare_text, conda_normalize};
 
 }  // namespace extdeps::version

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/util/result.h"
+#include "core/version/version.h"
 
 namespace extdeps::version {
 
@@ -25,5 +26,8 @@ int pacman_compare(std::string_view a, std::string_view b);
 // and a field that ends in separators ("1.0.") sorts right after the same field without them.
 // Fails on an empty version and on blanks or control characters.
 Result<std::string> pacman_normalize(std::string_view text);
+
+// The pacman scheme of the pacman provider.
+extern const Scheme pacman_scheme;
 
 }  // namespace extdeps::version

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/util/result.h"
+#include "core/version/version.h"
 
 namespace extdeps::version {
 
@@ -74,5 +75,8 @@ std::string conda_pool_order(const CondaVersion& v);
 
 // parse_conda, then conda_pool_order: "1.2.3" -> "0:n1^n2^n3^-", "1.1rc1" -> "0:n1^n1.~0rc.n1^-".
 Result<std::string> conda_normalize(std::string_view text);
+
+// The conda scheme of the conda provider.
+extern const Scheme conda_scheme;
 
 }  // namespace extdeps::version

@@ -6,10 +6,11 @@
 #include <filesystem>
 #include <sstream>
 
-#include "core/version/pacman.h"
+#include "providers/pacman/pacman_version.h"
 #include "core/version/rpm.h"
 #include "core/version/version.h"
 #include "tests/core/version/version_fixtures.h"
+#include "core/provider/descriptor.h"
 
 // libsolv names a Solvable field `requires`, a keyword since C++20 (see rpm_test.cc).
 #define requires requires_
@@ -57,7 +58,7 @@ TEST(VersionPacman, EveryRecordedPairComparesAsVercmpDid) {
     if (ours != p.result && ++wrong <= 20)
       ADD_FAILURE() << "vercmp '" << p.a << "' '" << p.b << "' is " << p.result << ", here " << ours;
     EXPECT_EQ(sign(pacman_compare(p.b, p.a)), -ours) << p.a << " vs " << p.b;
-    EXPECT_EQ(sign(compare(VersionScheme::pacman, p.a, p.b)), ours);
+    EXPECT_EQ(sign(compare(version::pacman_scheme, p.a, p.b)), ours);
   }
   EXPECT_EQ(wrong, 0);
 }
@@ -136,13 +137,13 @@ TEST(VersionPacman, ThePoolFormOrdersAsPacmanDoes) {
 }
 
 TEST(VersionPacman, TheSchemeIsNamedAndBadVersionsAreRefused) {
-  EXPECT_EQ(parse_scheme("pacman"), VersionScheme::pacman);
-  EXPECT_EQ(scheme_name(VersionScheme::pacman), "pacman");
-  auto empty = normalize(VersionScheme::pacman, "1:-2");
+  EXPECT_EQ(version_scheme_named("pacman"), &pacman_scheme);
+  EXPECT_EQ(pacman_scheme.name, "pacman");
+  auto empty = normalize(version::pacman_scheme, "1:-2");
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.error().message, "invalid pacman version '1:-2': the version is empty");
-  EXPECT_FALSE(normalize(VersionScheme::pacman, "1.0 beta").ok());
-  EXPECT_EQ(*normalize(VersionScheme::pacman, "1:2.3-4"), "1:.1.2.3.3-.1.4");
+  EXPECT_FALSE(normalize(version::pacman_scheme, "1.0 beta").ok());
+  EXPECT_EQ(*normalize(version::pacman_scheme, "1:2.3-4"), "1:.1.2.3.3-.1.4");
 }
 
 }  // namespace

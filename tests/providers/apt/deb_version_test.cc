@@ -1,5 +1,5 @@
 // Debian versions: our order against the real dpkg, and the rpm-order form against our order.
-#include "core/version/deb.h"
+#include "providers/apt/deb_version.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include "core/version/rpm.h"
 #include "core/version/version.h"
 #include "tests/core/version/version_fixtures.h"
+#include "core/provider/descriptor.h"
 
 namespace extdeps::version {
 namespace {
@@ -150,7 +151,16 @@ TEST(VersionDeb, NormalForms) {
   EXPECT_EQ(*deb_normalize("1.0"), "0:a1azAu0a-a0a");
   EXPECT_EQ(*deb_normalize("1:2.0~rc1-3"), "1:a2azAu0a~aarac1a-a3a");
   EXPECT_EQ(*deb_normalize(" 1.0-0 "), *deb_normalize("1.0"));
-  EXPECT_EQ(*normalize(VersionScheme::deb, "2:1.0"), "2:a1azAu0a-a0a");
+  EXPECT_EQ(*normalize(version::deb_scheme, "2:1.0"), "2:a1azAu0a-a0a");
+}
+
+TEST(VersionDeb, IsTheDebSchemeByName) {
+  EXPECT_EQ(version_scheme_named("deb"), &deb_scheme);
+  EXPECT_EQ(deb_scheme.name, "deb");
+  // One pair, three answers: each scheme has its own rules.
+  EXPECT_EQ(compare(deb_scheme, "1.0", "1.0-0"), 0);
+  EXPECT_LT(compare(rpm_scheme, "1.0", "1.0-0"), 0);
+  EXPECT_GT(compare(pep440_scheme, "1.0-0", "1.0"), 0);
 }
 
 TEST(VersionDeb, ParsesTheParts) {
@@ -168,7 +178,7 @@ TEST(VersionDeb, ParsesTheParts) {
 
 TEST(VersionDeb, InvalidVersionsSayWhy) {
   auto error = [](std::string_view v) {
-    auto r = normalize(VersionScheme::deb, v);
+    auto r = normalize(version::deb_scheme, v);
     EXPECT_EQ(r.ok() ? ExitCode::ok : r.error().code, ExitCode::bad_input) << v;
     return r.ok() ? std::string("accepted") : r.error().message;
   };
@@ -216,12 +226,12 @@ TEST(VersionDeb, EpochsTooBigForDpkgAreInvalid) {
   // dpkg: "epoch in version is too big", whatever the length.
   for (std::string v : {std::string("2147483648:1"), std::string("99999999999:1"), std::string("000000000000000000002147483648:1"),
                         std::string(50000, '9') + ":1"}) {
-    auto r = normalize(VersionScheme::deb, v);
+    auto r = normalize(version::deb_scheme, v);
     ASSERT_FALSE(r.ok()) << v;
     EXPECT_NE(r.error().message.find("': the epoch is too big"), std::string::npos) << r.error().message.substr(0, 300);
     EXPECT_LT(r.error().message.size(), 300u);
   }
-  EXPECT_TRUE(normalize(VersionScheme::deb, "0000000000000000000000000000002147483647:1").ok());
+  EXPECT_TRUE(normalize(version::deb_scheme, "0000000000000000000000000000002147483647:1").ok());
   // Lenient comparison (of strings that failed the check) keeps them after every valid epoch.
   EXPECT_GT(deb_compare("99999999999:1", "2147483647:9"), 0);
 }

@@ -10,9 +10,10 @@
 #include <sstream>
 
 #include "core/cli/cli.h"
-#include "core/version/conda.h"
+#include "providers/conda/conda_version.h"
 #include "core/version/version.h"
 #include "tests/core/version/version_fixtures.h"
+#include "core/provider/descriptor.h"
 
 // libsolv names a Solvable field `requires`, a keyword since C++20 (see rpm_test.cc).
 #define requires requires_
@@ -391,12 +392,12 @@ TEST(CondaVersion, NoiseIsParsedOrRejected) {
 }
 
 TEST(CondaVersion, SchemeDispatch) {
-  EXPECT_EQ(parse_scheme("conda"), VersionScheme::conda);
-  EXPECT_EQ(scheme_name(VersionScheme::conda), "conda");
-  EXPECT_LT(compare(VersionScheme::conda, "1.1dev1", "1.1a1"), 0);
-  EXPECT_EQ(compare(VersionScheme::conda, "1.1", "1.1.0"), 0);
-  EXPECT_EQ(*normalize(VersionScheme::conda, "1.1"), *conda_normalize("1.1.0"));
-  auto bad = normalize(VersionScheme::conda, "1..1");
+  EXPECT_EQ(version_scheme_named("conda"), &conda_scheme);
+  EXPECT_EQ(conda_scheme.name, "conda");
+  EXPECT_LT(compare(version::conda_scheme, "1.1dev1", "1.1a1"), 0);
+  EXPECT_EQ(compare(version::conda_scheme, "1.1", "1.1.0"), 0);
+  EXPECT_EQ(*normalize(version::conda_scheme, "1.1"), *conda_normalize("1.1.0"));
+  auto bad = normalize(version::conda_scheme, "1..1");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "invalid conda version '1..1': it has an empty component");
 }
@@ -417,7 +418,7 @@ TEST(CondaVersion, CliComparesConda) {
             "error: invalid conda version '1..0': it has an empty component\n");
   EXPECT_EQ(rc, 2);
   EXPECT_EQ(run({"version", "compare", "--scheme", "kondo", "1", "2"}, rc),
-            "error: unknown version scheme 'kondo' (expected deb, rpm, pkgconfig, pep440, conda, nix, pacman or homebrew)\n");
+            "error: unknown version scheme 'kondo' (expected rpm, pep440, deb, conda, pkgconfig, nix, pacman or homebrew)\n");
 }
 
 }  // namespace

@@ -7,10 +7,11 @@
 #include <algorithm>
 #include <sstream>
 
-#include "core/version/homebrew.h"
+#include "providers/homebrew/homebrew_version.h"
 #include "core/version/rpm.h"
 #include "core/version/version.h"
 #include "tests/core/version/version_fixtures.h"
+#include "core/provider/descriptor.h"
 
 // libsolv names a Solvable field `requires`, a keyword since C++20 (see rpm_test.cc).
 #define requires requires_
@@ -48,7 +49,7 @@ TEST(VersionHomebrew, EveryPairHomebrewsTestsAssertComparesSo) {
     const int ours = sign(homebrew_compare(p.a, p.b));
     EXPECT_EQ(ours, p.result) << "'" << p.a << "' vs '" << p.b << "'";
     EXPECT_EQ(sign(homebrew_compare(p.b, p.a)), -ours) << p.a << " vs " << p.b;
-    EXPECT_EQ(sign(compare(VersionScheme::homebrew, p.a, p.b)), ours);
+    EXPECT_EQ(sign(compare(version::homebrew_scheme, p.a, p.b)), ours);
   }
 }
 
@@ -138,12 +139,12 @@ TEST(VersionHomebrew, ThePoolFormOrdersAsHomebrewDoes) {
 }
 
 TEST(VersionHomebrew, TheSchemeIsNamedAndBadVersionsAreRefused) {
-  EXPECT_EQ(parse_scheme("homebrew"), VersionScheme::homebrew);
-  EXPECT_EQ(scheme_name(VersionScheme::homebrew), "homebrew");
-  EXPECT_FALSE(normalize(VersionScheme::homebrew, "").ok());
-  EXPECT_FALSE(normalize(VersionScheme::homebrew, "1.0 beta").ok());
-  EXPECT_EQ(*normalize(VersionScheme::homebrew, "3.10.0_2"), "0.v.3.v.10-2");
-  EXPECT_EQ(*normalize(VersionScheme::homebrew, "HEAD-abc"), "1-0");
+  EXPECT_EQ(version_scheme_named("homebrew"), &homebrew_scheme);
+  EXPECT_EQ(homebrew_scheme.name, "homebrew");
+  EXPECT_FALSE(normalize(version::homebrew_scheme, "").ok());
+  EXPECT_FALSE(normalize(version::homebrew_scheme, "1.0 beta").ok());
+  EXPECT_EQ(*normalize(version::homebrew_scheme, "3.10.0_2"), "0.v.3.v.10-2");
+  EXPECT_EQ(*normalize(version::homebrew_scheme, "HEAD-abc"), "1-0");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // pacman's version order and its pool-order form.
-#include "core/version/pacman.h"
+#include "providers/pacman/pacman_version.h"
 
 #include "core/util/text.h"
 #include "core/version/detail.h"
@@ -131,5 +131,7 @@ Result<std::string> pacman_normalize(std::string_view text) {
   if (v.has_release) out += '-' + code_field(v.release);
   return out;
 }
+
+const Scheme pacman_scheme{"pacman", pacman_compare, pacman_normalize};
 
 }  // namespace extdeps::version

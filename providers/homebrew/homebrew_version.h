@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/util/result.h"
+#include "core/version/version.h"
 
 namespace extdeps::version {
 
@@ -44,5 +45,8 @@ int homebrew_compare(std::string_view a, std::string_view b, bool* stopped_early
 // a patch against a post, and versions whose comparison stops early because zeros were skipped
 // on one side only. Fails on an empty version and on blanks or control characters.
 Result<std::string> homebrew_normalize(std::string_view text);
+
+// The homebrew scheme of the homebrew provider.
+extern const Scheme homebrew_scheme;
 
 }  // namespace extdeps::version

@@ -1,5 +1,5 @@
-// Nix versions: compareVersions' components and order, and their rpm-order code (see nix.h).
-#include "core/version/nix.h"
+// Nix versions: compareVersions' components and order, and their rpm-order code (see nix_version.h).
+#include "providers/nix/nix_version.h"
 
 #include "core/version/detail.h"
 
@@ -96,5 +96,11 @@ std::string nix_pool_order(std::string_view version) {
   }
   return out;
 }
+
+namespace {
+Result<std::string> nix_normalize(std::string_view text) { return nix_pool_order(text); }
+}  // namespace
+
+const Scheme nix_scheme{"nix", nix_compare, nix_normalize};
 
 }  // namespace extdeps::version

@@ -1,0 +1,8 @@
+// The pkgconfig scheme (see pkgconfig_version.h).
+#include "providers/pkgconf/pkgconfig_version.h"
+
+namespace extdeps::version {
+
+const Scheme pkgconfig_scheme{"pkgconfig", rpm_compare, rpm_check};
+
+}  // namespace extdeps::version
