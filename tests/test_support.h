@@ -37,7 +37,7 @@ std::string temp_dir();
 #define EXTDEPS_INSTALLED_MAPPINGS_DIR (::extdeps::build_paths::installed_mappings_dir)
 
 // Skips the current test when ../shared/data/<rel> is absent.
-#define EXTDEPS_SHARED_OR_SKIP(var, rel)                                              \
-  auto var##_opt = ::extdeps::test::shared_data(rel);                                 \
+#define EXTDEPS_SHARED_OR_SKIP(var, rel)                                                                       \
+  auto var##_opt = ::extdeps::test::shared_data(rel);                                                          \
   if (!var##_opt) GTEST_SKIP() << "../shared/data/" << (rel) << " is absent (no shared/ beside the checkout)"; \
   const std::string var = *var##_opt

@@ -117,7 +117,8 @@ NeedOutcome outcome_of(const plan::RequirementOutcome& r) {
   NeedOutcome o;
   o.need = need_of(r.requirement);
   o.status = status_of(r.status);
-  for (const auto& p : r.packages) o.packages.push_back({p.manager, p.ecosystem, p.name, p.version, p.installed, p.where});
+  for (const auto& p : r.packages)
+    o.packages.push_back({p.manager, p.ecosystem, p.name, p.version, p.installed, p.where});
   o.message = r.message;
   o.candidates = r.candidates;
   return o;
@@ -205,7 +206,8 @@ Result<Declaration> Session::load(const std::string& path) const {
     nlohmann::json needs = nlohmann::json::array();
     for (const auto& r : decl->requirements) {
       Need n = need_of(r);
-      nlohmann::json j{{"id", n.id}, {"spec", n.spec}, {"category", n.category}, {"range", n.range}, {"where", n.where}};
+      nlohmann::json j{
+          {"id", n.id}, {"spec", n.spec}, {"category", n.category}, {"range", n.range}, {"where", n.where}};
       if (!n.group.empty()) j["group"] = n.group;
       if (!n.marker.empty()) j["marker"] = n.marker;
       needs.push_back(std::move(j));
@@ -275,7 +277,8 @@ Result<Environment> Session::env(const std::string& path, const Options& options
       if (r.status != plan::Status::satisfied) e.missing.push_back(outcome_of(r));
     e.steps = steps_of(impl_->ctx, p->outcome);
     if (!e.satisfied) e.explanation = plan::missing_text(p->outcome, p->declaration_path, sudo_for(impl_->ctx));
-    e.json = extdeps::json::dump(env::report_json(p->outcome, p->declaration_path, e.variables, sudo_for(impl_->ctx)), 2);
+    e.json =
+        extdeps::json::dump(env::report_json(p->outcome, p->declaration_path, e.variables, sudo_for(impl_->ctx)), 2);
     return e;
   });
 }

@@ -15,8 +15,8 @@
 #include "core/cli/providers_command.h"
 #include "core/cli/run_options.h"
 #include "core/cli/show_command.h"
-#include "core/config/config.h"
 #include "core/config/command_options.h"
+#include "core/config/config.h"
 #include "core/detect/cuda_probe.h"
 #include "core/detect/process.h"
 #include "core/fetch/cache_commands.h"
@@ -34,9 +34,8 @@ namespace extdeps::cli {
 
 namespace {
 
-
-using config::Command;
 using config::add_command_option;
+using config::Command;
 
 // --offline, --python, --system, then every provider's options, from the descriptors.
 void add_sources(CLI::App* cmd, Command c, engine::SourceOptions& o) {
@@ -141,8 +140,7 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
   return 1;
 }
 
-int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostream& out,
-                std::ostream& err) {
+int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostream& out, std::ostream& err) {
   auto p = engine::plan(ctx, request_of(o));
   if (!p.ok()) return fail(err, p.error(), o.json ? &out : nullptr);
   const auto& steps = p->outcome.steps;
@@ -158,8 +156,7 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostrea
   std::vector<std::vector<std::string>> commands;
   for (const auto& s : steps) commands.push_back(plan::command_line(s, sudo_for(ctx)));
   out << (commands.size() == 1 ? "1 step" : std::to_string(commands.size()) + " steps") << " to run:\n";
-  for (size_t i = 0; i < commands.size(); ++i)
-    out << "  " << (i + 1) << ". " << plan::shell_line(commands[i]) << '\n';
+  for (size_t i = 0; i < commands.size(); ++i) out << "  " << (i + 1) << ". " << plan::shell_line(commands[i]) << '\n';
   if (dry_run) {
     out << "dry run: nothing was run\n";
     return 0;
@@ -204,10 +201,9 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostrea
     out << "running step " << (i + 1) << ": " << plan::shell_line(commands[i]) << '\n' << std::flush;
     int rc = ctx.run_command(commands[i]);
     if (rc != 0) {
-      err << "error: step " << (i + 1) << " (" << steps[i].manager << ") failed with exit code " << rc
-          << ": " << plan::shell_line(commands[i]) << '\n';
-      if (i + 1 < commands.size())
-        err << "the " << (commands.size() - i - 1) << " later step(s) were not run\n";
+      err << "error: step " << (i + 1) << " (" << steps[i].manager << ") failed with exit code " << rc << ": "
+          << plan::shell_line(commands[i]) << '\n';
+      if (i + 1 < commands.size()) err << "the " << (commands.size() - i - 1) << " later step(s) were not run\n";
       return 3;
     }
   }
@@ -215,8 +211,8 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostrea
   return 0;
 }
 
-int cmd_version_compare(const std::string& scheme_name, const std::string& a, const std::string& b,
-                        std::ostream& out, std::ostream& err) {
+int cmd_version_compare(const std::string& scheme_name, const std::string& a, const std::string& b, std::ostream& out,
+                        std::ostream& err) {
   const version::Scheme* scheme = version_scheme_named(scheme_name);
   if (!scheme) {
     err << "error: unknown version scheme '" << scheme_name << "' (expected " << version_scheme_names_text() << ")\n";
@@ -353,7 +349,8 @@ int run_command_line(Context& ctx, const std::vector<std::string>& args, std::os
   add_command_option(*config_cmd, Command::config, "variables", config_variables);
   auto* debug_cmd = app.add_subcommand("debug", "tools for bug reports");
   debug_cmd->require_subcommand(1);
-  auto* replay_cmd = debug_cmd->add_subcommand("replay", "solve a `resolve --dump-testcase` folder again, without the indexes");
+  auto* replay_cmd =
+      debug_cmd->add_subcommand("replay", "solve a `resolve --dump-testcase` folder again, without the indexes");
   std::string replay_dir;
   bool replay_json = false;
   replay_cmd->add_option("dir", replay_dir, "the folder --dump-testcase wrote")->required();
@@ -403,8 +400,8 @@ int run_command_line(Context& ctx, const std::vector<std::string>& args, std::os
     if (*cache_info_cmd || *cache_clean_cmd) {
       auto fo = fetch::options_for(ctx, cache_flags);
       if (!fo.ok()) return fail(err, fo.error());
-      auto r = *cache_info_cmd ? fetch::cache_info(ctx, fo->cache_dir, out)
-                               : fetch::cache_clean(ctx, fo->cache_dir, out);
+      auto r =
+          *cache_info_cmd ? fetch::cache_info(ctx, fo->cache_dir, out) : fetch::cache_clean(ctx, fo->cache_dir, out);
       return r.ok() ? 0 : fail(err, r.error());
     }
   } catch (const std::exception& e) {

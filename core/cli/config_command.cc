@@ -1,5 +1,5 @@
-#include "core/cli/fail.h"
 #include "core/cli/config_command.h"
+#include "core/cli/fail.h"
 
 #include <ostream>
 
@@ -38,8 +38,7 @@ std::vector<Line> settings_lines(const config::Settings& s) {
 
 }  // namespace
 
-int cmd_config(Context& ctx, const std::string& path, bool variables, bool json, std::ostream& out,
-               std::ostream& err) {
+int cmd_config(Context& ctx, const std::string& path, bool variables, bool json, std::ostream& out, std::ostream& err) {
   nlohmann::json j = nlohmann::json::object();
   if (variables) {
     nlohmann::json all = nlohmann::json::array();

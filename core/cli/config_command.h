@@ -12,7 +12,6 @@
 
 namespace extdeps::cli {
 
-int cmd_config(Context& ctx, const std::string& path, bool variables, bool json, std::ostream& out,
-               std::ostream& err);
+int cmd_config(Context& ctx, const std::string& path, bool variables, bool json, std::ostream& out, std::ostream& err);
 
 }  // namespace extdeps::cli

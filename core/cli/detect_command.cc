@@ -17,8 +17,8 @@
 #include "core/detect/host_export.h"
 #include "core/detect/host_json.h"
 #include "core/json/document.h"
-#include "core/util/text.h"
 #include "core/util/printable.h"
+#include "core/util/text.h"
 
 namespace extdeps::cli {
 
@@ -29,15 +29,14 @@ using detect::HostFacts;
 
 std::string memory_text(std::uint64_t bytes) {
   std::ostringstream s;
-  s << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1024.0 * 1024 * 1024)
-    << " GiB";
+  s << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1024.0 * 1024 * 1024) << " GiB";
   return s.str();
 }
 
 void line(std::ostream& out, std::string_view label, std::string_view value) {
   // Facts may come from a --host file, anyone's text: control characters are shown, not sent.
-  out << "  " << std::left << std::setw(12) << (label.empty() ? "" : std::string(label) + ":")
-      << printable_text(value) << '\n';
+  out << "  " << std::left << std::setw(12) << (label.empty() ? "" : std::string(label) + ":") << printable_text(value)
+      << '\n';
 }
 
 void print_cuda(const detect::CudaFacts& c, std::ostream& out) {
@@ -59,8 +58,8 @@ void print_cuda(const detect::CudaFacts& c, std::ostream& out) {
   if (c.state == CudaState::driver_error && !c.error_name.empty())
     line(out, "error", c.error_name + " (" + std::to_string(c.error_code) + ")");
   for (const auto& d : c.devices) {
-    std::string text = std::to_string(d.index) + ": " + d.name + ", sm " +
-                       std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+    std::string text = std::to_string(d.index) + ": " + d.name + ", sm " + std::to_string(d.cc_major) + "." +
+                       std::to_string(d.cc_minor);
     if (d.total_memory) text += ", " + memory_text(d.total_memory);
     if (!d.uuid.empty()) text += ", " + d.uuid;
     if (d.mig == "enabled") text += ", MIG on";
@@ -77,8 +76,7 @@ void print_text(const Context& ctx, const HostFacts& f, bool cached_allowed, con
   out << (host_file.empty() ? std::string("extdeps: this machine\n")
                             : "extdeps: the machine of " + printable_text(host_file) + "\n");
   std::string os = f.os.pretty_name.empty() ? "unknown" : f.os.pretty_name;
-  if (!f.os.id.empty())
-    os += " [" + f.os.id + (f.os.version_id.empty() ? "" : " " + f.os.version_id) + "]";
+  if (!f.os.id.empty()) os += " [" + f.os.id + (f.os.version_id.empty() ? "" : " " + f.os.version_id) + "]";
   line(out, "os", os);
   std::string arch = f.machine + (f.dpkg_arch.empty() ? "" : " (" + f.dpkg_arch + ")");
   line(out, "arch", arch);
@@ -132,8 +130,7 @@ Result<void> save_facts(const HostFacts& facts, const std::string& path) {
 
 }  // namespace
 
-int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& out,
-               std::ostream& err) {
+int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& out, std::ostream& err) {
   static const std::vector<std::string> kFormats = {"text", "json", "conda", "uv", "variants"};
   std::string format = o.format.empty() ? (o.json ? "json" : "text") : o.format;
   if (std::find(kFormats.begin(), kFormats.end(), format) == kFormats.end()) {
@@ -151,7 +148,8 @@ int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& 
   auto facts = detect::detect_host(ctx, options);
   if (!facts.ok()) return fail(err, facts.error(), format == "json" ? &out : nullptr);
   if (!o.save.empty()) {
-    if (auto saved = save_facts(*facts, o.save); !saved.ok()) return fail(err, saved.error(), format == "json" ? &out : nullptr);
+    if (auto saved = save_facts(*facts, o.save); !saved.ok())
+      return fail(err, saved.error(), format == "json" ? &out : nullptr);
   }
   if (format == "json") {
     auto j = detect::to_json(*facts);

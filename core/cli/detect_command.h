@@ -19,7 +19,6 @@ struct DetectCommandOptions {
 
 // 0, or the detection error's exit code (3 when the machine could not be examined, 2 for a
 // malformed override).
-int cmd_detect(const Context& ctx, const DetectCommandOptions& options, std::ostream& out,
-               std::ostream& err);
+int cmd_detect(const Context& ctx, const DetectCommandOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace extdeps::cli

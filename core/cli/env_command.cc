@@ -1,5 +1,5 @@
-#include "core/cli/fail.h"
 #include "core/cli/env_command.h"
+#include "core/cli/fail.h"
 
 #include <ostream>
 
@@ -14,8 +14,7 @@ namespace {
 std::string sudo_for(const Context& ctx) { return ctx.is_root() ? "" : "sudo"; }
 }  // namespace
 
-int cmd_env(Context& ctx, const RunOptions& o, const std::string& format, std::ostream& out,
-            std::ostream& err) {
+int cmd_env(Context& ctx, const RunOptions& o, const std::string& format, std::ostream& out, std::ostream& err) {
   if (format != "sh" && format != "json" && format != "cmake") {
     err << "error: unknown format '" << format << "' (expected sh, json or cmake)\n";
     return 2;

@@ -13,7 +13,6 @@ namespace extdeps::cli {
 // format: sh, json or cmake (2 for another). stdout gets the variables of the needs that are
 // met, also when some are not; what is missing and how to install it goes to stderr (sh,
 // cmake) or into the JSON's "missing" and "steps" (env::report_json).
-int cmd_env(Context& ctx, const RunOptions& options, const std::string& format, std::ostream& out,
-            std::ostream& err);
+int cmd_env(Context& ctx, const RunOptions& options, const std::string& format, std::ostream& out, std::ostream& err);
 
 }  // namespace extdeps::cli

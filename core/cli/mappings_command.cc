@@ -6,19 +6,19 @@
 #include <fstream>
 #include <ostream>
 
-#include "core/config/config.h"
+#include "core/cli/fail.h"
 #include "core/config/command_options.h"
+#include "core/config/config.h"
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
 #include "core/json/document.h"
 #include "core/mapping/coverage.h"
 #include "core/mapping/lint.h"
 #include "core/mapping/mapping.h"
+#include "core/mapping/names.h"
 #include "core/mapping/pep804.h"
 #include "core/mapping/rosdep.h"
 #include "core/mapping/verify.h"
-#include "core/mapping/names.h"
-#include "core/cli/fail.h"
 #include "core/provider/descriptor.h"
 
 namespace extdeps::cli {
@@ -103,7 +103,8 @@ MappingsCommand::MappingsCommand(CLI::App& app) : impl_(std::make_unique<Impl>()
   add_command_option(*o.coverage, Command::mappings_coverage, "json", o.json);
   dirs(o.coverage, Command::mappings_coverage);
 
-  o.verify = o.group->add_subcommand("verify", "check every name of a table against a real index (exit 1 on a missing name)");
+  o.verify =
+      o.group->add_subcommand("verify", "check every name of a table against a real index (exit 1 on a missing name)");
   const Command verify = Command::mappings_verify;
   add_command_option(*o.verify, verify, "ecosystem", o.ecosystem);
   add_command_option(*o.verify, verify, "release", o.release);
@@ -166,8 +167,8 @@ int MappingsCommand::Impl::run_lint(const Context& ctx, std::ostream& out, std::
         << " entries, no problems\n";
     return 0;
   }
-  out << report.problems.size() << (report.problems.size() == 1 ? " problem" : " problems") << " in "
-      << report.tables << (report.tables == 1 ? " table" : " tables") << '\n';
+  out << report.problems.size() << (report.problems.size() == 1 ? " problem" : " problems") << " in " << report.tables
+      << (report.tables == 1 ? " table" : " tables") << '\n';
   return 1;
 }
 
@@ -237,8 +238,8 @@ int MappingsCommand::Impl::run_import_rosdep(std::ostream& out, std::ostream& er
   auto r = mapping::import_rosdep(file, os);
   if (!r) return fail(err, r.error());
   for (const auto& w : r->warnings) err << "warning: " << w << '\n';
-  err << "rosdep: " << r->keys << " keys; " << r->mapped << " mapped and " << r->unavailable
-      << " not available for " << os << "; " << r->warnings.size() << " left out\n";
+  err << "rosdep: " << r->keys << " keys; " << r->mapped << " mapped and " << r->unavailable << " not available for "
+      << os << "; " << r->warnings.size() << " left out\n";
   auto written = emit(mapping::write_table(r->table), output, out);
   if (!written) return fail(err, written.error());
   return 0;

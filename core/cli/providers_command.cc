@@ -45,16 +45,17 @@ int cmd_providers(bool json, std::ostream& out) {
                    {"plugin", d->plugin_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(d->plugin_path)}});
     if (json) continue;
     out << d->name << ": " << d->summary << '\n';
-    out << "  table: " << d->ecosystem << ".toml; manager: "
-        << (d->manager.empty() ? std::string("none (a detector)") : std::string(d->manager))
+    out << "  table: " << d->ecosystem
+        << ".toml; manager: " << (d->manager.empty() ? std::string("none (a detector)") : std::string(d->manager))
         << (d->manager_aliases.empty() ? "" : " (also " + joined(d->manager_aliases) + ")")
         << "; versions: " << d->scheme->name << '\n';
     for (const auto& o : d->options) {
-      out << "  --" << o.name << (o.value_name.empty() ? "" : " " + std::string(o.value_name))
-          << ": " << o.help << '\n';
+      out << "  --" << o.name << (o.value_name.empty() ? "" : " " + std::string(o.value_name)) << ": " << o.help
+          << '\n';
       std::string from;
       if (!o.env.empty()) from += "environment " + joined(o.env);
-      if (!o.config_key.empty()) from += (from.empty() ? "" : "; ") + std::string("configuration key ") + std::string(o.config_key);
+      if (!o.config_key.empty())
+        from += (from.empty() ? "" : "; ") + std::string("configuration key ") + std::string(o.config_key);
       if (!from.empty()) out << "      also from: " << from << '\n';
     }
     if (!d->reads_env.empty()) out << "  reads: " << joined(d->reads_env) << '\n';

@@ -1,5 +1,5 @@
-#include "core/cli/fail.h"
 #include "core/cli/show_command.h"
+#include "core/cli/fail.h"
 
 #include <ostream>
 

@@ -1,16 +1,16 @@
 #include "core/config/config.h"
 #include "core/config/variables.h"
+#include "core/fetch/options.h"
 #include "core/util/text.h"
 #include "core/util/toml_depth.h"
 #include "core/util/toml_once.h"
-#include "core/fetch/options.h"
 
 #include <sys/stat.h>
 
+#include <toml++/toml.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <toml++/toml.h>
 
 namespace extdeps::config {
 
@@ -96,8 +96,7 @@ Error at(const std::string& path, const toml::node& n, const std::string& what) 
   return error_at(ExitCode::bad_input, where(path, n), what);
 }
 
-Result<std::vector<std::string>> string_list(const std::string& path, const toml::node& n,
-                                             std::string_view key) {
+Result<std::vector<std::string>> string_list(const std::string& path, const toml::node& n, std::string_view key) {
   const toml::array* arr = n.as_array();
   if (!arr) return at(path, n, "'" + std::string(key) + "' must be an array of strings");
   std::vector<std::string> out;
@@ -155,8 +154,8 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
       if (auto i = node.value<std::int64_t>(); i && *i > 0) size = static_cast<std::uint64_t>(*i);
       else if (auto t = node.value<std::string>()) size = fetch::parse_size(*t);
       if (!size)
-        return at(path, node, "'" + std::string(key.str()) +
-                         "' must be a size in bytes, or a string such as \"2G\" or \"512M\"");
+        return at(path, node,
+                  "'" + std::string(key.str()) + "' must be a size in bytes, or a string such as \"2G\" or \"512M\"");
       (key == "max-download-size" ? s.max_download_size : s.max_download_total) = size;
       s.core_options[std::string(key.str())] = OptionValue{{std::to_string(*size)}, where(path, node)};
     } else if (key == "allow-insecure-http") {
@@ -167,8 +166,7 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
     } else if (const ProviderOption* core = core_option_for_key(key.str())) {
       std::optional<std::string> v = scalar_text(node);
       if (!v || v->empty())
-        return at(path, node, "'" + std::string(key.str()) + "' must be " +
-                         std::string(core->value_name));
+        return at(path, node, "'" + std::string(key.str()) + "' must be " + std::string(core->value_name));
       s.core_options[std::string(core->name)] = OptionValue{{std::move(*v)}, where(path, node)};
     } else if (const ProviderOption* option = option_for_key(key.str())) {
       std::vector<std::string> values;
@@ -199,7 +197,8 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
       for (const ProviderDescriptor* d : provider_descriptors())
         for (const auto& o : d->options)
           if (!o.config_key.empty()) known += ", " + std::string(o.config_key);
-      Error e = at(path, node, "unknown configuration key '" + std::string(key.str()) + "' (known: " + known + ", root)");
+      Error e =
+          at(path, node, "unknown configuration key '" + std::string(key.str()) + "' (known: " + known + ", root)");
       e.what = "unknown configuration key '" + std::string(key.str()) + "'";
       e.expected = "one of " + known + ", root";
       return e;

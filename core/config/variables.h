@@ -14,9 +14,9 @@
 namespace extdeps::config {
 
 struct Variable {
-  std::string name;      // "EXTDEPS_NIX_TIMEOUT"; a family ends with '*' ("EXTDEPS_OVERRIDE_*")
-  std::string owner;     // "core", or the provider's name
-  std::string setting;   // the option it sets ("nix-timeout"); empty: read as it is, no config key
+  std::string name;     // "EXTDEPS_NIX_TIMEOUT"; a family ends with '*' ("EXTDEPS_OVERRIDE_*")
+  std::string owner;    // "core", or the provider's name
+  std::string setting;  // the option it sets ("nix-timeout"); empty: read as it is, no config key
   std::string help;
 };
 

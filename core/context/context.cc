@@ -49,9 +49,7 @@ Context::Uname real_uname() {
 
 }  // namespace
 
-const ProcessRunner& Context::processes() const {
-  return processes_ ? *processes_ : *system_process_runner();
-}
+const ProcessRunner& Context::processes() const { return processes_ ? *processes_ : *system_process_runner(); }
 
 Context Context::from_process() {
   Context c;

@@ -7,11 +7,11 @@
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
-#include <memory>
 #include <vector>
 
 namespace extdeps {
@@ -89,8 +89,8 @@ class Context {
   void set_is_root(bool root) { is_root_ = root; }
 
   // The kernel's names for this machine, as uname(2) gives them ("Linux", "6.1.0-18-amd64",
-  // "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1", "x86_64"); every field empty where uname failed. Read once when the context is made; tests
-  // set their own.
+  // "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1", "x86_64"); every field empty where uname failed. Read once when the
+  // context is made; tests set their own.
   struct Uname {
     std::string system, release, version, machine;
   };

@@ -47,8 +47,7 @@ Result<void> check_marker(std::string_view marker);
 
 // The candidate closest to `word` by edit distance, when close enough to be a likely typo:
 // did_you_mean("gneric", types) == "generic". For "unknown X (did you mean 'Y'?)" messages.
-std::optional<std::string> did_you_mean(std::string_view word,
-                                        std::span<const std::string_view> candidates);
+std::optional<std::string> did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
 
 // Reads `path` (pyproject.toml or extdeps.toml). Unknown keys in [external] are errors; legacy
 // spellings are accepted with one warning each through ctx.warn().

@@ -23,12 +23,47 @@ namespace {
 
 // `virtual` (PEP 725) and the types of the PURL specification's type registry.
 constexpr std::array<std::string_view, 41> kKnownTypes = {
-    "virtual",  "generic",   "alpm",      "apk",     "bitbucket", "bitnami", "cargo",
-    "cocoapods", "composer", "conan",     "conda",   "cpan",      "cran",    "deb",
-    "docker",   "gem",       "github",    "gitlab",  "golang",    "hackage", "hex",
-    "huggingface", "julia",  "luarocks",  "maven",   "mlflow",    "nix",     "npm",
-    "nuget",    "oci",       "opam",      "otp",     "pub",       "pypi",    "qpm",
-    "rpm",      "swid",      "swift",     "vscode-extension", "yocto", "chrome-extension",
+    "virtual",
+    "generic",
+    "alpm",
+    "apk",
+    "bitbucket",
+    "bitnami",
+    "cargo",
+    "cocoapods",
+    "composer",
+    "conan",
+    "conda",
+    "cpan",
+    "cran",
+    "deb",
+    "docker",
+    "gem",
+    "github",
+    "gitlab",
+    "golang",
+    "hackage",
+    "hex",
+    "huggingface",
+    "julia",
+    "luarocks",
+    "maven",
+    "mlflow",
+    "nix",
+    "npm",
+    "nuget",
+    "oci",
+    "opam",
+    "otp",
+    "pub",
+    "pypi",
+    "qpm",
+    "rpm",
+    "swid",
+    "swift",
+    "vscode-extension",
+    "yocto",
+    "chrome-extension",
 };
 
 constexpr std::array<std::string_view, 2> kVirtualNamespaces = {"compiler", "interface"};
@@ -123,8 +158,7 @@ std::optional<std::string> decoded_problem(std::string_view decoded) {
   return std::nullopt;
 }
 
-Result<std::string> decode_segment(std::string_view raw, std::string_view what,
-                                   std::string_view whole) {
+Result<std::string> decode_segment(std::string_view raw, std::string_view what, std::string_view whole) {
   for (char c : raw) {
     if (is_alnum(c) || c == '%' || kSegmentSafe.find(c) != std::string_view::npos) continue;
     std::string msg = "unexpected character '" + shown_byte(static_cast<unsigned char>(c)) + "' in the " +
@@ -149,8 +183,7 @@ Result<std::string> decode_segment(std::string_view raw, std::string_view what,
   return decoded;
 }
 
-Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view text,
-                                                            std::string_view whole) {
+Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view text, std::string_view whole) {
   std::map<std::string, std::string> out;
   for (std::string_view pair : split(text, '&')) {
     if (pair.empty()) continue;
@@ -160,10 +193,9 @@ Result<std::map<std::string, std::string>> parse_qualifiers(std::string_view tex
       return worded(ExitCode::bad_input, msg, {}, msg, "key=value");
     }
     std::string key = to_lower(pair.substr(0, eq));
-    bool key_ok = std::isalpha(static_cast<unsigned char>(key[0])) != 0 &&
-                  std::all_of(key.begin(), key.end(), [](char c) {
-                    return is_alnum(c) || c == '.' || c == '-' || c == '_';
-                  });
+    bool key_ok =
+        std::isalpha(static_cast<unsigned char>(key[0])) != 0 &&
+        std::all_of(key.begin(), key.end(), [](char c) { return is_alnum(c) || c == '.' || c == '-' || c == '_'; });
     if (!key_ok) {
       return error_at(ExitCode::bad_input, "", "bad qualifier key '" + key + "' in '" + shorten(whole) + "'",
                       "letters, digits, '.', '-' or '_', starting with a letter");
@@ -203,8 +235,7 @@ Result<std::string> parse_subpath(std::string_view text, std::string_view whole)
 
 namespace declare {
 
-std::optional<std::string> did_you_mean(std::string_view word,
-                                        std::span<const std::string_view> candidates) {
+std::optional<std::string> did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
   // Optimal string alignment distance: insertions, deletions, substitutions and transpositions
   // of neighbours each cost one.
   auto distance = [](std::string_view a, std::string_view b) {
@@ -351,8 +382,7 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   }
 
   if (url.type == "virtual" &&
-      std::find(kVirtualNamespaces.begin(), kVirtualNamespaces.end(), url.ns) ==
-          kVirtualNamespaces.end()) {
+      std::find(kVirtualNamespaces.begin(), kVirtualNamespaces.end(), url.ns) == kVirtualNamespaces.end()) {
     std::string got = url.ns.empty() ? "none" : "'" + url.ns + "'";
     const std::string msg =
         "virtual DepURL '" + shorten(text) + "' must have the namespace 'compiler' or 'interface', got " + got;

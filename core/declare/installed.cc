@@ -63,7 +63,8 @@ Result<std::vector<Requirement>> installed_external_needs(const Context& ctx, co
   if (program.empty()) return error_at(ExitCode::environment, "", "python interpreter '" + python + "' is not on PATH");
   auto ran = detect::run_capture(ctx, {program, "-I", "-c", kScript}, 30000, std::size_t{64} << 20);
   if (!ran.ok())
-    return error_at(ExitCode::environment, "", "cannot ask " + python + " for its distributions: " + ran.error().message);
+    return error_at(ExitCode::environment, "",
+                    "cannot ask " + python + " for its distributions: " + ran.error().message);
   if (ran->exit_status != 0) {
     // "python3 could not list ...": the interpreter is the place, as a plugin's name is.
     Error e = environment_error(python + " could not list its distributions (exit status " +

@@ -24,16 +24,22 @@ namespace extdeps::declare {
 namespace {
 
 constexpr std::array<std::string_view, 12> kVariables = {
-    "os_name",          "sys_platform",   "platform_machine",
-    "platform_python_implementation",     "platform_release",
-    "platform_system",  "platform_version", "python_version",
-    "python_full_version", "implementation_name", "implementation_version",
+    "os_name",
+    "sys_platform",
+    "platform_machine",
+    "platform_python_implementation",
+    "platform_release",
+    "platform_system",
+    "platform_version",
+    "python_version",
+    "python_full_version",
+    "implementation_name",
+    "implementation_version",
     "extra",
 };
 
 bool is_version_variable(std::string_view name) {
-  return name == "python_version" || name == "python_full_version" ||
-         name == "implementation_version";
+  return name == "python_version" || name == "python_full_version" || name == "implementation_version";
 }
 
 enum class Tok { end, lparen, rparen, string, ident, op };
@@ -59,8 +65,7 @@ struct Node {
 // "invalid marker 'M': WHAT at position N". No place of its own: the caller puts it at the
 // specifier's place (at_place). `what` is the sentence with its position; `expected` is what a
 // sentence "expected X, got Y" expected, apart.
-Error marker_error(std::string_view marker, std::size_t pos, const std::string& what,
-                   std::string expected = {}) {
+Error marker_error(std::string_view marker, std::size_t pos, const std::string& what, std::string expected = {}) {
   std::string where = pos > marker.size() ? " at the end" : " at position " + std::to_string(pos);
   Error e = bad_input("invalid marker '" + shorten(marker) + "': " + what + where);
   e.what = e.message;
@@ -122,8 +127,7 @@ Result<std::vector<Token>> tokenize(std::string_view m) {
 
 class Parser {
  public:
-  Parser(std::string_view marker, std::vector<Token> tokens)
-      : marker_(marker), tokens_(std::move(tokens)) {}
+  Parser(std::string_view marker, std::vector<Token> tokens) : marker_(marker), tokens_(std::move(tokens)) {}
 
   Result<std::unique_ptr<Node>> parse() {
     auto node = parse_or();
@@ -137,9 +141,7 @@ class Parser {
 
  private:
   const Token& peek() const { return tokens_[at_]; }
-  bool keyword(std::string_view word) const {
-    return peek().kind == Tok::ident && peek().text == word;
-  }
+  bool keyword(std::string_view word) const { return peek().kind == Tok::ident && peek().text == word; }
   Error error(const std::string& what, std::string expected = {}) const {
     return marker_error(marker_, peek().pos, what, std::move(expected));
   }
@@ -196,9 +198,8 @@ class Parser {
       node->op = "not in";
       ++at_;
     } else {
-      return error(peek().kind == Tok::end
-                       ? "expected a comparison operator"
-                       : "expected a comparison operator, got '" + shorten(peek().text) + "'",
+      return error(peek().kind == Tok::end ? "expected a comparison operator"
+                                           : "expected a comparison operator, got '" + shorten(peek().text) + "'",
                    "a comparison operator");
     }
     auto rhs = parse_value();
@@ -213,8 +214,7 @@ class Parser {
       ++at_;
       return Value{false, t.text};
     }
-    if (t.kind == Tok::ident && t.text != "and" && t.text != "or" && t.text != "in" &&
-        t.text != "not") {
+    if (t.kind == Tok::ident && t.text != "and" && t.text != "or" && t.text != "in" && t.text != "not") {
       bool known = false;
       for (auto v : kVariables) known = known || v == t.text;
       if (!known) {
@@ -230,8 +230,7 @@ class Parser {
       return Value{true, t.text};
     }
     return error(t.kind == Tok::end ? "expected a marker variable or a quoted string"
-                                    : "expected a marker variable or a quoted string, got '" +
-                                          shorten(t.text) + "'",
+                                    : "expected a marker variable or a quoted string, got '" + shorten(t.text) + "'",
                  "a marker variable or a quoted string");
   }
 
@@ -286,8 +285,7 @@ Result<bool> evaluate(const Node& node, const MarkerEnv& env) {
   auto rhs = resolve(node.rhs);
   if (!rhs) return rhs.error();
   std::string a = std::move(*lhs), b = std::move(*rhs);
-  bool is_extra = (node.lhs.variable && node.lhs.text == "extra") ||
-                  (node.rhs.variable && node.rhs.text == "extra");
+  bool is_extra = (node.lhs.variable && node.lhs.text == "extra") || (node.rhs.variable && node.rhs.text == "extra");
   if (is_extra) {
     a = normalize_name(a);
     b = normalize_name(b);

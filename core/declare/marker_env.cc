@@ -23,7 +23,6 @@
 #include "core/declare/declare.h"
 #include "core/util/subprocess.h"
 
-
 namespace extdeps::declare {
 
 namespace {
@@ -54,8 +53,8 @@ std::optional<std::string> version_from_links(const Context& ctx, std::string pa
 
 // What the interpreter says of itself.
 struct PythonFacts {
-  std::string version;         // platform.python_version(): "3.11.2"
-  std::string implementation;  // sys.implementation.name: "cpython", "pypy"
+  std::string version;                // platform.python_version(): "3.11.2"
+  std::string implementation;         // sys.implementation.name: "cpython", "pypy"
   std::string python_implementation;  // platform.python_implementation(): "CPython", "PyPy"
 };
 

@@ -97,7 +97,8 @@ bool is_pep440(std::string_view v) {
   }
   std::sort(at.begin(), at.end());
   at.erase(std::unique(at.begin(), at.end()), at.end());
-  at = optional(at, seq({sep_opt, words({"a", "b", "c", "rc", "alpha", "beta", "pre", "preview"}), sep_opt, digits_star}));
+  at = optional(at,
+                seq({sep_opt, words({"a", "b", "c", "rc", "alpha", "beta", "pre", "preview"}), sep_opt, digits_star}));
   at = optional(at, [&](std::size_t p, Ends& out) {
     if (p < s.size() && s[p] == '-') digits_plus(p + 1, out);
     seq({sep_opt, words({"post", "rev", "r"}), sep_opt, digits_star})(p, out);
@@ -196,8 +197,7 @@ std::string_view op_text(const VersionConstraint& c) {
   return "";
 }
 
-Result<void> parse_one(std::string_view piece, std::string_view whole,
-                       std::vector<VersionConstraint>& out) {
+Result<void> parse_one(std::string_view piece, std::string_view whole, std::vector<VersionConstraint>& out) {
   struct OpSpelling {
     std::string_view text;
     DepOp op;
@@ -337,8 +337,7 @@ Result<VersionRange> parse_range(std::string_view text) {
   while (true) {
     std::size_t comma = whole.find(',', start);
     std::string_view piece =
-        trim(whole.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                  : comma - start));
+        trim(whole.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (piece.empty()) {
       const std::string expected =
           "a version constraint " + std::string(comma == std::string_view::npos ? "after" : "before") + " ','";
@@ -346,8 +345,7 @@ Result<VersionRange> parse_range(std::string_view text) {
       return worded(ExitCode::bad_input, msg, {}, msg, expected);
     }
     for (std::size_t i = 0; i < piece.size(); ++i) {
-      if (std::isspace(static_cast<unsigned char>(piece[i])) &&
-          !trim(piece.substr(0, i)).empty() &&
+      if (std::isspace(static_cast<unsigned char>(piece[i])) && !trim(piece.substr(0, i)).empty() &&
           trim(piece.substr(0, i)).find_first_not_of("<>=!~") != std::string_view::npos) {
         const std::string msg = "expected ',' between version constraints in '" + shorten(whole) + "'";
         return worded(ExitCode::bad_input, msg, {}, msg, "',' between version constraints");

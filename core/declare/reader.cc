@@ -33,9 +33,8 @@ namespace extdeps::declare {
 namespace {
 
 constexpr std::array<std::string_view, 7> kKeys = {
-    "build-requires",          "host-requires",          "dependencies",
-    "optional-build-requires", "optional-host-requires", "optional-dependencies",
-    "dependency-groups",
+    "build-requires",         "host-requires",         "dependencies",      "optional-build-requires",
+    "optional-host-requires", "optional-dependencies", "dependency-groups",
 };
 
 struct Legacy {
@@ -65,8 +64,7 @@ std::string_view type_name(const toml::node& node) {
 bool valid_group_name(std::string_view s) {
   auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
   if (s.empty() || !alnum(s.front()) || !alnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [&](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
+  return std::all_of(s.begin(), s.end(), [&](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
 }
 
 bool before(const toml::source_region& a, const toml::source_region& b) {
@@ -88,8 +86,7 @@ class Reader {
           decl_.path, std::string("no [external] table") + (doc.empty() ? " (the file is empty)" : ""), {}, hint);
     }
     if (!external->is_table()) {
-      return at(external->source(), "expected [external] to be a table, got " +
-                                        std::string(type_name(*external)));
+      return at(external->source(), "expected [external] to be a table, got " + std::string(type_name(*external)));
     }
     const toml::table& table = *external->as_table();
     if (auto r = check_keys(table); !r) return r.error();
@@ -130,9 +127,7 @@ class Reader {
     return error_at(ExitCode::bad_input, place(where), message);
   }
   std::string place(const toml::source_region& where) const {
-    return SourceSpan{decl_.path, static_cast<int>(where.begin.line),
-                      static_cast<int>(where.begin.column)}
-        .str();
+    return SourceSpan{decl_.path, static_cast<int>(where.begin.line), static_cast<int>(where.begin.column)}.str();
   }
 
   // Every key of [external] is known; the first unknown one (in file order) is the error.
@@ -141,9 +136,9 @@ class Reader {
     for (auto&& [key, node] : table) {
       // A named copy of the binding's text: clang before 16 cannot capture a structured binding.
       const std::string_view name = key.str();
-      bool known = std::find(kKeys.begin(), kKeys.end(), name) != kKeys.end() ||
-                   std::any_of(kLegacyKeys.begin(), kLegacyKeys.end(),
-                               [&](const Legacy& l) { return l.old_name == name; });
+      bool known =
+          std::find(kKeys.begin(), kKeys.end(), name) != kKeys.end() ||
+          std::any_of(kLegacyKeys.begin(), kLegacyKeys.end(), [&](const Legacy& l) { return l.old_name == name; });
       if (!known && (!unknown || before(key.source(), unknown->source()))) unknown = &key;
     }
     if (!unknown) return {};
@@ -160,13 +155,11 @@ class Reader {
       auto it = table.find(l.old_name);
       if (it == table.end()) continue;
       if (node) {
-        return at(it->first.source(), "'" + std::string(l.old_name) + "' repeats '" +
-                                          std::string(key) + "' under its older name (keep '" +
-                                          std::string(key) + "')");
+        return at(it->first.source(), "'" + std::string(l.old_name) + "' repeats '" + std::string(key) +
+                                          "' under its older name (keep '" + std::string(key) + "')");
       }
-      ctx_.warn(place(it->first.source()) + ": '" + std::string(l.old_name) +
-                "' is the older name of '" + std::string(key) + "'; rename it to '" +
-                std::string(key) + "'");
+      ctx_.warn(place(it->first.source()) + ": '" + std::string(l.old_name) + "' is the older name of '" +
+                std::string(key) + "'; rename it to '" + std::string(key) + "'");
       node = &it->second;
     }
     return node;
@@ -176,17 +169,17 @@ class Reader {
                    const std::optional<std::string>& group) {
     const auto* text = item.as_string();
     if (!text) {
-      return at(item.source(), "expected a string in " + std::string(context) + ", got " +
-                                   std::string(type_name(item)));
+      return at(item.source(),
+                "expected a string in " + std::string(context) + ", got " + std::string(type_name(item)));
     }
     if (decl_.requirements.size() >= limits::kMaxRequirements) {
-      return at(item.source(), "more than " + std::to_string(limits::kMaxRequirements) +
-                                   " requirements in " + decl_.path + " (extdeps reads at most that)");
+      return at(item.source(), "more than " + std::to_string(limits::kMaxRequirements) + " requirements in " +
+                                   decl_.path + " (extdeps reads at most that)");
     }
     if (text->get().size() > limits::kMaxSpecifierLength) {
       return at(item.source(), "a specifier of " + std::to_string(text->get().size()) +
-                                   " bytes (extdeps reads at most " +
-                                   std::to_string(limits::kMaxSpecifierLength) + ")");
+                                   " bytes (extdeps reads at most " + std::to_string(limits::kMaxSpecifierLength) +
+                                   ")");
     }
     bool legacy = false;
     auto req = parse_requirement(text->get(), &legacy);
@@ -202,8 +195,8 @@ class Reader {
     req->where = SourceSpan{decl_.path, static_cast<int>(item.source().begin.line),
                             static_cast<int>(item.source().begin.column)};
     if (legacy) {
-      ctx_.warn(req->where.str() + ": '" + text->get() + "' uses an older DepURL spelling; write '" +
-                req->url.str() + "'");
+      ctx_.warn(req->where.str() + ": '" + text->get() + "' uses an older DepURL spelling; write '" + req->url.str() +
+                "'");
     }
     decl_.requirements.push_back(std::move(*req));
     return {};
@@ -215,8 +208,7 @@ class Reader {
     std::string context = "'" + std::string(key) + "'";
     if (group) context += " group '" + *group + "'";
     if (!array) {
-      return at(node.source(), "expected an array of strings for " + context + ", got " +
-                                   std::string(type_name(node)));
+      return at(node.source(), "expected an array of strings for " + context + ", got " + std::string(type_name(node)));
     }
     for (const toml::node& item : *array) {
       if (auto r = add(item, context, category, group); !r) return r;
@@ -225,20 +217,17 @@ class Reader {
   }
 
   // Table entries in file order (toml::table iterates by key).
-  static std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(
-      const toml::table& table) {
+  static std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(const toml::table& table) {
     std::vector<std::pair<const toml::key*, const toml::node*>> out;
     for (auto&& [key, node] : table) out.emplace_back(&key, &node);
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-      return before(a.first->source(), b.first->source());
-    });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& a, const auto& b) { return before(a.first->source(), b.first->source()); });
     return out;
   }
 
   Result<void> check_group_name(const toml::key& key) const {
     if (key.str().size() > limits::kMaxNameLength) {
-      return at(key.source(), "a group name of " + std::to_string(key.str().size()) +
-                                  " bytes (extdeps reads at most " +
+      return at(key.source(), "a group name of " + std::to_string(key.str().size()) + " bytes (extdeps reads at most " +
                                   std::to_string(limits::kMaxNameLength) + ")");
     }
     if (valid_group_name(key.str())) return {};
@@ -250,15 +239,13 @@ class Reader {
   Result<void> read_optional(const toml::node& node, std::string_view key, Category category) {
     const toml::table* table = node.as_table();
     if (!table) {
-      return at(node.source(), "expected a table of groups for '" + std::string(key) +
-                                   "' (like [external." + std::string(key) +
-                                   "] name = [...]), got " + std::string(type_name(node)));
+      return at(node.source(), "expected a table of groups for '" + std::string(key) + "' (like [external." +
+                                   std::string(key) + "] name = [...]), got " + std::string(type_name(node)));
     }
     for (auto [name, list] : in_file_order(*table)) {
       if (auto r = check_group_name(*name); !r) return r;
       std::string group(name->str());
-      if (std::find(decl_.optional_groups.begin(), decl_.optional_groups.end(), group) ==
-          decl_.optional_groups.end()) {
+      if (std::find(decl_.optional_groups.begin(), decl_.optional_groups.end(), group) == decl_.optional_groups.end()) {
         decl_.optional_groups.push_back(group);
       }
       if (auto r = read_list(*list, key, category, group); !r) return r;
@@ -281,8 +268,8 @@ class Reader {
   Result<void> read_dependency_groups(const toml::node& node) {
     const toml::table* table = node.as_table();
     if (!table) {
-      return at(node.source(), "expected a table of groups for 'dependency-groups', got " +
-                                   std::string(type_name(node)));
+      return at(node.source(),
+                "expected a table of groups for 'dependency-groups', got " + std::string(type_name(node)));
     }
     std::map<std::string, Group> groups;  // by normalised name
     std::vector<std::string> order;
@@ -290,12 +277,11 @@ class Reader {
       if (auto r = check_group_name(*key); !r) return r;
       std::string norm = normalize_name(key->str());
       if (auto it = groups.find(norm); it != groups.end()) {
-        return at(key->source(), "dependency group '" + shorten(key->str()) + "' repeats '" +
-                                     it->second.name + "' (group names are compared normalised)");
+        return at(key->source(), "dependency group '" + shorten(key->str()) + "' repeats '" + it->second.name +
+                                     "' (group names are compared normalised)");
       }
       if (!value->is_array()) {
-        return at(value->source(), "expected an array for dependency group '" +
-                                       shorten(key->str()) + "', got " +
+        return at(value->source(), "expected an array for dependency group '" + shorten(key->str()) + "', got " +
                                        std::string(type_name(*value)));
       }
       groups[norm] = Group{std::string(key->str()), key, value->as_array()};
@@ -335,19 +321,17 @@ class Reader {
         auto target = include_target(groups, group, item);
         if (!target) return target.error();
         if (target->empty() || flat.count(*target)) continue;
-        auto on_stack = std::find_if(stack.begin(), stack.end(),
-                                     [&](const Frame& f) { return f.norm == *target; });
+        auto on_stack = std::find_if(stack.begin(), stack.end(), [&](const Frame& f) { return f.norm == *target; });
         const toml::source_region& where = item.as_table()->get("include-group")->source();
         if (on_stack != stack.end()) {
           std::string cycle;
           for (auto f = on_stack; f != stack.end(); ++f) cycle += shorten(groups.at(f->norm).name) + " -> ";
-          return at(where, "dependency groups include each other in a cycle: " + cycle +
-                               shorten(groups.at(*target).name));
+          return at(where,
+                    "dependency groups include each other in a cycle: " + cycle + shorten(groups.at(*target).name));
         }
         if (stack.size() >= limits::kMaxGroupDepth) {
           return at(where, "dependency group '" + shorten(groups.at(stack.front().norm).name) +
-                               "' includes groups more than " +
-                               std::to_string(limits::kMaxGroupDepth) +
+                               "' includes groups more than " + std::to_string(limits::kMaxGroupDepth) +
                                " deep (extdeps reads at most that)");
         }
         stack.push_back({*target, 0});
@@ -385,20 +369,19 @@ class Reader {
     std::string context = "dependency group '" + shorten(group.name) + "'";
     const toml::table* include = item.as_table();
     if (!include) {
-      return at(item.source(), "expected a string or {include-group = \"name\"} in " + context +
-                                   ", got " + std::string(type_name(item)));
+      return at(item.source(), "expected a string or {include-group = \"name\"} in " + context + ", got " +
+                                   std::string(type_name(item)));
     }
     const toml::node* target = nullptr;
     for (auto&& [key, value] : *include) {
       if (key.str() != "include-group") {
-        return at(key.source(), "unknown key '" + shorten(key.str()) + "' in an include of " +
-                                    context + " (expected 'include-group')");
+        return at(key.source(), "unknown key '" + shorten(key.str()) + "' in an include of " + context +
+                                    " (expected 'include-group')");
       }
       target = &value;
     }
     if (!target || !target->is_string()) {
-      return at(target ? target->source() : item.source(),
-                "expected include-group = \"name\" in " + context);
+      return at(target ? target->source() : item.source(), "expected include-group = \"name\" in " + context);
     }
     const std::string& wanted = target->as_string()->get();
     std::string wanted_norm = normalize_name(wanted);
@@ -428,8 +411,7 @@ std::string toml_hint(const std::string& path, std::size_t line_number, std::str
   }
   const auto quotes = std::count(line.begin(), line.end(), '"');
   if (quotes % 2 == 1) return "a string is not closed on this line: TOML strings end with '\"' on the same line";
-  if (line.find('[') != std::string::npos && line.find(']') == std::string::npos &&
-      line.find('=') != std::string::npos)
+  if (line.find('[') != std::string::npos && line.find(']') == std::string::npos && line.find('=') != std::string::npos)
     return "an array that goes on over several lines needs its closing ']' and commas between strings";
   if (line.find('=') == std::string::npos && line.find('[') == std::string::npos)
     return "expected 'key = value' or a [table] header; DepURLs go in quotes inside an array";

@@ -70,8 +70,8 @@ Result<Requirement> parse_requirement(std::string_view text, bool* legacy_spelli
     }
   }
   if (!after.empty() && !req.url.version.empty()) {
-    const std::string what = "two version ranges in '" + shorten(text) + "': '@" + req.url.version + "' and '" +
-                             std::string(after) + "'";
+    const std::string what =
+        "two version ranges in '" + shorten(text) + "': '@" + req.url.version + "' and '" + std::string(after) + "'";
     return worded(ExitCode::bad_input, what + " (keep one)", {}, what, "", "keep one");
   }
   std::string_view range_text = after.empty() ? std::string_view(req.url.version) : after;

@@ -15,30 +15,30 @@ namespace extdeps {
 // A place in a file, for messages: "pyproject.toml:14:5".
 struct SourceSpan {
   std::string file;
-  int line = 0;    // 1-based; 0 when unknown
-  int column = 0;  // 1-based
+  int line = 0;             // 1-based; 0 when unknown
+  int column = 0;           // 1-based
   std::string str() const;  // "file:line:col", "file:line" or "file"
 };
 
 // dep:type/namespace/name@version?qualifiers#subpath, percent-decoded.
 struct DepUrl {
-  std::string type;                          // generic, virtual, github, pypi, ...
-  std::string ns;                            // namespace path ("compiler", "apache"), may be empty
+  std::string type;  // generic, virtual, github, pypi, ...
+  std::string ns;    // namespace path ("compiler", "apache"), may be empty
   std::string name;
-  std::string version;                       // the raw text after '@', may be a range (">=2.0")
+  std::string version;  // the raw text after '@', may be a range (">=2.0")
   std::map<std::string, std::string> qualifiers;
   std::string subpath;
   // The canonical id, without version, qualifiers or subpath: "dep:generic/gdal",
   // "dep:virtual/compiler/c". Mapping tables are keyed on this.
   std::string id() const;
-  std::string str() const;                   // the full DepURL, re-encoded
+  std::string str() const;  // the full DepURL, re-encoded
 };
 
 // One comparison of a range, in PEP 440 terms. "~=" is expanded by parse_range into ge + a
 // wildcard eq; "!=1.2.*" is op ne with wildcard.
 struct VersionConstraint {
   DepOp op = DepOp::any;
-  std::string version;  // as written, without the ".*"
+  std::string version;    // as written, without the ".*"
   bool wildcard = false;  // "==1.2.*", "!=1.2.*"
 };
 
@@ -68,8 +68,8 @@ struct Requirement {
 
 // Everything read from one declaration file.
 struct Declaration {
-  std::string path;                  // the file read
-  std::vector<Requirement> requirements;  // every entry, all categories and groups
+  std::string path;                          // the file read
+  std::vector<Requirement> requirements;     // every entry, all categories and groups
   std::vector<std::string> optional_groups;  // names seen in optional-* tables
   std::vector<std::string> dependency_groups;
 };

@@ -22,15 +22,14 @@ bool is_executable_file(const std::string& path) {
 }
 
 bool looks_like_version(std::string_view w) {
-  return !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) &&
-         w.find('.') != std::string_view::npos;
+  return !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) && w.find('.') != std::string_view::npos;
 }
 
 // The leading run of a word that belongs to a version: "12.2.0," -> "12.2.0".
 std::string_view version_prefix(std::string_view w) {
   size_t n = 0;
-  while (n < w.size() && (std::isalnum(static_cast<unsigned char>(w[n])) || w[n] == '.' ||
-                          w[n] == '-' || w[n] == '+' || w[n] == '~'))
+  while (n < w.size() &&
+         (std::isalnum(static_cast<unsigned char>(w[n])) || w[n] == '.' || w[n] == '-' || w[n] == '+' || w[n] == '~'))
     ++n;
   return w.substr(0, n);
 }

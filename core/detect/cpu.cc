@@ -17,16 +17,13 @@ namespace extdeps::detect {
 namespace {
 
 // The x86-64 psABI levels, each adding to the one before.
-constexpr std::array<std::string_view, 7> kV2 = {"cx16",   "lahf_lm", "popcnt", "sse3",
-                                                 "sse4.1", "sse4.2",  "ssse3"};
+constexpr std::array<std::string_view, 7> kV2 = {"cx16", "lahf_lm", "popcnt", "sse3", "sse4.1", "sse4.2", "ssse3"};
 constexpr std::array<std::string_view, 9> kV3 = {"avx", "avx2",  "bmi1",  "bmi2",   "f16c",
                                                  "fma", "lzcnt", "movbe", "osxsave"};
-constexpr std::array<std::string_view, 5> kV4 = {"avx512f", "avx512bw", "avx512cd", "avx512dq",
-                                                 "avx512vl"};
+constexpr std::array<std::string_view, 5> kV4 = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"};
 
 template <size_t N>
-bool has_all(const std::set<std::string, std::less<>>& have,
-             const std::array<std::string_view, N>& need) {
+bool has_all(const std::set<std::string, std::less<>>& have, const std::array<std::string_view, N>& need) {
   return std::all_of(need.begin(), need.end(), [&](std::string_view f) { return have.count(f); });
 }
 
@@ -75,8 +72,7 @@ std::set<std::string, std::less<>> cpuid_features() {
       if (bit(b, 31)) f.insert("avx512vl");
     }
   }
-  if (__get_cpuid_max(0x80000000, nullptr) >= 0x80000001 &&
-      __get_cpuid(0x80000001, &a, &b, &c, &d)) {
+  if (__get_cpuid_max(0x80000000, nullptr) >= 0x80000001 && __get_cpuid(0x80000001, &a, &b, &c, &d)) {
     if (bit(c, 0)) f.insert("lahf_lm");
     if (bit(c, 5)) f.insert("lzcnt");
   }
@@ -87,14 +83,12 @@ std::set<std::string, std::less<>> cpuid_features() {
 #if defined(__aarch64__)
 // Bit n of AT_HWCAP / AT_HWCAP2 is named by entry n (arch/arm64/include/uapi/asm/hwcap.h).
 constexpr std::array<std::string_view, 32> kHwcap = {
-    "fp",      "asimd",   "evtstrm", "aes",   "pmull",   "sha1",  "sha2",  "crc32",
-    "atomics", "fphp",    "asimdhp", "cpuid", "asimdrdm", "jscvt", "fcma",  "lrcpc",
-    "dcpop",   "sha3",    "sm3",     "sm4",   "asimddp", "sha512", "sve",  "asimdfhm",
-    "dit",     "uscat",   "ilrcpc",  "flagm", "ssbs",    "sb",    "paca",  "pacg"};
+    "fp",    "asimd",    "evtstrm", "aes",   "pmull",  "sha1",  "sha2", "crc32", "atomics", "fphp",    "asimdhp",
+    "cpuid", "asimdrdm", "jscvt",   "fcma",  "lrcpc",  "dcpop", "sha3", "sm3",   "sm4",     "asimddp", "sha512",
+    "sve",   "asimdfhm", "dit",     "uscat", "ilrcpc", "flagm", "ssbs", "sb",    "paca",    "pacg"};
 constexpr std::array<std::string_view, 20> kHwcap2 = {
-    "dcpodp",  "sve2",    "sveaes", "svepmull", "svebitperm", "svesha3", "svesm4",
-    "flagm2",  "frint",   "svei8mm", "svef32mm", "svef64mm",  "svebf16", "i8mm",
-    "bf16",    "dgh",     "rng",    "bti",      "mte",        "ecv"};
+    "dcpodp",   "sve2",     "sveaes",  "svepmull", "svebitperm", "svesha3", "svesm4", "flagm2", "frint", "svei8mm",
+    "svef32mm", "svef64mm", "svebf16", "i8mm",     "bf16",       "dgh",     "rng",    "bti",    "mte",   "ecv"};
 #endif
 
 }  // namespace

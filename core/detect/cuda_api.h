@@ -55,8 +55,7 @@ using nvmlSystemGetCudaDriverVersion_t = nvmlReturn_t (*)(int* cuda_driver_versi
 using nvmlDeviceGetCount_v2_t = nvmlReturn_t (*)(unsigned int* count);
 using nvmlDeviceGetHandleByIndex_v2_t = nvmlReturn_t (*)(unsigned int index, nvmlDevice_t* device);
 using nvmlDeviceGetName_t = nvmlReturn_t (*)(nvmlDevice_t device, char* name, unsigned int length);
-using nvmlDeviceGetCudaComputeCapability_t = nvmlReturn_t (*)(nvmlDevice_t device, int* major,
-                                                              int* minor);
+using nvmlDeviceGetCudaComputeCapability_t = nvmlReturn_t (*)(nvmlDevice_t device, int* major, int* minor);
 using nvmlDeviceGetMemoryInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlMemory_t* memory);
 using nvmlDeviceGetUUID_t = nvmlReturn_t (*)(nvmlDevice_t device, char* uuid, unsigned int length);
 using nvmlDeviceGetMigMode_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* current_mode,

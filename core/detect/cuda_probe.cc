@@ -20,8 +20,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -66,8 +66,7 @@ std::string dl_error() {
 
 // `override_var` names a file to load instead of the search; else the soname by the loader's
 // search, then the places WSL and Jetson keep the driver where ld.so.conf may not say so.
-Library load_library(const char* override_var, const char* soname,
-                     std::initializer_list<const char*> fallbacks) {
+Library load_library(const char* override_var, const char* soname, std::initializer_list<const char*> fallbacks) {
   Library lib;
   const char* forced = std::getenv(override_var);
   if (forced && *forced) {
@@ -97,8 +96,7 @@ F symbol(void* handle, const char* name) {
 
 std::string format_uuid(const unsigned char* b) {
   char buf[64];
-  std::snprintf(buf, sizeof buf,
-                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+  std::snprintf(buf, sizeof buf, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
                 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
   return buf;
 }
@@ -180,8 +178,7 @@ json probe_libcuda() {
     char name[256] = {};
     if (get_name && get_name(name, sizeof name - 1, dev) == CUDA_SUCCESS) d["name"] = name;
     int major = 0, minor = 0;
-    if (get_attribute &&
-        get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS &&
+    if (get_attribute && get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS &&
         get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == CUDA_SUCCESS) {
       d["cc_major"] = major;
       d["cc_minor"] = minor;
@@ -208,8 +205,7 @@ json probe_nvml(bool& complete) {
   using namespace cuda_api;
   complete = false;
   json j = {{"loaded", false}, {"devices", json::array()}};
-  Library lib = load_library("EXTDEPS_NVML_LIBRARY", "libnvidia-ml.so.1",
-                             {"/usr/lib/wsl/lib/libnvidia-ml.so.1"});
+  Library lib = load_library("EXTDEPS_NVML_LIBRARY", "libnvidia-ml.so.1", {"/usr/lib/wsl/lib/libnvidia-ml.so.1"});
   if (!lib.handle) {
     j["detail"] = "cannot load libnvidia-ml.so.1: " + lib.error;
     return j;
@@ -319,14 +315,27 @@ std::string signal_name(int sig) {
 // The variables the probe child may see. CUDA_VISIBLE_DEVICES is never among them: the probe
 // reports the machine, not what one process was told to use.
 constexpr const char* kChildEnv[] = {
-    "PATH", "LD_LIBRARY_PATH", "EXTDEPS_CUDA_LIBRARY", "EXTDEPS_NVML_LIBRARY",
-    "EXTDEPS_FAKE_CUDA_DRIVER", "EXTDEPS_FAKE_CUDA_DEVICES", "EXTDEPS_FAKE_CUDA_INIT_ERROR",
-    "EXTDEPS_FAKE_CUDA_HANG", "EXTDEPS_FAKE_CUDA_CRASH", "EXTDEPS_FAKE_CUDA_GARBAGE",
-    "EXTDEPS_FAKE_CUDA_ECHO_CVD", "EXTDEPS_FAKE_NVML_DRIVER", "EXTDEPS_FAKE_NVML_CUDA",
-    "EXTDEPS_FAKE_NVML_NO_V2", "EXTDEPS_FAKE_NVML_DEVICES", "EXTDEPS_FAKE_NVML_INIT_ERROR",
-    "EXTDEPS_FAKE_NVML_HANG", "EXTDEPS_FAKE_NVML_CRASH",
+    "PATH",
+    "LD_LIBRARY_PATH",
+    "EXTDEPS_CUDA_LIBRARY",
+    "EXTDEPS_NVML_LIBRARY",
+    "EXTDEPS_FAKE_CUDA_DRIVER",
+    "EXTDEPS_FAKE_CUDA_DEVICES",
+    "EXTDEPS_FAKE_CUDA_INIT_ERROR",
+    "EXTDEPS_FAKE_CUDA_HANG",
+    "EXTDEPS_FAKE_CUDA_CRASH",
+    "EXTDEPS_FAKE_CUDA_GARBAGE",
+    "EXTDEPS_FAKE_CUDA_ECHO_CVD",
+    "EXTDEPS_FAKE_NVML_DRIVER",
+    "EXTDEPS_FAKE_NVML_CUDA",
+    "EXTDEPS_FAKE_NVML_NO_V2",
+    "EXTDEPS_FAKE_NVML_DEVICES",
+    "EXTDEPS_FAKE_NVML_INIT_ERROR",
+    "EXTDEPS_FAKE_NVML_HANG",
+    "EXTDEPS_FAKE_NVML_CRASH",
     // A sanitizer build's child reads its sanitizer settings like any other process.
-    "ASAN_OPTIONS", "UBSAN_OPTIONS",
+    "ASAN_OPTIONS",
+    "UBSAN_OPTIONS",
 };
 
 std::vector<std::string> child_env(const Context& ctx) {
@@ -443,8 +452,7 @@ int run_cuda_probe(std::ostream& out) {
 CudaFacts parse_cuda_probe_output(std::string_view text) {
   json j = extdeps::json::parse_or_discarded(text);
   if (j.is_discarded()) return garbage(text, "not json");
-  if (!j.is_object() || !j.contains("cuda") || !j["cuda"].is_object())
-    return garbage(text, "no \"cuda\" object");
+  if (!j.is_object() || !j.contains("cuda") || !j["cuda"].is_object()) return garbage(text, "no \"cuda\" object");
   try {
     const json& c = j["cuda"];
     const json nvml = j.value("nvml", json::object());
@@ -545,8 +553,8 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
   // started. A library named by EXTDEPS_CUDA_LIBRARY or EXTDEPS_NVML_LIBRARY is always asked.
   const std::string kernel = nvidia_kernel_driver(ctx);
   const std::string platform = nvidia_platform(ctx);
-  const bool forced = ctx.env("EXTDEPS_CUDA_LIBRARY").value_or("") != "" ||
-                      ctx.env("EXTDEPS_NVML_LIBRARY").value_or("") != "";
+  const bool forced =
+      ctx.env("EXTDEPS_CUDA_LIBRARY").value_or("") != "" || ctx.env("EXTDEPS_NVML_LIBRARY").value_or("") != "";
   if (kernel.empty() && platform.empty() && !forced) {
     CudaFacts f;
     f.state = CudaState::no_library;
@@ -588,14 +596,16 @@ Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms, const std::stri
   // The module and the user-mode driver disagree after an upgrade without a reboot: the driver
   // refuses (or will), and only a reboot or a module reload mends it.
   if (!f.kernel_driver.empty() && !f.user_driver.empty() && f.kernel_driver != f.user_driver)
-    f.detail += (f.detail.empty() ? "" : "; ") + ("the kernel module is " + f.kernel_driver +
-                 " but the user-mode driver is " + f.user_driver + ": reboot or reload the nvidia module");
+    f.detail +=
+        (f.detail.empty() ? "" : "; ") + ("the kernel module is " + f.kernel_driver + " but the user-mode driver is " +
+                                          f.user_driver + ": reboot or reload the nvidia module");
 
   // Neither library loaded: nvidia-smi, where there is one, still knows the devices.
   if (f.state == CudaState::no_library) {
     auto left = timeout_ms - std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
     if (auto smi = find_on_path(ctx, "nvidia-smi"); smi && left > 0) {
-      auto q = run_child(ctx, {*smi, "--query-gpu=index,name,compute_cap,memory.total,uuid,driver_version",
+      auto q = run_child(ctx,
+                         {*smi, "--query-gpu=index,name,compute_cap,memory.total,uuid,driver_version",
                           "--format=csv,noheader,nounits"},
                          child_env(ctx), static_cast<int>(left));
       if (q.ok() && q->ok()) {

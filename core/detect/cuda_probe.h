@@ -19,12 +19,11 @@ namespace extdeps::detect {
 int run_cuda_probe(std::ostream& out);
 
 // Parent side. Without an NVIDIA kernel module (and off WSL and Jetson) it answers no-library
-// at once, loading nothing and starting no child. `exe` is the extdeps binary to run (default ctx.self_exe(), which main() sets to
-// /proc/self/exe; when neither is set the driver is not probed; tests pass the built
-// one). The child gets PATH, LD_LIBRARY_PATH, EXTDEPS_CUDA_LIBRARY, EXTDEPS_NVML_LIBRARY and the
-// fake driver's EXTDEPS_FAKE_CUDA_* from ctx.env, never CUDA_VISIBLE_DEVICES. When neither
-// library loads, `nvidia-smi` on PATH is asked instead. An error only when no child can be
-// started; everything the driver does is a CudaState.
+// at once, loading nothing and starting no child. `exe` is the extdeps binary to run (default ctx.self_exe(), which
+// main() sets to /proc/self/exe; when neither is set the driver is not probed; tests pass the built one). The child
+// gets PATH, LD_LIBRARY_PATH, EXTDEPS_CUDA_LIBRARY, EXTDEPS_NVML_LIBRARY and the fake driver's EXTDEPS_FAKE_CUDA_* from
+// ctx.env, never CUDA_VISIBLE_DEVICES. When neither library loads, `nvidia-smi` on PATH is asked instead. An error only
+// when no child can be started; everything the driver does is a CudaState.
 Result<CudaFacts> probe_cuda(const Context& ctx, int timeout_ms = 10000, const std::string& exe = "");
 
 // The child's JSON output turned into facts (exposed for tests); driver-error on garbage.

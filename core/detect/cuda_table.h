@@ -13,10 +13,10 @@ namespace extdeps::detect {
 
 struct CudaToolkit {
   int major = 0, minor = 0;
-  std::string_view ga_driver;       // Linux driver shipped with the toolkit's GA release
-  std::string_view minimum_driver;  // oldest Linux driver that runs it (minor-version compatibility)
-  std::string_view min_cuda;        // the CUDA version that driver reports: "12.0"
-  std::vector<std::string_view> sm; // compute capabilities it builds for: "5.0" ... "9.0"
+  std::string_view ga_driver;        // Linux driver shipped with the toolkit's GA release
+  std::string_view minimum_driver;   // oldest Linux driver that runs it (minor-version compatibility)
+  std::string_view min_cuda;         // the CUDA version that driver reports: "12.0"
+  std::vector<std::string_view> sm;  // compute capabilities it builds for: "5.0" ... "9.0"
 };
 
 // The toolkit of a version ("12.4.1", "11.8.89" -> 11.8). For a minor release newer than the table

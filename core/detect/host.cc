@@ -1,6 +1,5 @@
 #include "core/detect/host.h"
 
-
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -32,8 +31,7 @@ Result<long long> env_seconds(const Context& ctx, const char* name, long long fa
   if (!v || v->empty()) return fallback;
   long long n = 0;
   auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
-  if (ec != std::errc() || end != v->data() + v->size() || n < 0)
-  {
+  if (ec != std::errc() || end != v->data() + v->size() || n < 0) {
     // A value a configuration file gave is blamed on its key's place.
     const std::string origin = ctx.env_origin(name);
     const std::string place = origin == name ? "" : origin;

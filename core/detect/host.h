@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/context/context.h"
@@ -35,19 +35,19 @@ struct CudaDevice {
 
 struct CudaFacts {
   CudaState state = CudaState::no_library;
-  std::string library;         // the libcuda.so.1 that was loaded, absolute when known
-  std::string source;          // "cuda", "nvml", "nvidia-smi", "override"
-  int driver_version = 0;      // cuDriverGetVersion: 12040
-  std::string cuda_version;    // "12.4"; empty when unknown
-  std::string kernel_driver;   // the kernel module, /sys/module/nvidia/version: "550.54.15"
-  std::string user_driver;     // the user-mode driver NVML belongs to: "550.54.15" (a newer one
-                               // than the kernel module means an upgrade without a reboot)
-  std::string nvml_library;    // the libnvidia-ml.so.1 that was loaded, absolute when known
-  std::string platform;        // "wsl", "tegra" (Jetson), or empty for a plain Linux driver
-  std::string fingerprint;     // the driver's identity for the cache: module and library files
-  int error_code = 0;          // for driver-error
-  std::string error_name;      // "CUDA_ERROR_..."
-  std::string detail;          // one line for people: why this state
+  std::string library;        // the libcuda.so.1 that was loaded, absolute when known
+  std::string source;         // "cuda", "nvml", "nvidia-smi", "override"
+  int driver_version = 0;     // cuDriverGetVersion: 12040
+  std::string cuda_version;   // "12.4"; empty when unknown
+  std::string kernel_driver;  // the kernel module, /sys/module/nvidia/version: "550.54.15"
+  std::string user_driver;    // the user-mode driver NVML belongs to: "550.54.15" (a newer one
+                              // than the kernel module means an upgrade without a reboot)
+  std::string nvml_library;   // the libnvidia-ml.so.1 that was loaded, absolute when known
+  std::string platform;       // "wsl", "tegra" (Jetson), or empty for a plain Linux driver
+  std::string fingerprint;    // the driver's identity for the cache: module and library files
+  int error_code = 0;         // for driver-error
+  std::string error_name;     // "CUDA_ERROR_..."
+  std::string detail;         // one line for people: why this state
   std::vector<CudaDevice> devices;
 
   // The oldest compute capability over the devices, as conda's __cuda_arch (CEP 46) defines it:
@@ -57,13 +57,13 @@ struct CudaFacts {
 
 struct HostFacts {
   OsRelease os;
-  std::string machine;                  // uname -m: x86_64, aarch64
-  std::string dpkg_arch;                // amd64, arm64
-  std::string x86_64_level;             // "x86-64-v3"; empty elsewhere
+  std::string machine;                    // uname -m: x86_64, aarch64
+  std::string dpkg_arch;                  // amd64, arm64
+  std::string x86_64_level;               // "x86-64-v3"; empty elsewhere
   std::vector<std::string> cpu_features;  // aarch64 HWCAP names; the v-level features on x86-64
-  std::string kernel;                   // uname -r
-  std::string libc;                     // "glibc" or "musl"
-  std::string libc_version;             // "2.36"
+  std::string kernel;                     // uname -r
+  std::string libc;                       // "glibc" or "musl"
+  std::string libc_version;               // "2.36"
   std::vector<Compiler> compilers;
   CudaFacts cuda;
   std::vector<std::string> overridden;  // which facts came from EXTDEPS_OVERRIDE_* / CONDA_OVERRIDE_*
@@ -71,10 +71,10 @@ struct HostFacts {
 };
 
 struct DetectOptions {
-  std::string host_file;            // facts saved by `detect --save`: plan for that machine
-  bool refresh = false;             // ignore the cache
+  std::string host_file;  // facts saved by `detect --save`: plan for that machine
+  bool refresh = false;   // ignore the cache
   bool use_cache = true;
-  int probe_timeout_ms = 10000;     // EXTDEPS_PROBE_TIMEOUT (seconds) overrides
+  int probe_timeout_ms = 10000;  // EXTDEPS_PROBE_TIMEOUT (seconds) overrides
   bool probe_cuda = true;
 };
 

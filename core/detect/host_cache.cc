@@ -26,24 +26,20 @@ std::string first_line(const std::string& path) {
   std::istringstream in(read_small_file_or_empty(path));
   std::string line;
   if (!in || !std::getline(in, line)) return {};
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' '))
-    line.pop_back();
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
   return line;
 }
 
 nlohmann::json key_json(const HostCacheKey& k) {
-  return {{"boot_id", k.boot_id},
-          {"kernel_driver", k.kernel_driver},
-          {"gpus", k.gpus},
-          {"path", k.path},
-          {"version", k.version},
-          {"root", k.root}};
+  return {{"boot_id", k.boot_id}, {"kernel_driver", k.kernel_driver},
+          {"gpus", k.gpus},       {"path", k.path},
+          {"version", k.version}, {"root", k.root}};
 }
 
 }  // namespace
 
-static std::optional<CachedHost> read_entry(const Context& ctx, const HostCacheKey& key,
-                                     std::chrono::seconds ttl, const nlohmann::json& j);
+static std::optional<CachedHost> read_entry(const Context& ctx, const HostCacheKey& key, std::chrono::seconds ttl,
+                                            const nlohmann::json& j);
 
 HostCacheKey host_cache_key(const Context& ctx) {
   HostCacheKey k;
@@ -59,8 +55,7 @@ HostCacheKey host_cache_key(const Context& ctx) {
 
 std::string host_cache_file(const Context& ctx) { return ctx.cache_dir() + "/detect/host.json"; }
 
-std::optional<CachedHost> load_host_cache(const Context& ctx, const HostCacheKey& key,
-                                          std::chrono::seconds ttl) {
+std::optional<CachedHost> load_host_cache(const Context& ctx, const HostCacheKey& key, std::chrono::seconds ttl) {
   if (!ctx.cache_enabled()) return std::nullopt;
   // A cache file: never a link, a FIFO or a device, and bounded (docs/limits.md).
   auto text = read_regular_file(host_cache_file(ctx), 1 << 20, Links::refuse);
@@ -76,8 +71,8 @@ std::optional<CachedHost> load_host_cache(const Context& ctx, const HostCacheKey
   }
 }
 
-static std::optional<CachedHost> read_entry(const Context& ctx, const HostCacheKey& key,
-                                     std::chrono::seconds ttl, const nlohmann::json& j) {
+static std::optional<CachedHost> read_entry(const Context& ctx, const HostCacheKey& key, std::chrono::seconds ttl,
+                                            const nlohmann::json& j) {
   if (!j.is_object() || j.value("format", 0) != kFormat) return std::nullopt;
   // A boot id that cannot be read never matches: without it a reboot would go unnoticed.
   if (key.boot_id.empty() || !j.contains("key") || j.at("key") != key_json(key)) return std::nullopt;
@@ -89,8 +84,7 @@ static std::optional<CachedHost> read_entry(const Context& ctx, const HostCacheK
   if (!facts.ok()) return std::nullopt;
   CachedHost entry{std::move(facts).value(), j.value("cuda_probed", false)};
   // The libraries the probe loaded, replaced since (an upgrade without a reboot): probe again.
-  if (entry.cuda_probed && entry.facts.cuda.fingerprint != driver_fingerprint(entry.facts.cuda))
-    return std::nullopt;
+  if (entry.cuda_probed && entry.facts.cuda.fingerprint != driver_fingerprint(entry.facts.cuda)) return std::nullopt;
   entry.facts.overridden.clear();
   return entry;
 }
@@ -114,9 +108,7 @@ Result<void> store_host_cache(const Context& ctx, const HostCacheKey& key, const
   nlohmann::json j = {
       {"format", kFormat},
       {"key", key_json(key)},
-      {"written_at", std::chrono::duration_cast<std::chrono::seconds>(
-                         ctx.now().time_since_epoch())
-                         .count()},
+      {"written_at", std::chrono::duration_cast<std::chrono::seconds>(ctx.now().time_since_epoch()).count()},
       {"cuda_probed", entry.cuda_probed},
       {"facts", facts}};
   if (auto w = sealed::write_atomically(file, kSealKind, extdeps::json::dump(j, 1) + "\n"); !w.ok()) return w.error();

@@ -35,8 +35,7 @@ std::string host_cache_file(const Context& ctx);
 
 // The cached facts when the entry is valid for key; nullopt when absent, stale, for another key,
 // or unreadable (a corrupt file is treated as absent and rewritten by the next store).
-std::optional<CachedHost> load_host_cache(const Context& ctx, const HostCacheKey& key,
-                                          std::chrono::seconds ttl);
+std::optional<CachedHost> load_host_cache(const Context& ctx, const HostCacheKey& key, std::chrono::seconds ttl);
 
 // Writes atomically (temp file + rename).
 Result<void> store_host_cache(const Context& ctx, const HostCacheKey& key, const CachedHost& entry);

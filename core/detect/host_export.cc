@@ -39,7 +39,8 @@ std::string cc_text(std::pair<int, int> cc) { return std::to_string(cc.first) + 
 std::string conda_overrides(const HostFacts& f) {
   std::string out;
   // Empty tells conda there is no driver: without the line it would look at this machine.
-  out += "CONDA_OVERRIDE_CUDA=" + (has_driver(f) && plain_value(f.cuda.cuda_version) ? f.cuda.cuda_version : std::string()) + "\n";
+  out += "CONDA_OVERRIDE_CUDA=" +
+         (has_driver(f) && plain_value(f.cuda.cuda_version) ? f.cuda.cuda_version : std::string()) + "\n";
   if (has_driver(f) && !f.cuda.devices.empty())
     out += "CONDA_OVERRIDE_CUDA_ARCH=" + cc_text(f.cuda.min_compute_capability()) + "\n";
   if (plain_value(f.libc_version))
@@ -83,7 +84,8 @@ std::string variant_properties(const HostFacts& f) {
   };
   // A wheel that needs CUDA X.Y or newer runs here for every X.Y up to this driver's.
   for (int m = major; m >= table.front().major; --m)
-    for (int n = m == major ? minor : newest_minor(m); n >= 0; --n) line("cuda_version_lower_bound", std::to_string(m) + "." + std::to_string(n));
+    for (int n = m == major ? minor : newest_minor(m); n >= 0; --n)
+      line("cuda_version_lower_bound", std::to_string(m) + "." + std::to_string(n));
   // One that supports CUDA up to X.Y runs here for every X.Y from this driver's on.
   for (int m = major; m <= table.back().major; ++m)
     for (int n = m == major ? minor : 0; n <= std::max(newest_minor(m), m == major ? minor : 0); ++n)

@@ -42,8 +42,7 @@ nlohmann::json cuda_json(const CudaFacts& c) {
   for (const auto& d : c.devices)
     devices.push_back({{"index", d.index},
                        {"name", d.name},
-                       {"compute_capability",
-                        std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+                       {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
                        {"cc_major", d.cc_major},
                        {"cc_minor", d.cc_minor},
                        {"total_memory", d.total_memory},
@@ -60,8 +59,7 @@ nlohmann::json cuda_json(const CudaFacts& c) {
           {"nvml_library", c.nvml_library},
           {"platform", c.platform},
           {"fingerprint", c.fingerprint},
-          {"cuda_arch", c.devices.empty() ? std::string()
-                                          : std::to_string(cc_major) + "." + std::to_string(cc_minor)},
+          {"cuda_arch", c.devices.empty() ? std::string() : std::to_string(cc_major) + "." + std::to_string(cc_minor)},
           {"error_code", c.error_code},
           {"error_name", c.error_name},
           {"detail", c.detail},
@@ -84,8 +82,7 @@ std::optional<CudaState> parse_cuda_state(std::string_view name) {
 
 nlohmann::json to_json(const HostFacts& f) {
   nlohmann::json compilers = nlohmann::json::array();
-  for (const auto& c : f.compilers)
-    compilers.push_back({{"name", c.name}, {"path", c.path}, {"version", c.version}});
+  for (const auto& c : f.compilers) compilers.push_back({{"name", c.name}, {"path", c.path}, {"version", c.version}});
   return {{"os", os_json(f.os)},
           {"machine", f.machine},
           {"dpkg_arch", f.dpkg_arch},
@@ -117,11 +114,12 @@ Result<HostFacts> host_facts_from_json(const nlohmann::json& j) {
     f.libc = j.at("libc").get<std::string>();
     f.libc_version = j.at("libc_version").get<std::string>();
     for (const auto& c : j.at("compilers"))
-      f.compilers.push_back({c.at("name").get<std::string>(), c.at("path").get<std::string>(),
-                             c.at("version").get<std::string>()});
+      f.compilers.push_back(
+          {c.at("name").get<std::string>(), c.at("path").get<std::string>(), c.at("version").get<std::string>()});
     const auto& cj = j.at("cuda");
     auto state = parse_cuda_state(cj.at("state").get<std::string>());
-    if (!state) return error_at(ExitCode::bad_input, "", "unknown cuda state '" + cj.at("state").get<std::string>() + "'");
+    if (!state)
+      return error_at(ExitCode::bad_input, "", "unknown cuda state '" + cj.at("state").get<std::string>() + "'");
     f.cuda.state = *state;
     f.cuda.library = cj.at("library").get<std::string>();
     f.cuda.source = cj.at("source").get<std::string>();
@@ -150,8 +148,8 @@ Result<HostFacts> host_facts_from_json(const nlohmann::json& j) {
       dev.cc_major = d.at("cc_major").get<int>();
       dev.cc_minor = d.at("cc_minor").get<int>();
       if (dev.cc_major < 0 || dev.cc_major > 99 || dev.cc_minor < 0 || dev.cc_minor > 9)
-        return error_at(ExitCode::bad_input, "", "compute capability " + std::to_string(dev.cc_major) + "." +
-                                                     std::to_string(dev.cc_minor),
+        return error_at(ExitCode::bad_input, "",
+                        "compute capability " + std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor),
                         "MAJOR.MINOR, 0-99 and 0-9");
       dev.total_memory = d.at("total_memory").get<std::uint64_t>();
       dev.uuid = d.at("uuid").get<std::string>();

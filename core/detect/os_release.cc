@@ -1,6 +1,5 @@
 #include "core/detect/os_release.h"
 
-
 #include <fstream>
 #include <sstream>
 

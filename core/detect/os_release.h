@@ -11,10 +11,10 @@
 namespace extdeps::detect {
 
 struct OsRelease {
-  std::string id;                      // debian, ubuntu
-  std::vector<std::string> id_like;    // [debian]
-  std::string version_id;              // 12
-  std::string version_codename;        // bookworm; a derivative's UBUNTU_CODENAME (Mint: noble)
+  std::string id;                    // debian, ubuntu
+  std::vector<std::string> id_like;  // [debian]
+  std::string version_id;            // 12
+  std::string version_codename;      // bookworm; a derivative's UBUNTU_CODENAME (Mint: noble)
   std::string pretty_name;
   // The ecosystems to try for mapping tables, most specific first: ID, then each ID_LIKE.
   std::vector<std::string> ecosystems() const;

@@ -9,8 +9,7 @@ namespace extdeps::detect {
 
 namespace {
 
-std::optional<Override> lookup(const Context& ctx, std::string_view name,
-                               std::string_view conda_name = {}) {
+std::optional<Override> lookup(const Context& ctx, std::string_view name, std::string_view conda_name = {}) {
   if (auto v = ctx.env(name)) return Override{std::string(name), *v};
   if (!conda_name.empty())
     if (auto v = ctx.env(conda_name)) return Override{std::string(conda_name), *v};
@@ -51,8 +50,7 @@ std::optional<std::pair<int, int>> parse_compute_capability(std::string_view s) 
     return std::pair{std::stoi(std::string(s.substr(0, s.size() - 1))), s.back() - '0'};
   }
   auto major = s.substr(0, dot), minor = s.substr(dot + 1);
-  if (!all_digits(major) || !all_digits(minor) || major.size() > 2 || minor.size() > 2)
-    return std::nullopt;
+  if (!all_digits(major) || !all_digits(minor) || major.size() > 2 || minor.size() > 2) return std::nullopt;
   return std::pair{std::stoi(std::string(major)), std::stoi(std::string(minor))};
 }
 

@@ -13,10 +13,10 @@
 #include "core/config/config.h"
 #include "core/declare/declare.h"
 #include "core/declare/installed.h"
-#include "core/engine/environment_file.h"
 #include "core/detect/host.h"
 #include "core/detect/host_json.h"
 #include "core/detect/os_release.h"
+#include "core/engine/environment_file.h"
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
 #include "core/json/document.h"
@@ -139,8 +139,7 @@ Result<mapping::Tables> tables_for_needs(const Context& ctx, const config::Setti
 }
 
 // Every manager the settings name is one a provider installs with.
-Result<void> check_managers(const std::vector<std::unique_ptr<Provider>>& providers,
-                            const config::Settings& settings) {
+Result<void> check_managers(const std::vector<std::unique_ptr<Provider>>& providers, const config::Settings& settings) {
   std::set<std::string> known;
   for (const auto& p : providers)
     if (!p->manager().empty()) known.insert(std::string(p->manager()));
@@ -199,8 +198,7 @@ struct MadeSources {
 };
 
 Result<MadeSources> make_sources(Context& ctx, const config::Settings& settings, const SourceOptions& o,
-                                 const detect::HostFacts* host, const std::string& format = "",
-                                 bool use_cache = true) {
+                                 const detect::HostFacts* host, const std::string& format = "", bool use_cache = true) {
   MadeSources made;
   ProviderSettings& ps = made.settings;
   ps.request_names = made.names;
@@ -249,8 +247,8 @@ Result<Sources> prepare_sources(const Context& ctx, MadeSources made, RequestNam
   return std::move(made.sources);
 }
 
-Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o,
-                            RequestNames names, const detect::HostFacts* host, bool use_cache) {
+Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o, RequestNames names,
+                            const detect::HostFacts* host, bool use_cache) {
   auto made = make_sources(ctx, settings, o, host, "", use_cache);
   if (!made.ok()) return made.error();
   return prepare_sources(ctx, std::move(*made), std::move(names));
@@ -269,22 +267,17 @@ Result<void> write_request(const Request& o, const std::string& declaration, boo
   nlohmann::json options = nlohmann::json::object();
   for (const auto& [name, values] : o.sources.provider_options)
     if (!values.empty()) options[name] = values;
-  j["request"] = {{"managers", o.managers},
-                  {"categories", o.categories},
-                  {"optional", o.optional},
-                  {"all_optional", o.all_optional},
-                  {"guess", o.guess},
-                  {"mapping_dirs", o.mapping_dirs},
-                  {"offline", o.sources.offline},
-                  {"python", o.sources.python},
-                  {"provider_options", options},
+  j["request"] = {{"managers", o.managers},         {"categories", o.categories}, {"optional", o.optional},
+                  {"all_optional", o.all_optional}, {"guess", o.guess},           {"mapping_dirs", o.mapping_dirs},
+                  {"offline", o.sources.offline},   {"python", o.sources.python}, {"provider_options", options},
                   {"host_file", o.host_file}};
   j["host"] = detect::to_json(host);
   j["tables"] = nlohmann::json::array();
   for (const auto& t : tables.tables) {
     std::ifstream in(t.path, std::ios::binary);
     std::string text(std::istreambuf_iterator<char>(in), {});
-    j["tables"].push_back({{"ecosystem", t.ecosystem}, {"path", t.path}, {"bytes", text.size()}, {"fnv1a", fnv1a_hex(text)}});
+    j["tables"].push_back(
+        {{"ecosystem", t.ecosystem}, {"path", t.path}, {"bytes", text.size()}, {"fnv1a", fnv1a_hex(text)}});
   }
   j["plan"] = plan::to_json(outcome);
   const std::string file = o.dump_testcase_dir + "/request.json";
@@ -406,8 +399,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   std::vector<Requirement> selected;
   for (const auto& r : decl->requirements) {
     if (std::find(cats->begin(), cats->end(), r.category) == cats->end()) continue;
-    if (r.group && !o.all_optional &&
-        std::find(o.optional.begin(), o.optional.end(), *r.group) == o.optional.end())
+    if (r.group && !o.all_optional && std::find(o.optional.begin(), o.optional.end(), *r.group) == o.optional.end())
       continue;
     if (!r.marker.empty()) {
       if (!env) env = declare::host_marker_env(ctx, o.sources.python);
@@ -439,9 +431,8 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   auto tables = tables_for_needs(ctx, *settings, selected, &ecosystems);
   if (!tables.ok()) return tables.error();
   // The tables as this release sees them: a derivative's own table, [id.release.X] overrides.
-  mapping::select_for_host(*tables, mapping::HostRelease{host->os.id, host->os.id_like,
-                                                         host->os.version_codename,
-                                                         host->os.version_id});
+  mapping::select_for_host(
+      *tables, mapping::HostRelease{host->os.id, host->os.id_like, host->os.version_codename, host->os.version_id});
 
   phase.emplace("providers");
   auto sources = prepare_sources(ctx, std::move(*made), request_names(*tables, selected));
@@ -461,12 +452,10 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   phase.reset();
   if (!o.dump_testcase_dir.empty())
     if (auto w = write_request(o, *path, has_declaration, *tables, *host, *outcome); !w.ok()) return w.error();
-  std::string on = o.host_file.empty()
-                       ? host_text(ctx, *host)
-                       : (host->os.pretty_name.empty() ? host->os.id : host->os.pretty_name) + ", " +
-                             host->dpkg_arch + " (facts from " + o.host_file + ")";
-  Planned p{*path, on, std::move(*outcome), {}, std::move(*host),
-             std::make_shared<Sources>(std::move(*sources))};
+  std::string on = o.host_file.empty() ? host_text(ctx, *host)
+                                       : (host->os.pretty_name.empty() ? host->os.id : host->os.pretty_name) + ", " +
+                                             host->dpkg_arch + " (facts from " + o.host_file + ")";
+  Planned p{*path, on, std::move(*outcome), {}, std::move(*host), std::make_shared<Sources>(std::move(*sources))};
   if (p.sources->renderer) {
     auto text = render_environment(*p.sources->renderer, p.outcome, o.environment_format, *path);
     if (!text) return text.error();
@@ -503,8 +492,8 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   dopt.use_cache = o.use_cache;
   auto host = detect::detect_host(ctx, dopt);
   if (!host.ok()) return host.error();
-  mapping::select_for_host(*tables, mapping::HostRelease{host->os.id, host->os.id_like,
-                                                         host->os.version_codename, host->os.version_id});
+  mapping::select_for_host(
+      *tables, mapping::HostRelease{host->os.id, host->os.id_like, host->os.version_codename, host->os.version_id});
   Shown shown;
   shown.id = url->id();
   const mapping::Entry* canonical = tables->find(shown.id);

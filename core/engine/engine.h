@@ -36,15 +36,15 @@ struct SourceOptions {
 
 // A request to plan the needs of a declaration (resolve, check, install and env ask it).
 struct Request {
-  std::string path = ".";               // project folder or declaration file
-  std::vector<std::string> managers;    // in order of preference; empty: the configuration's
+  std::string path = ".";             // project folder or declaration file
+  std::vector<std::string> managers;  // in order of preference; empty: the configuration's
   SourceOptions sources;
   std::vector<std::string> categories;  // build, host, run; empty: all three
   std::vector<std::string> optional;    // optional or dependency groups to plan too
   bool all_optional = false;
-  bool use_cache = true;                // the index and host caches
-  bool guess = true;                    // guess packages for ids no table maps
-  std::string cache_dir;                // empty: the Context's
+  bool use_cache = true;  // the index and host caches
+  bool guess = true;      // guess packages for ids no table maps
+  std::string cache_dir;  // empty: the Context's
   std::vector<std::string> mapping_dirs;
   // --root or EXTDEPS_ROOT already set the Context's root: a configuration's `root` yields.
   bool root_given = false;
@@ -109,9 +109,9 @@ struct ShownMapping {
 };
 
 struct Shown {
-  std::string id;            // as written
-  std::string canonical_id;  // the id the tables key it on
-  std::vector<ShownMapping> mappings;  // empty: no table knows it
+  std::string id;                        // as written
+  std::string canonical_id;              // the id the tables key it on
+  std::vector<ShownMapping> mappings;    // empty: no table knows it
   std::vector<std::string> suggestions;  // did-you-mean ids, when no table knows it
   // One outcome per category (build, host, run), each a resolve of the DepURL alone; empty
   // when no table knows it.

@@ -2,7 +2,8 @@
 
 namespace extdeps::engine {
 
-Result<const Provider*> environment_renderer(const Context& ctx, const std::vector<std::unique_ptr<Provider>>& providers,
+Result<const Provider*> environment_renderer(const Context& ctx,
+                                             const std::vector<std::unique_ptr<Provider>>& providers,
                                              const std::string& format) {
   if (format.empty()) return nullptr;
   std::string known = "text, json";
@@ -30,8 +31,8 @@ Result<const Provider*> environment_renderer(const Context& ctx, const std::vect
   return e;
 }
 
-Result<std::string> render_environment(const Provider& renderer, const plan::Outcome& outcome, const std::string& format,
-                                       const std::string& declaration) {
+Result<std::string> render_environment(const Provider& renderer, const plan::Outcome& outcome,
+                                       const std::string& format, const std::string& declaration) {
   EnvironmentRequest request;
   request.format = format;
   request.declaration = declaration;
@@ -45,7 +46,8 @@ Result<std::string> render_environment(const Provider& renderer, const plan::Out
     std::string others;
     for (const auto& p : r.packages) {
       if (p.manager == manager) {
-        request.packages.push_back({p.name, p.version, std::string(category_name(r.requirement.category)), need, p.installed});
+        request.packages.push_back(
+            {p.name, p.version, std::string(category_name(r.requirement.category)), need, p.installed});
       } else {
         others += (others.empty() ? "" : ", ") + p.manager + ": " + p.name;
       }

@@ -72,8 +72,7 @@ std::string cuda_root_of(const Context& ctx, const std::string& nvcc) {
 }
 
 BuildEnv collect(const Context& ctx, const plan::Outcome& outcome,
-                 const std::vector<std::unique_ptr<Provider>>& providers,
-                 const detect::HostFacts* host) {
+                 const std::vector<std::unique_ptr<Provider>>& providers, const detect::HostFacts* host) {
   BuildEnv env;
   for (const auto& r : outcome.requirements) {
     if (r.status != plan::Status::satisfied) continue;

@@ -21,8 +21,7 @@ bool all_satisfied(const plan::Outcome& outcome);
 // `providers` are the ones the plan came from (a package goes to the provider of its ecosystem);
 // `host` gives the nvcc the detection layer found, null when there are no facts.
 BuildEnv collect(const Context& ctx, const plan::Outcome& outcome,
-                 const std::vector<std::unique_ptr<Provider>>& providers,
-                 const detect::HostFacts* host);
+                 const std::vector<std::unique_ptr<Provider>>& providers, const detect::HostFacts* host);
 
 // The root of the CUDA toolkit whose nvcc is `nvcc` (a machine path): the folder above the bin/
 // that holds nvcc once symlinks are resolved (/usr/bin/nvcc -> /usr/lib/nvidia-cuda-toolkit/bin/nvcc

@@ -10,14 +10,16 @@ namespace {
 
 bool plain(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_=.:/+,@%").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("-_=.:/+,@%").find(c) != std::string_view::npos;
   });
 }
 
 // Names a shell and CMake accept as they are: a letter or '_', then letters, digits, '_'.
 bool valid_name(std::string_view n) {
   if (n.empty() || std::isdigit(static_cast<unsigned char>(n.front()))) return false;
-  return std::all_of(n.begin(), n.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(n.begin(), n.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // The CMake variable each search path also feeds.
@@ -129,7 +131,9 @@ nlohmann::json report_json(const plan::Outcome& o, const std::string& declaratio
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& s : o.steps) {
     auto argv = plan::command_line(s, sudo);
-    steps.push_back({{"manager", s.manager}, {"command", argv}, {"line", plan::shell_line(argv)},
+    steps.push_back({{"manager", s.manager},
+                     {"command", argv},
+                     {"line", plan::shell_line(argv)},
                      {"requires_elevation", s.requires_elevation}});
   }
   j["steps"] = std::move(steps);

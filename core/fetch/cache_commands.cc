@@ -97,10 +97,8 @@ std::vector<std::string> own_files(const std::string& dir, const OtherCache& cac
     std::string name = it->path().filename().string();
     std::error_code type_ec;
     bool regular = !it->is_symlink(type_ec) && it->is_regular_file(type_ec);
-    if (regular && ((sealed::is_temp_name(name) && !is_recent(path)) || cache.ours(path, name)))
-      out.push_back(path);
-    else if (!(regular && sealed::is_temp_name(name)))
-      ++kept;
+    if (regular && ((sealed::is_temp_name(name) && !is_recent(path)) || cache.ours(path, name))) out.push_back(path);
+    else if (!(regular && sealed::is_temp_name(name))) ++kept;
   }
   return out;
 }
@@ -175,8 +173,7 @@ Error no_cache_folder() {
 }  // namespace
 
 Result<void> cache_info(const Context& ctx, const std::string& cache_dir, std::ostream& out) {
-  if (cache_dir.empty() && !ctx.cache_enabled())
-    return no_cache_folder();
+  if (cache_dir.empty() && !ctx.cache_enabled()) return no_cache_folder();
   std::uint64_t total = 0;
   std::error_code ec;
   std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(ctx.now().time_since_epoch()).count();
@@ -229,8 +226,7 @@ Result<void> cache_info(const Context& ctx, const std::string& cache_dir, std::o
 }
 
 Result<void> cache_clean(const Context& ctx, const std::string& cache_dir, std::ostream& out) {
-  if (cache_dir.empty() && !ctx.cache_enabled())
-    return no_cache_folder();
+  if (cache_dir.empty() && !ctx.cache_enabled()) return no_cache_folder();
   std::uint64_t total = 0;
   std::error_code ec;
   struct stat http_st {};
@@ -258,10 +254,9 @@ Result<void> cache_clean(const Context& ctx, const std::string& cache_dir, std::
       }
       if (auto r = remove_file(p, freed); !r.ok()) return r;
     }
-    out << "removed " << plural(listing.entries.size(), "download", "downloads") << " ("
-        << size_text(freed) << ") from " << cache_dir << '\n';
-    if (kept > 0)
-      out << "kept " << plural(kept, "file", "files") << " of downloads running now\n";
+    out << "removed " << plural(listing.entries.size(), "download", "downloads") << " (" << size_text(freed)
+        << ") from " << cache_dir << '\n';
+    if (kept > 0) out << "kept " << plural(kept, "file", "files") << " of downloads running now\n";
     if (!listing.foreign.empty())
       out << "kept " << plural(listing.foreign.size(), "file", "files") << " in " << cache_dir
           << " that extdeps did not write\n";

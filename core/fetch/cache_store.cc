@@ -149,9 +149,7 @@ std::optional<EntryMeta> from_json(const nlohmann::json& j) {
 
 namespace meta_file {
 
-std::optional<EntryMeta> parse(std::string_view text) {
-  return from_json(json::parse_or_discarded(text));
-}
+std::optional<EntryMeta> parse(std::string_view text) { return from_json(json::parse_or_discarded(text)); }
 
 // A 304 changes only the time of most entries. The time's digits sit right-aligned in a slot of
 // this width after the key, so that refresh_from writes the new time over the old one in place
@@ -199,8 +197,8 @@ std::optional<std::size_t> slot_for(std::string_view text, const EntryMeta& afte
   auto read = parse(edited);
   if (!read || read->fetched_at != after.fetched_at || read->url != after.url || read->status != after.status ||
       read->etag != after.etag || read->last_modified != after.last_modified ||
-      read->content_type != after.content_type || read->lifetime_s != after.lifetime_s ||
-      read->age_s != after.age_s || read->size != after.size)
+      read->content_type != after.content_type || read->lifetime_s != after.lifetime_s || read->age_s != after.age_s ||
+      read->size != after.size)
     return std::nullopt;
   return slot;
 }
@@ -256,8 +254,7 @@ bool only_time_differs(const EntryMeta& before, const EntryMeta& after) {
 
 bool body_matches(const std::string& path, const EntryMeta& m) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-         static_cast<std::uint64_t>(st.st_size) == m.size;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) == m.size;
 }
 
 Result<void> rename_file(const std::string& from, const std::string& to) {
@@ -300,8 +297,10 @@ TempFile TempFile::deferred(std::string path) {
 }
 
 TempFile::TempFile(TempFile&& other) noexcept
-    : path_(std::exchange(other.path_, {})), fd_(std::exchange(other.fd_, -1)),
-      written_(other.written_), made_(std::exchange(other.made_, false)) {}
+    : path_(std::exchange(other.path_, {})),
+      fd_(std::exchange(other.fd_, -1)),
+      written_(other.written_),
+      made_(std::exchange(other.made_, false)) {}
 
 TempFile& TempFile::operator=(TempFile&& other) noexcept {
   if (this != &other) {
@@ -453,9 +452,8 @@ Result<bool> CacheStore::refresh_from(const EntryMeta& before, const EntryMeta& 
   if (fd < 0) return false;
   auto text = read_all(fd);
   auto current = text ? meta_file::parse(*text) : std::nullopt;
-  if (!current || current->url != before.url || current->size != before.size ||
-      current->etag != before.etag || current->last_modified != before.last_modified ||
-      !body_matches(body_path(before.url), before)) {
+  if (!current || current->url != before.url || current->size != before.size || current->etag != before.etag ||
+      current->last_modified != before.last_modified || !body_matches(body_path(before.url), before)) {
     ::close(fd);
     return false;
   }
@@ -490,8 +488,7 @@ CacheStore::Listing CacheStore::list() const {
   Listing out;
   std::error_code ec;
   std::vector<std::string> metas, bodies;
-  for (auto it = fs::directory_iterator(dir_, ec); !ec && it != fs::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::directory_iterator(dir_, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     std::string name = it->path().filename().string();
     if (name == ".lock") continue;
     // Only regular files with the names this store gives are its own; a symlink or a file of

@@ -12,7 +12,7 @@ namespace extdeps::fetch {
 namespace {
 
 CurlApi g_api{};
-std::optional<Error> g_error;  // why loading failed; none when it did not
+std::optional<Error> g_error;     // why loading failed; none when it did not
 const char* g_missing = nullptr;  // the function the library lacks
 
 template <typename F>
@@ -64,7 +64,8 @@ void load_once() {
     return;
   }
   if (CURLcode rc = a.global_init(CURL_GLOBAL_DEFAULT); rc != CURLE_OK) {
-    g_error = error_at(ExitCode::environment, file, std::string("curl_global_init failed (") + a.easy_strerror(rc) + ")");
+    g_error =
+        error_at(ExitCode::environment, file, std::string("curl_global_init failed (") + a.easy_strerror(rc) + ")");
     return;
   }
   g_api = a;

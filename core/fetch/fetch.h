@@ -31,9 +31,9 @@ struct Options {
   long connect_timeout_ms = 10000;
   long low_speed_time_s = 30;  // give up when fewer than low_speed_limit bytes/s arrive for this long
   long low_speed_limit = 1;
-  int retries = 3;         // tries after the first, on 5xx, 429, resets and timeouts
-  long backoff_ms = 250;   // wait before the first retry, doubled for each later one
-  int max_parallel = 8;    // transfers at once in fetch_all
+  int retries = 3;        // tries after the first, on 5xx, 429, resets and timeouts
+  long backoff_ms = 250;  // wait before the first retry, doubled for each later one
+  int max_parallel = 8;   // transfers at once in fetch_all
   // The time all downloads of this Fetcher may take, counted from its first transfer
   // (EXTDEPS_DOWNLOAD_DEADLINE): a server that trickles a byte a second beats the stall timeout,
   // not this. Past it a transfer is stopped and not tried again.
@@ -45,7 +45,7 @@ struct Options {
   // Plain http:// URLs are fetched with a warning (once per host) unless the host is loopback or
   // this is set. An https:// URL that redirects to http:// is refused either way.
   bool allow_insecure_http = false;
-  bool progress = false;   // draw a progress line (the caller sets it when stderr is a terminal)
+  bool progress = false;                    // draw a progress line (the caller sets it when stderr is a terminal)
   std::ostream* progress_stream = nullptr;  // where the line goes; nullptr: std::cerr
 };
 
@@ -64,17 +64,17 @@ struct Request {
 
 struct Response {
   std::string url;
-  bool found = true;        // false only for missing_ok and 404/410 or a missing file
-  std::string body_path;    // the decoded body (Content-Encoding removed); read it, never modify it.
-                            // A later fetch of the same URL may replace the file (by rename, so an
-                            // open descriptor keeps the old contents). Empty when !found.
-  bool from_cache = false;  // answered without the network (fresh, or --offline)
-  bool revalidated = false; // the server answered 304: the cached body is still current
+  bool found = true;         // false only for missing_ok and 404/410 or a missing file
+  std::string body_path;     // the decoded body (Content-Encoding removed); read it, never modify it.
+                             // A later fetch of the same URL may replace the file (by rename, so an
+                             // open descriptor keeps the old contents). Empty when !found.
+  bool from_cache = false;   // answered without the network (fresh, or --offline)
+  bool revalidated = false;  // the server answered 304: the cached body is still current
   std::chrono::system_clock::time_point fetched_at;  // when the body was last downloaded or validated
-  long http_status = 0;     // the last status the server gave (304 when revalidated; the stored
-                            // status when from_cache); 0 for file://
-  std::string content_type; // as the server sent it with the body ("text/html; charset=utf-8");
-                            // empty for file:// and when it sent none
+  long http_status = 0;      // the last status the server gave (304 when revalidated; the stored
+                             // status when from_cache); 0 for file://
+  std::string content_type;  // as the server sent it with the body ("text/html; charset=utf-8");
+                             // empty for file:// and when it sent none
 };
 
 // Not thread-safe: one Fetcher per thread. The Context must outlive it.

@@ -65,8 +65,7 @@ struct Fetcher::Impl {
   RunBudget budget;
 
   Impl(const Context& c, Options o)
-      : ctx(&c), options(std::move(o)), store(options.cache_dir),
-        settings(TransferSettings::from(c, options)) {
+      : ctx(&c), options(std::move(o)), store(options.cache_dir), settings(TransferSettings::from(c, options)) {
     budget.limit = options.max_run_bytes;
   }
 
@@ -100,7 +99,8 @@ struct Fetcher::Impl {
     if (!url.ok()) return url.error();
     if (url->scheme == "file") return fetch_file_url(*ctx, request, *url);
     if (warns_insecure_http(*url, options.allow_insecure_http))
-      ctx->warn("http://" + url->host + " is plain http: anyone on the network can change what it serves; use "
+      ctx->warn("http://" + url->host +
+                " is plain http: anyone on the network can change what it serves; use "
                 "https, or set allow-insecure-http = true (EXTDEPS_ALLOW_INSECURE_HTTP=1) to accept it");
     if (store.dir().empty()) {
       Error e = environment_error(request.url +
@@ -122,15 +122,12 @@ struct Fetcher::Impl {
         return e;
       }
       auto age = age_text(std::chrono::seconds(cached->age_at(now_s())));
-      if (cached->found())
-        ctx->warn("using the cached copy of " + request.url + " from " + age + " ago");
-      else
-        ctx->warn("using the cached answer 'not found' for " + request.url + " from " + age + " ago");
+      if (cached->found()) ctx->warn("using the cached copy of " + request.url + " from " + age + " ago");
+      else ctx->warn("using the cached answer 'not found' for " + request.url + " from " + age + " ago");
       return cached_response(request, *cached);
     }
     if (cached && cached->fresh(request.max_age_s, now_s())) return cached_response(request, *cached);
-    if (cached && !cached->found() && request.missing_max_age_s &&
-        cached->age_at(now_s()) < *request.missing_max_age_s)
+    if (cached && !cached->found() && request.missing_max_age_s && cached->age_at(now_s()) < *request.missing_max_age_s)
       return cached_response(request, *cached);
     Job job;
     job.index = index;
@@ -147,8 +144,8 @@ struct Fetcher::Impl {
       settings.deadline = Steady::now() + std::chrono::seconds(std::max<long>(1, options.deadline_s));
     if (settings.past_deadline())
       return error_at(ExitCode::environment, job.request->url,
-                      "not downloaded: the downloads of this run took longer than " + std::to_string(options.deadline_s) +
-                          " s in all (EXTDEPS_DOWNLOAD_DEADLINE)");
+                      "not downloaded: the downloads of this run took longer than " +
+                          std::to_string(options.deadline_s) + " s in all (EXTDEPS_DOWNLOAD_DEADLINE)");
     auto t = Transfer::create(settings, job.request->url, job.conditional ? &*job.cached : nullptr,
                               store.create_temp(job.request->url), job.request->accept, &budget);
     if (!t.ok()) return t.error();
@@ -172,8 +169,8 @@ struct Fetcher::Impl {
   // "; --offline would use the cached copy from 3 h ago"
   std::string cached_hint(const Job& job) const {
     if (!job.cached || !job.cached->found()) return {};
-    return "; --offline would use the cached copy from " +
-           age_text(std::chrono::seconds(job.cached->age_at(now_s()))) + " ago";
+    return "; --offline would use the cached copy from " + age_text(std::chrono::seconds(job.cached->age_at(now_s()))) +
+           " ago";
   }
 
   Error failure(const Job& job, const std::string& what) const {
@@ -229,8 +226,7 @@ struct Fetcher::Impl {
     job.bytes_done = t.bytes_now();
     const auto& h = t.headers();
     long status = t.status();
-    if (rc == CURLE_OK && status >= 200 && status < 300 && status != 206 && !t.complete())
-      rc = CURLE_PARTIAL_FILE;
+    if (rc == CURLE_OK && status >= 200 && status < 300 && status != 206 && !t.complete()) rc = CURLE_PARTIAL_FILE;
     if (rc != CURLE_OK) {
       if (Transfer::retryable(rc) && !settings.past_deadline() && retry_later(job)) return;
       // The disk, not the network: the cached copy is no way out.
@@ -241,8 +237,8 @@ struct Fetcher::Impl {
     if (status == 304) return revalidated(job, h);
     if (status >= 200 && status < 300 && status != 206) {
       auto meta = meta_from(job, h, status, t.body().written());
-      auto stored = h.cache_control.no_store ? store.commit_unstored(job.request->url, t.body())
-                                             : store.commit(meta, t.body());
+      auto stored =
+          h.cache_control.no_store ? store.commit_unstored(job.request->url, t.body()) : store.commit(meta, t.body());
       job.result = stored.ok() ? Result<Response>(network_response(job, status, true, h.content_type))
                                : Result<Response>(named(job, stored.error()));
       return;
@@ -405,10 +401,8 @@ std::vector<Result<Response>> Fetcher::fetch_all(const std::vector<Request>& req
       reads = impl_->store.hold_for_reads();
     for (std::size_t i = 0; i < requests.size(); ++i) {
       auto planned = impl_->plan(i, requests[i]);
-      if (auto* job = std::get_if<Job>(&planned))
-        jobs.push_back(std::move(*job));
-      else
-        answers[i] = std::move(std::get<Result<Response>>(planned));
+      if (auto* job = std::get_if<Job>(&planned)) jobs.push_back(std::move(*job));
+      else answers[i] = std::move(std::get<Result<Response>>(planned));
     }
   }
   if (each)

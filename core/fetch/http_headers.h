@@ -30,8 +30,8 @@ struct ResponseHeaders {
   std::optional<std::uint64_t> content_length;
   CacheControl cache_control;
   std::optional<std::int64_t> date_s, expires_s;  // seconds since the epoch
-  bool expires_invalid = false;  // "Expires: 0" and other unparsable dates mean already expired
-  long age_s = 0;                // Age: how long caches on the way already held it
+  bool expires_invalid = false;                   // "Expires: 0" and other unparsable dates mean already expired
+  long age_s = 0;                                 // Age: how long caches on the way already held it
 
   // One line as libcurl hands it over, "\r\n" included. A status line ("HTTP/1.1 200 OK") starts
   // the headers of a new answer (after a redirect) and forgets the previous ones.

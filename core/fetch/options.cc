@@ -58,10 +58,8 @@ Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
   if (ctx.cache_enabled()) o.cache_dir = ctx.cache_dir() + "/http";
   o.offline = flags.offline;
   if (auto v = ctx.env("EXTDEPS_OFFLINE"); v && !v->empty() && !o.offline) {
-    if (*v == "1" || *v == "true" || *v == "yes")
-      o.offline = true;
-    else if (*v != "0" && *v != "false" && *v != "no")
-      return bad_setting(ctx, "EXTDEPS_OFFLINE", *v, "1 or 0");
+    if (*v == "1" || *v == "true" || *v == "yes") o.offline = true;
+    else if (*v != "0" && *v != "false" && *v != "no") return bad_setting(ctx, "EXTDEPS_OFFLINE", *v, "1 or 0");
   }
   o.progress = flags.stderr_is_terminal || ctx.stderr_is_terminal();
   if (flags.max_download_bytes) o.max_download_bytes = *flags.max_download_bytes;
@@ -72,8 +70,7 @@ Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
     auto v = ctx.env(name);
     if (!v || v->empty()) continue;
     auto size = parse_size(*v);
-    if (!size)
-      return bad_setting(ctx, name, *v, "a size such as 2G, 512M or 1048576");
+    if (!size) return bad_setting(ctx, name, *v, "a size such as 2G, 512M or 1048576");
     *field = *size;
   }
   if (auto v = ctx.env("EXTDEPS_DOWNLOAD_DEADLINE"); v && !v->empty()) {

@@ -20,8 +20,8 @@ class App;
 namespace extdeps::fetch {
 
 struct FetchFlags {
-  std::string cache_dir;         // --cache-dir; empty: the Context's
-  bool offline = false;          // --offline
+  std::string cache_dir;            // --cache-dir; empty: the Context's
+  bool offline = false;             // --offline
   bool stderr_is_terminal = false;  // draw the progress line (also when the Context says so)
   // From the configuration files (max-download-size, max-download-total, allow-insecure-http),
   // below the environment (EXTDEPS_MAX_DOWNLOAD_SIZE, EXTDEPS_MAX_DOWNLOAD_TOTAL,

@@ -26,8 +26,7 @@ std::string progress_line(const ProgressState& s) {
     std::string now = size_text(s.bytes);
     // "1.2 of 3.4 MiB" when both have the same unit.
     auto unit = total.substr(total.find(' '));
-    if (now.size() > unit.size() && now.substr(now.size() - unit.size()) == unit)
-      now.resize(now.size() - unit.size());
+    if (now.size() > unit.size() && now.substr(now.size() - unit.size()) == unit) now.resize(now.size() - unit.size());
     line += now + " of " + total;
   } else {
     line += size_text(s.bytes);

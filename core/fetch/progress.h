@@ -11,11 +11,11 @@
 namespace extdeps::fetch {
 
 struct ProgressState {
-  std::size_t done = 0;       // transfers finished
-  std::size_t total = 0;      // transfers in the batch
-  std::uint64_t bytes = 0;    // received so far
-  std::uint64_t expected = 0; // announced by Content-Length; 0 when some are unknown
-  std::string current;        // the last path component of a transfer running now
+  std::size_t done = 0;        // transfers finished
+  std::size_t total = 0;       // transfers in the batch
+  std::uint64_t bytes = 0;     // received so far
+  std::uint64_t expected = 0;  // announced by Content-Length; 0 when some are unknown
+  std::string current;         // the last path component of a transfer running now
 };
 
 // "downloading 2/5  1.2 of 3.4 MiB  repodata.json", at most 79 columns.

@@ -54,9 +54,8 @@ TransferSettings TransferSettings::from(const Context& ctx, const Options& optio
   return s;
 }
 
-Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& settings,
-                                                   const std::string& url, const EntryMeta* cached,
-                                                   TempFile body, const std::string& accept,
+Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& settings, const std::string& url,
+                                                   const EntryMeta* cached, TempFile body, const std::string& accept,
                                                    RunBudget* budget) {
   if (auto loaded = load_curl(); !loaded.ok()) return at_place(loaded.error(), url);
   std::unique_ptr<Transfer> t(new Transfer());
@@ -83,7 +82,8 @@ Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& setti
   curl().easy_setopt(e, CURLOPT_LOW_SPEED_TIME, settings.low_speed_time_s);
   curl().easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, settings.low_speed_limit);
   if (settings.deadline) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*settings.deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(*settings.deadline - std::chrono::steady_clock::now());
     curl().easy_setopt(e, CURLOPT_TIMEOUT_MS, std::max<long>(1, static_cast<long>(left.count())));
   }
   // A Content-Length over the limit fails before any byte is written; on_body stops the rest.
@@ -102,8 +102,8 @@ Result<std::unique_ptr<Transfer>> Transfer::create(const TransferSettings& setti
     if (!cached->etag.empty())
       t->request_headers_ = curl().slist_append(t->request_headers_, ("If-None-Match: " + cached->etag).c_str());
     if (!cached->last_modified.empty())
-      t->request_headers_ = curl().slist_append(
-          t->request_headers_, ("If-Modified-Since: " + cached->last_modified).c_str());
+      t->request_headers_ =
+          curl().slist_append(t->request_headers_, ("If-Modified-Since: " + cached->last_modified).c_str());
   }
   if (t->request_headers_) curl().easy_setopt(e, CURLOPT_HTTPHEADER, t->request_headers_);
   return t;
@@ -186,10 +186,8 @@ bool Transfer::retryable(CURLcode rc) {
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
     case CURLE_HTTP3:
-    case CURLE_SSL_CONNECT_ERROR:
-      return true;
-    default:
-      return false;
+    case CURLE_SSL_CONNECT_ERROR: return true;
+    default: return false;
   }
 }
 
@@ -209,30 +207,27 @@ std::string Transfer::failure_text(CURLcode rc) const {
       if (connected == 0) return "could not connect within " + seconds_text(settings_.connect_timeout_ms);
       std::string what = settings_.low_speed_limit <= 1
                              ? "timed out, no data for " + std::to_string(settings_.low_speed_time_s) + " s"
-                             : "timed out, under " + std::to_string(settings_.low_speed_limit) +
-                                   " bytes/s for " + std::to_string(settings_.low_speed_time_s) + " s";
+                             : "timed out, under " + std::to_string(settings_.low_speed_limit) + " bytes/s for " +
+                                   std::to_string(settings_.low_speed_time_s) + " s";
       if (!answered) return what + " waiting for the answer";
       return what + " after " + std::to_string(got) + " bytes";
     }
     case CURLE_RECV_ERROR:
       if (!answered) return "connection reset before the answer";
       return "connection reset after " + std::to_string(got) + " bytes";
-    case CURLE_SEND_ERROR:
-      return "connection reset while sending the request";
+    case CURLE_SEND_ERROR: return "connection reset while sending the request";
     case CURLE_PARTIAL_FILE:
       if (headers_.content_length)
-        return "body cut short: got " + std::to_string(got) + " of " +
-               std::to_string(*headers_.content_length) + " bytes";
+        return "body cut short: got " + std::to_string(got) + " of " + std::to_string(*headers_.content_length) +
+               " bytes";
       return "body cut short after " + std::to_string(got) + " bytes";
-    case CURLE_GOT_NOTHING:
-      return "the server closed the connection without answering";
+    case CURLE_GOT_NOTHING: return "the server closed the connection without answering";
     case CURLE_COULDNT_CONNECT:
       if (os_errno) return "cannot connect (" + lower_first(std::strerror(static_cast<int>(os_errno))) + ")";
       return "cannot connect (" + detail + ")";
     case CURLE_COULDNT_RESOLVE_HOST:
       return "cannot resolve the host name (no network? --offline answers from the cache)";
-    case CURLE_COULDNT_RESOLVE_PROXY:
-      return "cannot resolve the proxy (" + detail + ")";
+    case CURLE_COULDNT_RESOLVE_PROXY: return "cannot resolve the proxy (" + detail + ")";
     case CURLE_FILESIZE_EXCEEDED:
       return "the body is larger than the limit of " + size_limit_text(settings_.max_body_bytes) +
              " per download (max-download-size in the configuration, EXTDEPS_MAX_DOWNLOAD_SIZE)";
@@ -247,17 +242,15 @@ std::string Transfer::failure_text(CURLcode rc) const {
       return detail;
     case CURLE_BAD_CONTENT_ENCODING:
       return "cannot decode the " +
-             (headers_.content_encoding.empty() ? std::string("encoded") : headers_.content_encoding) +
-             " body (" + detail + ")";
+             (headers_.content_encoding.empty() ? std::string("encoded") : headers_.content_encoding) + " body (" +
+             detail + ")";
     case CURLE_SSL_CACERT_BADFILE:
       if (!settings_.ca_bundle.empty())
         return "cannot use the CA bundle " + settings_.ca_bundle + " (from " + settings_.ca_bundle_source +
                "): " + detail;
       return detail;
-    case CURLE_PEER_FAILED_VERIFICATION:
-      return "the server's TLS certificate is not trusted (" + detail + ")";
-    case CURLE_TOO_MANY_REDIRECTS:
-      return "too many redirects";
+    case CURLE_PEER_FAILED_VERIFICATION: return "the server's TLS certificate is not trusted (" + detail + ")";
+    case CURLE_TOO_MANY_REDIRECTS: return "too many redirects";
     case CURLE_UNSUPPORTED_PROTOCOL: {
       // With redirect_protocols_for: an https URL sent to plain http.
       char* to = nullptr;
@@ -268,8 +261,7 @@ std::string Transfer::failure_text(CURLcode rc) const {
                ": what it serves could be changed by anyone on the way; ask the index's owner for https";
       return detail;
     }
-    default:
-      return detail;
+    default: return detail;
   }
 }
 

@@ -19,7 +19,6 @@
 
 namespace extdeps::fetch {
 
-
 struct TransferSettings {
   long connect_timeout_ms = 10000;
   long low_speed_time_s = 30;
@@ -57,10 +56,9 @@ class Transfer {
  public:
   // A GET of url into body; revalidating `cached` (If-None-Match / If-Modified-Since) when given.
   // `accept`, when not empty, is sent as the Accept header.
-  static Result<std::unique_ptr<Transfer>> create(const TransferSettings& settings,
-                                                  const std::string& url, const EntryMeta* cached,
-                                                  TempFile body, const std::string& accept = {},
-                                                  RunBudget* budget = nullptr);
+  static Result<std::unique_ptr<Transfer>> create(const TransferSettings& settings, const std::string& url,
+                                                  const EntryMeta* cached, TempFile body,
+                                                  const std::string& accept = {}, RunBudget* budget = nullptr);
   ~Transfer();
   Transfer(const Transfer&) = delete;
   Transfer& operator=(const Transfer&) = delete;
@@ -98,7 +96,7 @@ class Transfer {
   TempFile body_;
   int write_errno_ = 0;
   RunBudget* budget_ = nullptr;
-  std::uint64_t body_seen_ = 0;  // bytes given to on_body, kept or not
+  std::uint64_t body_seen_ = 0;                                // bytes given to on_body, kept or not
   enum class Over { none, download, run } over_ = Over::none;  // which limit stopped it
   std::uint64_t bytes_now_ = 0;
   std::uint64_t bytes_expected_ = 0;

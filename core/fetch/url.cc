@@ -1,10 +1,10 @@
 #include "core/fetch/url.h"
 #include "core/util/text.h"
 
-#include "core/fetch/curl_api.h"
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/fetch/curl_api.h"
 
 #include <algorithm>
 #include <cctype>
@@ -52,8 +52,7 @@ Result<ParsedUrl> parse_url(std::string_view url) {
     p.path = std::string(url.substr(7));
     return p;
   }
-  if (auto loaded = load_curl(); !loaded.ok())
-    return at_place(loaded.error(), std::string(url));
+  if (auto loaded = load_curl(); !loaded.ok()) return at_place(loaded.error(), std::string(url));
   std::unique_ptr<CURLU, UrlDeleter> u(curl().url());
   if (!u) return error_at(ExitCode::environment, std::string(url), "out of memory");
   std::string text(url);
@@ -80,8 +79,8 @@ Result<ParsedUrl> parse_url(std::string_view url) {
     return p;
   }
   if (p.scheme != "http" && p.scheme != "https") {
-    Error e = bad_input(text + ": unsupported URL scheme '" + p.scheme +
-                        "' (extdeps fetches http, https and file URLs)");
+    Error e =
+        bad_input(text + ": unsupported URL scheme '" + p.scheme + "' (extdeps fetches http, https and file URLs)");
     e.place = text;
     e.what = "unsupported URL scheme '" + p.scheme + "'";
     e.expected = "an http, https or file URL";

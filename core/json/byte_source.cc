@@ -8,9 +8,9 @@
 #include "core/util/read_ahead.h"
 #include "core/util/regular_file.h"
 
+#include <brotli/decode.h>
 #include <fcntl.h>
 #include <unistd.h>
-#include <brotli/decode.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -299,12 +299,14 @@ class PrefetchingSource final : public ByteSource {
  private:
   std::unique_ptr<ByteSource> inner_;  // only the read-ahead thread uses it while it runs
   const bool compressed_;
-  ReadAhead ahead_;                    // last: started once inner_ is there
+  ReadAhead ahead_;  // last: started once inner_ is there
 };
 
 std::unique_ptr<ByteSource> decoded(std::unique_ptr<ByteSource> in) {
-  if (ends_with(in->name(), ".zst")) return std::make_unique<PrefetchingSource>(std::make_unique<ZstdSource>(std::move(in)));
-  if (ends_with(in->name(), ".br")) return std::make_unique<PrefetchingSource>(std::make_unique<BrotliSource>(std::move(in)));
+  if (ends_with(in->name(), ".zst"))
+    return std::make_unique<PrefetchingSource>(std::make_unique<ZstdSource>(std::move(in)));
+  if (ends_with(in->name(), ".br"))
+    return std::make_unique<PrefetchingSource>(std::make_unique<BrotliSource>(std::move(in)));
   return in;
 }
 

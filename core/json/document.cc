@@ -71,8 +71,8 @@ nlohmann::json parse_or_discarded(std::string_view text) {
 
 std::optional<DocumentError> parse_document(std::string_view text, nlohmann::json& out) {
   if (auto at = nested_deeper_than(text, limits::kMaxJsonDepth))
-    return DocumentError{*at, "arrays and objects nested deeper than " + std::to_string(limits::kMaxJsonDepth) +
-                                  " (docs/limits.md)"};
+    return DocumentError{
+        *at, "arrays and objects nested deeper than " + std::to_string(limits::kMaxJsonDepth) + " (docs/limits.md)"};
   try {
     out = nlohmann::json::parse(text);
     return std::nullopt;

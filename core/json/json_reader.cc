@@ -139,9 +139,9 @@ bool JsonReader::unexpected(std::string_view expected) {
   int c = peek_byte();
   if (error_) return false;
   if (c < 0)
-    return fail("data ends early" + at(offset()) + " (expected " + std::string(expected) +
-                    "; the file may be truncated)",
-                offset(), expected);
+    return fail(
+        "data ends early" + at(offset()) + " (expected " + std::string(expected) + "; the file may be truncated)",
+        offset(), expected);
   std::string what;
   if (c > 0x20 && c < 0x7f) {
     what = std::string("'") + static_cast<char>(c) + "'";
@@ -168,8 +168,16 @@ std::optional<JsonKind> JsonReader::peek() {
     case 'f': return JsonKind::boolean;
     case 'n': return JsonKind::null;
     case '-':
-    case '0': case '1': case '2': case '3': case '4':
-    case '5': case '6': case '7': case '8': case '9': return JsonKind::number;
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9': return JsonKind::number;
     default: break;
   }
   unexpected("a JSON value");
@@ -319,7 +327,9 @@ bool JsonReader::scan_escape(std::string* out) {
   int c = peek_byte();
   char plain = 0;
   switch (c) {
-    case '"': case '\\': case '/': plain = static_cast<char>(c); break;
+    case '"':
+    case '\\':
+    case '/': plain = static_cast<char>(c); break;
     case 'b': plain = '\b'; break;
     case 'f': plain = '\f'; break;
     case 'n': plain = '\n'; break;
@@ -415,7 +425,8 @@ bool JsonReader::scan_number(std::string* text, std::uint64_t& value, bool& fits
 
 bool JsonReader::scan_literal(std::string_view word) {
   for (char w : word) {
-    if (peek_byte() != static_cast<unsigned char>(w)) return unexpected(std::string(1, '\'').append(word).append(1, '\''));
+    if (peek_byte() != static_cast<unsigned char>(w))
+      return unexpected(std::string(1, '\'').append(word).append(1, '\''));
     ++pos_;
   }
   return true;

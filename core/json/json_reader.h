@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/util/result.h"
 #include "core/json/byte_source.h"
+#include "core/util/result.h"
 
 namespace extdeps::json {
 

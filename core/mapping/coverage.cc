@@ -40,8 +40,8 @@ std::string_view cover_name(Cover c) {
 }
 
 std::size_t Coverage::count(std::size_t ecosystem, Cover c) const {
-  return static_cast<std::size_t>(std::count_if(
-      rows.begin(), rows.end(), [&](const CoverageRow& r) { return r.cells[ecosystem] == c; }));
+  return static_cast<std::size_t>(
+      std::count_if(rows.begin(), rows.end(), [&](const CoverageRow& r) { return r.cells[ecosystem] == c; }));
 }
 
 std::size_t Coverage::count_unverified(std::size_t ecosystem, Cover c) const {
@@ -55,8 +55,7 @@ Coverage coverage(const Tables& tables) {
   std::vector<const Table*> order;
   for (const auto& t : tables.tables) order.push_back(&t);
   std::stable_sort(order.begin(), order.end(), [](const Table* a, const Table* b) {
-    return std::make_pair(rank(a->ecosystem), a->ecosystem) <
-           std::make_pair(rank(b->ecosystem), b->ecosystem);
+    return std::make_pair(rank(a->ecosystem), a->ecosystem) < std::make_pair(rank(b->ecosystem), b->ecosystem);
   });
   std::set<std::string> ids;
   for (const Table* t : order) {
@@ -133,11 +132,11 @@ nlohmann::json coverage_json(const Coverage& c) {
   j["ids"] = std::move(ids);
   json totals = json::object();
   for (std::size_t i = 0; i < c.ecosystems.size(); ++i) {
-    totals[c.ecosystems[i]] = {{"mapped", c.count(i, Cover::mapped)},
-                               {"none", c.count(i, Cover::none)},
-                               {"absent", c.count(i, Cover::absent)},
-                               {"unverified", c.count_unverified(i, Cover::mapped) +
-                                                  c.count_unverified(i, Cover::none)}};
+    totals[c.ecosystems[i]] = {
+        {"mapped", c.count(i, Cover::mapped)},
+        {"none", c.count(i, Cover::none)},
+        {"absent", c.count(i, Cover::absent)},
+        {"unverified", c.count_unverified(i, Cover::mapped) + c.count_unverified(i, Cover::none)}};
   }
   j["totals"] = std::move(totals);
   j["count"] = c.rows.size();

@@ -17,9 +17,9 @@ enum class Cover { mapped, none, absent };  // packages; an explicit "none" with
 
 struct CoverageRow {
   std::string id;
-  std::vector<Cover> cells;                 // one per Coverage::ecosystems
+  std::vector<Cover> cells;                        // one per Coverage::ecosystems
   std::vector<std::vector<std::string>> releases;  // per ecosystem: [id.release.X] names
-  std::vector<bool> unverified;             // per ecosystem: the entry says `unverified = true`
+  std::vector<bool> unverified;                    // per ecosystem: the entry says `unverified = true`
 };
 
 struct Coverage {

@@ -61,8 +61,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
-std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std::string>& known,
-                                      std::size_t limit) {
+std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std::string>& known, std::size_t limit) {
   // A text far longer than any id is near none of them; comparing it would cost its length times
   // every id's (a 10 MB name: minutes and gigabytes).
   if (id.size() > limits::kMaxSuggestLength) return {};
@@ -83,8 +82,7 @@ std::vector<std::string> did_you_mean(std::string_view id, const std::vector<std
     if (k == id) continue;
     const std::size_t dw = edit_distance(whole, to_lower(k));
     const std::string kn = name_part(k);
-    const std::size_t dn =
-        std::min(edit_distance(name, kn), edit_distance(without_lib(name), without_lib(kn)));
+    const std::size_t dn = std::min(edit_distance(name, kn), edit_distance(without_lib(name), without_lib(kn)));
     const bool close_whole = dw <= allowed(after_type.size());
     const bool close_name = !name.empty() && dn <= allowed(std::max(name.size(), kn.size()));
     if (!close_whole && !close_name) continue;

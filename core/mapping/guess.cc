@@ -39,8 +39,8 @@ std::string without_lib(std::string_view name) {
   return std::string(name.size() > 3 && name.rfind("lib", 0) == 0 ? name.substr(3) : name);
 }
 
-std::vector<GuessCandidate> guess_candidates(std::string_view id, std::string_view ecosystem,
-                                             std::string_view manager, Category category) {
+std::vector<GuessCandidate> guess_candidates(std::string_view id, std::string_view ecosystem, std::string_view manager,
+                                             Category category) {
   const std::string name = guess_name(id);
   if (name.empty()) return {};
   const std::string type = type_of(id);
@@ -58,14 +58,13 @@ std::vector<GuessCandidate> guess_candidates(std::string_view id, std::string_vi
       continue;
     // A provide is looked up, not installed: pkgconfig(zlib) is no package name, its provider is.
     if (f.kind != Kind::provides && name_problem(manager, f.name)) continue;
-    out.push_back({std::move(f.name), "named after " + std::string(id) + " (" + std::move(f.form) + ")", f.kind,
-                   f.dev_packages});
+    out.push_back(
+        {std::move(f.name), "named after " + std::string(id) + " (" + std::move(f.form) + ")", f.kind, f.dev_packages});
   }
   return out;
 }
 
-std::string guess_rules(std::string_view id, std::string_view ecosystem, std::string_view manager,
-                        Category category) {
+std::string guess_rules(std::string_view id, std::string_view ecosystem, std::string_view manager, Category category) {
   std::vector<std::string> forms;
   for (const auto& c : guess_candidates(id, ecosystem, manager, category)) {
     // "named after X (FORM)" -> FORM, each once.

@@ -53,13 +53,12 @@ std::string without_lib(std::string_view name);
 // manager's name rule refuses (a provide is looked up, not installed, and is kept). Nothing for
 // ids that name no upstream project (dep:virtual/..., which need a maintained mapping) or where
 // the provider has no rule.
-std::vector<GuessCandidate> guess_candidates(std::string_view id, std::string_view ecosystem,
-                                             std::string_view manager, Category category);
+std::vector<GuessCandidate> guess_candidates(std::string_view id, std::string_view ecosystem, std::string_view manager,
+                                             Category category);
 
 // The rules guess_candidates tries for one ecosystem and category, in words, for "nothing here
 // is named after it (tried: ...)"; empty when it tries none.
-std::string guess_rules(std::string_view id, std::string_view ecosystem, std::string_view manager,
-                        Category category);
+std::string guess_rules(std::string_view id, std::string_view ecosystem, std::string_view manager, Category category);
 
 // The name a guess starts from: the last path segment, lower-cased, without version,
 // qualifiers or subpath ("dep:github/GNOME/LibXml2@2.9" -> "libxml2"); empty for a type that

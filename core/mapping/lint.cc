@@ -1,7 +1,7 @@
 #include "core/mapping/lint.h"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -71,16 +71,15 @@ void check_order(const Table& t, std::vector<LintProblem>& out) {
   for (std::size_t i = 1; i < by_line.size(); ++i) {
     if (by_line[i - 1]->id < by_line[i]->id) continue;
     // Where it belongs: before the first entry (in file order) with a greater id.
-    const Entry* next = *std::find_if(by_line.begin(), by_line.end(),
-                                      [&](const Entry* e) { return e->id > by_line[i]->id; });
-    out.push_back(at(by_line[i]->where,
-                     by_line[i]->id + " is out of order: entries are sorted by id (it belongs before " +
-                         next->id + ", line " + std::to_string(next->where.line) + ")"));
+    const Entry* next =
+        *std::find_if(by_line.begin(), by_line.end(), [&](const Entry* e) { return e->id > by_line[i]->id; });
+    out.push_back(at(by_line[i]->where, by_line[i]->id +
+                                            " is out of order: entries are sorted by id (it belongs before " +
+                                            next->id + ", line " + std::to_string(next->where.line) + ")"));
   }
 }
 
-void check_depurl(const std::string& text, const char* what, const Entry& e,
-                  std::vector<LintProblem>& out) {
+void check_depurl(const std::string& text, const char* what, const Entry& e, std::vector<LintProblem>& out) {
   bool legacy = false;
   auto url = declare::parse_depurl(text, &legacy);
   if (!url) {
@@ -88,11 +87,11 @@ void check_depurl(const std::string& text, const char* what, const Entry& e,
     return;
   }
   if (legacy) {
-    out.push_back(at(e.where, std::string(what) + " '" + text +
-                                  "' uses an old spelling: write it as dep:" + url->type + "/..."));
+    out.push_back(
+        at(e.where, std::string(what) + " '" + text + "' uses an old spelling: write it as dep:" + url->type + "/..."));
   } else if (text.compare(4, url->type.size(), url->type) != 0) {
-    out.push_back(at(e.where, std::string(what) + " '" + text + "': write the type in lower case ('" +
-                                  url->type + "')"));
+    out.push_back(
+        at(e.where, std::string(what) + " '" + text + "': write the type in lower case ('" + url->type + "')"));
   }
 }
 
@@ -109,8 +108,8 @@ void check_alternatives(const Entry& e, std::vector<LintProblem>& out) {
     for (std::size_t j = 0; j < i; ++j) {
       if (!same(i, j)) continue;
       out.push_back(at(e.alternatives(Category::host)[i].where,
-                       "alternative " + std::to_string(i + 1) + " of " + e.id +
-                           " repeats alternative " + std::to_string(j + 1) + " (line " +
+                       "alternative " + std::to_string(i + 1) + " of " + e.id + " repeats alternative " +
+                           std::to_string(j + 1) + " (line " +
                            std::to_string(e.alternatives(Category::host)[j].where.line) + ")"));
       break;
     }
@@ -124,8 +123,7 @@ void check_alternatives(const Entry& e, std::vector<LintProblem>& out) {
   };
   for (const auto& r : e.releases) {
     if (packages(r.by_category) == packages(e.by_category)) {
-      out.push_back(at(r.where, "release " + r.release + " of " + e.id +
-                                    " says what the entry says: remove it"));
+      out.push_back(at(r.where, "release " + r.release + " of " + e.id + " says what the entry says: remove it"));
     }
   }
 }
@@ -133,8 +131,8 @@ void check_alternatives(const Entry& e, std::vector<LintProblem>& out) {
 void check_modules(const Entry& e, std::vector<LintProblem>& out) {
   for (const auto& m : e.pkgconfig) {
     if (m.size() > 3 && m.compare(m.size() - 3, 3, ".pc") == 0) {
-      out.push_back(at(e.where, "module '" + m + "' of " + e.id + " is a file name: write '" +
-                                    m.substr(0, m.size() - 3) + "'"));
+      out.push_back(
+          at(e.where, "module '" + m + "' of " + e.id + " is a file name: write '" + m.substr(0, m.size() - 3) + "'"));
     } else if (m.find('/') != std::string::npos) {
       out.push_back(at(e.where, "module '" + m + "' of " + e.id + " is a path: write the module name"));
     }
@@ -173,12 +171,11 @@ void check_across(const std::vector<Loaded>& all, std::vector<LintProblem>& out)
       auto it = alias_of.find(e.id);
       if (it != alias_of.end() && it->second.entry->id != e.id) {
         out.push_back(at(e.where, "id " + e.id + " is an alias of " + it->second.entry->id + " in " +
-                                      it->second.entry->where.str() +
-                                      ": use the same id in every table"));
+                                      it->second.entry->where.str() + ": use the same id in every table"));
       }
       if (l.table.ecosystem == "pkgconfig" && any_package_table && !package_ids.count(e.id)) {
         out.push_back(at(e.where, e.id + " is in no package manager's table: a pkg-config module "
-                                      "proves a library that some table maps (add the id there)"));
+                                         "proves a library that some table maps (add the id there)"));
       }
     }
   }
@@ -189,8 +186,7 @@ void check_across(const std::vector<Loaded>& all, std::vector<LintProblem>& out)
       for (const auto& e : all[j].table.entries) {
         if (const Entry* first = all[i].table.find(e.id); first && first->id == e.id) {
           out.push_back(at(e.where, e.id + " is also in " + first->where.str() + " (ecosystem '" +
-                                        all[j].table.ecosystem +
-                                        "' in the same folder): say it once"));
+                                        all[j].table.ecosystem + "' in the same folder): say it once"));
         }
       }
     }

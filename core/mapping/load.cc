@@ -1,10 +1,10 @@
 // load_table: reads one mapping table (schema/mapping.md) with toml++, checks every key and type,
 // applies the category fallback, and reports the first problem as "file:line:col: message".
 #include <algorithm>
-#include <map>
 #include <array>
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <tuple>
@@ -57,7 +57,6 @@ std::optional<std::string> regex_too_big(std::string_view pattern) {
   }
   return std::nullopt;
 }
-
 
 constexpr int kSchema = 1;
 constexpr std::array<Category, 3> kCategories = {Category::build, Category::host, Category::run};
@@ -122,16 +121,15 @@ class Loader {
   // `component` come in as the defaults and go out as the table's own.
   // `inherit` (for a release table): the entry's own lists, standing in for the categories the
   // table does not write, before the fallback. `lists_out`: the lists the table writes itself.
-  std::optional<Failure> read_body(const toml::table& t, const std::string& id, const char* what,
-                                   VersionRule& rule, std::string& component,
-                                   std::map<Category, std::vector<Alternative>>& out,
+  std::optional<Failure> read_body(const toml::table& t, const std::string& id, const char* what, VersionRule& rule,
+                                   std::string& component, std::map<Category, std::vector<Alternative>>& out,
                                    const Lists* inherit = nullptr, Lists* lists_out = nullptr) const;
   std::optional<Failure> read_releases(const toml::table& t, Entry& e, const VersionRule& rule,
                                        const std::string& component, const Lists& entry_lists) const;
 
   std::optional<Failure> read_lists(const toml::table& t, Lists& out) const;
-  std::optional<Failure> check_from(const toml::table& t, const VersionRule& rule,
-                                    const Lists& lists, const std::string& id) const;
+  std::optional<Failure> check_from(const toml::table& t, const VersionRule& rule, const Lists& lists,
+                                    const std::string& id) const;
 
   std::string path_;
   bool pkgconfig_ = false;
@@ -142,8 +140,7 @@ class Loader {
   VersionRule default_rule_;
 };
 
-std::optional<Failure> Loader::check_keys(const toml::table& t,
-                                          const std::vector<std::string>& allowed,
+std::optional<Failure> Loader::check_keys(const toml::table& t, const std::vector<std::string>& allowed,
                                           const std::string& where) const {
   const toml::key* first = nullptr;
   for (auto&& [k, v] : t) {
@@ -160,8 +157,7 @@ std::optional<Failure> Loader::check_keys(const toml::table& t,
   std::string message = "unknown key '" + shorten(name) + "'" + where;
   if (!pkgconfig_ && name == "modules") {
     message += " ('modules' belongs in the pkgconfig table)";
-  } else if (pkgconfig_ && (name == "build" || name == "host" || name == "run" ||
-                            name == "alternative")) {
+  } else if (pkgconfig_ && (name == "build" || name == "host" || name == "run" || name == "alternative")) {
     message += " (the pkgconfig table lists 'modules' for every category)";
   } else {
     std::string best;
@@ -179,8 +175,7 @@ std::optional<Failure> Loader::check_keys(const toml::table& t,
   return fail(first->source(), message);
 }
 
-std::optional<Failure> Loader::read_string(const toml::table& t, const char* key,
-                                           std::string& out) const {
+std::optional<Failure> Loader::read_string(const toml::table& t, const char* key, std::string& out) const {
   const toml::node* n = t.get(key);
   if (!n) return std::nullopt;
   if (!n->is_string()) {
@@ -196,14 +191,13 @@ std::optional<Failure> Loader::read_strings(const toml::table& t, const char* ke
   if (!n) return std::nullopt;
   const toml::array* arr = n->as_array();
   if (!arr) {
-    return fail(n->source(),
-                std::string("'") + key + "' must be an array of strings, got " + type_name(*n));
+    return fail(n->source(), std::string("'") + key + "' must be an array of strings, got " + type_name(*n));
   }
   std::vector<std::string> values;
   for (const toml::node& item : *arr) {
     if (!item.is_string()) {
-      return fail(item.source(), std::string("'") + key + "' must be an array of strings, got " +
-                                     type_name(item) + " in it");
+      return fail(item.source(),
+                  std::string("'") + key + "' must be an array of strings, got " + type_name(item) + " in it");
     }
     const std::string& s = item.as_string()->get();
     if (s.empty()) return fail(item.source(), std::string("empty string in '") + key + "'");
@@ -238,8 +232,7 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
   if (auto f = read_string(*t, "from", rule.from)) return f;
   if (!t->get("rule")) rule.kind = t->get("regex") ? "regex" : default_rule_.kind;
   if (rule.kind != "native" && rule.kind != "deb-upstream" && rule.kind != "regex") {
-    return fail(t->get("rule")->source(),
-                "unknown version rule '" + rule.kind + "'", kExpected);
+    return fail(t->get("rule")->source(), "unknown version rule '" + rule.kind + "'", kExpected);
   }
   if (rule.kind == "regex") {
     if (rule.pattern.empty()) return fail(n.source(), "a regex version rule needs 'regex'");
@@ -254,9 +247,9 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
                   "version regex '" + shorten(rule.pattern) + "' does not compile: " + re->error());
     rule.compiled = re;
     if (re->NumberOfCapturingGroups() != 1) {
-      return fail(t->get("regex")->source(),
-                  "version regex '" + rule.pattern + "' must have exactly one group, it has " +
-                      std::to_string(re->NumberOfCapturingGroups()));
+      return fail(t->get("regex")->source(), "version regex '" + rule.pattern +
+                                                 "' must have exactly one group, it has " +
+                                                 std::to_string(re->NumberOfCapturingGroups()));
     }
   } else if (!rule.pattern.empty()) {
     return fail(t->get("regex")->source(), "'regex' is only read by the regex rule");
@@ -274,7 +267,10 @@ std::optional<Failure> Loader::read_component(const toml::table& t, std::string&
     if (std::find(components_.begin(), components_.end(), value) == components_.end()) {
       std::string expected;
       for (std::size_t i = 0; i < components_.size(); ++i)
-        expected += std::string(i == 0 ? "" : i + 1 == components_.size() ? " or " : ", ") + std::string(components_[i]);
+        expected += std::string(i == 0                        ? ""
+                                : i + 1 == components_.size() ? " or "
+                                                              : ", ") +
+                    std::string(components_[i]);
       return fail(n->source(), "unknown component '" + value + "'", expected);
     }
   } else if (value.empty()) {
@@ -307,15 +303,14 @@ std::optional<Failure> Loader::read_lists(const toml::table& t, Lists& out) cons
   return std::nullopt;
 }
 
-std::optional<Failure> Loader::check_from(const toml::table& t, const VersionRule& rule,
-                                          const Lists& lists, const std::string& id) const {
+std::optional<Failure> Loader::check_from(const toml::table& t, const VersionRule& rule, const Lists& lists,
+                                          const std::string& id) const {
   if (rule.from.empty()) return std::nullopt;
   for (const auto& l : lists.by) {
     if (l && std::find(l->begin(), l->end(), rule.from) != l->end()) return std::nullopt;
   }
   const toml::node* v = t.get("version");
-  return fail(v ? v->source() : t.source(),
-              "version rule reads '" + rule.from + "', which " + id + " does not list");
+  return fail(v ? v->source() : t.source(), "version rule reads '" + rule.from + "', which " + id + " does not list");
 }
 
 // The category fallback of schema/mapping.md: build <- host, host <- build, run <- host, build.
@@ -323,8 +318,7 @@ std::array<std::vector<std::string>, 3> with_fallback(const Lists& l) {
   const auto& b = l.by[0];
   const auto& h = l.by[1];
   const auto& r = l.by[2];
-  return {b ? *b : (h ? *h : std::vector<std::string>{}),
-          h ? *h : (b ? *b : std::vector<std::string>{}),
+  return {b ? *b : (h ? *h : std::vector<std::string>{}), h ? *h : (b ? *b : std::vector<std::string>{}),
           r ? *r : (h ? *h : (b ? *b : std::vector<std::string>{}))};
 }
 
@@ -338,13 +332,13 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
   e.where = span(t.source());
   const std::string in = " in [[id]] " + e.id;
   if (pkgconfig_) {
-    if (auto f = check_keys(t, {"id", "aliases", "description", "note", "modules", "unverified"},
-                            in)) {
+    if (auto f = check_keys(t, {"id", "aliases", "description", "note", "modules", "unverified"}, in)) {
       return f;
     }
   } else {
-    if (auto f = check_keys(t, {"id", "aliases", "description", "note", "build", "host", "run",
-                                "version", "component", "alternative", "release", "unverified"},
+    if (auto f = check_keys(t,
+                            {"id", "aliases", "description", "note", "build", "host", "run", "version", "component",
+                             "alternative", "release", "unverified"},
                             in)) {
       return f;
     }
@@ -381,17 +375,17 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
   Lists lists;
   if (auto f = read_body(t, e.id, "", rule, component, e.by_category, nullptr, &lists)) return f;
   if (e.unavailable() && e.note.empty()) {
-    return fail(t.source(), e.id + " maps to no package: add a note saying why "
-                                   "(note = \"not packaged in ...\")");
+    return fail(t.source(), e.id +
+                                " maps to no package: add a note saying why "
+                                "(note = \"not packaged in ...\")");
   }
   return read_releases(t, e, rule, component, lists);
 }
 
-std::optional<Failure> Loader::read_body(const toml::table& t, const std::string& id,
-                                         const char* what, VersionRule& rule,
-                                         std::string& component,
-                                         std::map<Category, std::vector<Alternative>>& out,
-                                         const Lists* inherit, Lists* lists_out) const {
+std::optional<Failure> Loader::read_body(const toml::table& t, const std::string& id, const char* what,
+                                         VersionRule& rule, std::string& component,
+                                         std::map<Category, std::vector<Alternative>>& out, const Lists* inherit,
+                                         Lists* lists_out) const {
   if (const toml::node* v = t.get("version")) {
     if (auto f = read_rule(*v, rule)) return f;
   }
@@ -411,8 +405,9 @@ std::optional<Failure> Loader::read_body(const toml::table& t, const std::string
   const toml::node* alts = t.get("alternative");
   if (!alts) {
     if (!top.any()) {
-      return fail(t.source(), id + what + " gives no packages: set build, host or run "
-                                          "(an empty list says the ecosystem has none)");
+      return fail(t.source(), id + what +
+                                  " gives no packages: set build, host or run "
+                                  "(an empty list says the ecosystem has none)");
     }
     if (auto f = check_from(t, rule, top, id)) return f;
     const auto lists = with_fallback(top);
@@ -424,8 +419,9 @@ std::optional<Failure> Loader::read_body(const toml::table& t, const std::string
   }
 
   if (top.any()) {
-    return fail(t.source(), id + what + " mixes build/host/run with [[id.alternative]]: "
-                                        "put every package list in an alternative");
+    return fail(t.source(), id + what +
+                                " mixes build/host/run with [[id.alternative]]: "
+                                "put every package list in an alternative");
   }
   const toml::array* arr = alts->as_array();
   if (!arr || !arr->is_array_of_tables()) {
@@ -454,8 +450,7 @@ std::optional<Failure> Loader::read_body(const toml::table& t, const std::string
     for (std::size_t i = 0; i < lists.by.size(); ++i) {
       if (lists.by[i] && lists.by[i]->empty()) {
         return fail(at.get(std::string(category_name(kCategories[i])))->source(),
-                    "an alternative of " + id + what + " has an empty '" +
-                        std::string(category_name(kCategories[i])) +
+                    "an alternative of " + id + what + " has an empty '" + std::string(category_name(kCategories[i])) +
                         "' list (say 'none' in the [[id]] itself, with a note)");
       }
     }
@@ -466,8 +461,7 @@ std::optional<Failure> Loader::read_body(const toml::table& t, const std::string
     // alternative of that category.
     for (std::size_t i = 0; i < kCategories.size(); ++i) {
       if (resolved[i].empty()) continue;
-      out[kCategories[i]].push_back(
-          Alternative{resolved[i], alt_rule, alt_component, note, span(at.source())});
+      out[kCategories[i]].push_back(Alternative{resolved[i], alt_rule, alt_component, note, span(at.source())});
     }
   }
   return std::nullopt;
@@ -477,15 +471,15 @@ std::optional<Failure> Loader::read_body(const toml::table& t, const std::string
 // release than the table's own. Each takes the keys of an entry's body (build, host, run,
 // alternative, version, component, note) and replaces the entry's packages there; version and
 // component default to the entry's.
-std::optional<Failure> Loader::read_releases(const toml::table& t, Entry& e,
-                                             const VersionRule& rule, const std::string& component,
-                                             const Lists& entry_lists) const {
+std::optional<Failure> Loader::read_releases(const toml::table& t, Entry& e, const VersionRule& rule,
+                                             const std::string& component, const Lists& entry_lists) const {
   const toml::node* rn = t.get("release");
   if (!rn) return std::nullopt;
   const toml::table* releases = rn->as_table();
   if (!releases) {
     return fail(rn->source(), std::string("'release' must be a table of releases "
-                                          "([id.release.trixie]), got ") + type_name(*rn));
+                                          "([id.release.trixie]), got ") +
+                                  type_name(*rn));
   }
   static const std::regex kRelease(R"([a-z0-9][a-z0-9.+~-]*)");
   for (auto&& [key, node] : *releases) {
@@ -496,17 +490,15 @@ std::optional<Failure> Loader::read_releases(const toml::table& t, Entry& e,
                                     "version such as 24.04)");
     }
     if (!table_release_.empty() && name == table_release_) {
-      return fail(key.source(), "release '" + name + "' of " + e.id +
-                                    " is the table's own release: write it in the entry itself");
+      return fail(key.source(),
+                  "release '" + name + "' of " + e.id + " is the table's own release: write it in the entry itself");
     }
     const toml::table* rt = node.as_table();
     if (!rt) {
-      return fail(node.source(), "[id.release." + name + "] of " + e.id +
-                                     " must be a table, got " + type_name(node));
+      return fail(node.source(), "[id.release." + name + "] of " + e.id + " must be a table, got " + type_name(node));
     }
     const std::string what = " (release " + name + ")";
-    if (auto f = check_keys(*rt, {"build", "host", "run", "version", "component", "note",
-                                  "alternative"},
+    if (auto f = check_keys(*rt, {"build", "host", "run", "version", "component", "note", "alternative"},
                             " in [id.release." + name + "] of " + e.id)) {
       return f;
     }
@@ -516,8 +508,7 @@ std::optional<Failure> Loader::read_releases(const toml::table& t, Entry& e,
     if (auto f = read_string(*rt, "note", r.note)) return f;
     VersionRule release_rule = rule;
     std::string release_component = component;
-    if (auto f = read_body(*rt, e.id, what.c_str(), release_rule, release_component,
-                           r.by_category, &entry_lists)) {
+    if (auto f = read_body(*rt, e.id, what.c_str(), release_rule, release_component, r.by_category, &entry_lists)) {
       return f;
     }
     // An empty list says the release has no package: the whole entry is none there.
@@ -542,21 +533,17 @@ std::optional<Failure> Loader::read_releases(const toml::table& t, Entry& e,
 }
 
 std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
-  if (auto f = check_keys(root, {"schema", "ecosystem", "manager", "description", "release",
-                                 "version", "id"},
-                          "")) {
+  if (auto f = check_keys(root, {"schema", "ecosystem", "manager", "description", "release", "version", "id"}, "")) {
     return f;
   }
   const toml::node* schema = root.get("schema");
   if (!schema) return Failure{path_ + ":1:1", "missing 'schema = 1'", {}};
   if (!schema->is_integer()) {
-    return fail(schema->source(), std::string("'schema' must be an integer, got ") +
-                                      type_name(*schema));
+    return fail(schema->source(), std::string("'schema' must be an integer, got ") + type_name(*schema));
   }
   if (schema->as_integer()->get() != kSchema) {
-    return fail(schema->source(), "unsupported schema " +
-                                      std::to_string(schema->as_integer()->get()) +
-                                      " (this extdeps reads schema 1)");
+    return fail(schema->source(),
+                "unsupported schema " + std::to_string(schema->as_integer()->get()) + " (this extdeps reads schema 1)");
   }
   if (!root.get("ecosystem")) return Failure{path_ + ":1:1", "missing 'ecosystem'", {}};
   if (auto f = read_string(root, "ecosystem", out.ecosystem)) return f;
@@ -599,10 +586,10 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
     const toml::node* idn = t.get("id");
     if (auto it = seen.find(e.id); it != seen.end()) {
       const std::string first = std::to_string(it->second.at.line);
-      return fail(idn->source(), it->second.alias_of.empty()
-                                     ? "duplicate id '" + e.id + "' (first at line " + first + ")"
-                                     : "id '" + e.id + "' is already an alias of " +
-                                           it->second.alias_of + " (line " + first + ")");
+      return fail(idn->source(),
+                  it->second.alias_of.empty()
+                      ? "duplicate id '" + e.id + "' (first at line " + first + ")"
+                      : "id '" + e.id + "' is already an alias of " + it->second.alias_of + " (line " + first + ")");
     }
     seen[e.id] = Seen{idn->source().begin, ""};
     const toml::array* aliases = t.get("aliases") ? t.get("aliases")->as_array() : nullptr;
@@ -615,17 +602,14 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
       if (auto it = seen.find(a); it != seen.end()) {
         const std::string first = std::to_string(it->second.at.line);
         return fail(where, "alias '" + a + "' of " + e.id + " is already " +
-                               (it->second.alias_of.empty()
-                                    ? "an id"
-                                    : "an alias of " + it->second.alias_of) +
+                               (it->second.alias_of.empty() ? "an id" : "an alias of " + it->second.alias_of) +
                                " (line " + first + ")");
       }
       seen[a] = Seen{where.begin, e.id};
     }
     out.entries.push_back(std::move(e));
   }
-  std::stable_sort(out.entries.begin(), out.entries.end(),
-                   [](const Entry& a, const Entry& b) { return a.id < b.id; });
+  std::stable_sort(out.entries.begin(), out.entries.end(), [](const Entry& a, const Entry& b) { return a.id < b.id; });
   return std::nullopt;
 }
 

@@ -24,9 +24,9 @@ namespace extdeps::mapping {
 // How the upstream version is read from a native one. "deb-upstream" strips the epoch, the
 // Debian revision and repack suffixes (+dfsg, +ds, ~...); a regex with one group takes that group.
 struct VersionRule {
-  std::string kind = "native";   // native | deb-upstream | regex
-  std::string pattern;           // for regex
-  std::string from;              // which package's version is read; default: the first one listed
+  std::string kind = "native";  // native | deb-upstream | regex
+  std::string pattern;          // for regex
+  std::string from;             // which package's version is read; default: the first one listed
   // The pattern compiled once by load_table (RE2: matching takes time linear in the version,
   // whatever the pattern); null for rules built by hand, which compile on use.
   std::shared_ptr<const re2::RE2> compiled;
@@ -40,17 +40,17 @@ struct Alternative {
   // Packages outside main (contrib, non-free) are absent from a default apt index; verification
   // skips them and a plan can say which component has to be enabled.
   std::string component = "main";
-  std::string note{};   // why this alternative exists or what to know about it; may be empty
-  SourceSpan where{};   // the [[id]] or [[id.alternative]] table it came from
+  std::string note{};  // why this alternative exists or what to know about it; may be empty
+  SourceSpan where{};  // the [[id]] or [[id.alternative]] table it came from
 };
 
 // What an entry is on another release than its table's own ([id.release.trixie] in debian.toml,
 // whose names are bookworm's): it replaces the entry's packages when the machine runs that
 // release (select_for_host).
 struct ReleaseOverride {
-  std::string release;  // a codename (trixie, noble) or a VERSION_ID (13, 24.04)
+  std::string release;                                       // a codename (trixie, noble) or a VERSION_ID (13, 24.04)
   std::map<Category, std::vector<Alternative>> by_category;  // every category, fallback applied
-  std::string note;     // required when it maps to no package
+  std::string note;                                          // required when it maps to no package
   SourceSpan where;
 };
 
@@ -89,13 +89,13 @@ struct Entry {
 };
 
 struct Table {
-  std::string ecosystem;   // debian, pkgconfig
-  std::string manager;     // apt; empty for detectors
+  std::string ecosystem;  // debian, pkgconfig
+  std::string manager;    // apt; empty for detectors
   std::string description;
-  std::string release;     // bookworm; empty when the table is not tied to one release
+  std::string release;  // bookworm; empty when the table is not tied to one release
   std::string path;
   std::vector<std::string> overlays;  // later files merged into this table by load_tables
-  std::vector<Entry> entries;  // sorted by id
+  std::vector<Entry> entries;         // sorted by id
   // The release whose [id.release.X] overrides select_for_host applied; empty: none did.
   std::string selected_release;
   // The entry for an id or alias. Tries the exact string, then the id without version,

@@ -12,7 +12,8 @@ std::optional<std::string> generic_name_problem(std::string_view name) {
   // Whatever the manager, a name must not read as an option of the command it goes into
   // ('-oDPkg::Pre-Invoke::=...' for apt-get) or split into more than one argument or line.
   if (name.empty()) return "an empty name is not a valid name";
-  if (name.front() == '-') return "'" + printable(name) + "' is not a valid name (it starts with '-', as an option does)";
+  if (name.front() == '-')
+    return "'" + printable(name) + "' is not a valid name (it starts with '-', as an option does)";
   if (std::any_of(name.begin(), name.end(), [](char c) {
         return std::isspace(static_cast<unsigned char>(c)) || std::iscntrl(static_cast<unsigned char>(c));
       }))
@@ -29,7 +30,8 @@ std::optional<std::string> name_problem(std::string_view manager, std::string_vi
 std::optional<std::string> argument_problem(std::string_view what, std::string_view text) {
   if (text.empty()) return std::nullopt;
   bool safe = std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view(".+-~:_!*,").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view(".+-~:_!*,").find(c) != std::string_view::npos;
   });
   if (safe && text.front() != '-') return std::nullopt;
   return "'" + printable(text) + "' is not a valid " + std::string(what) +

@@ -2,16 +2,16 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 
 #include "core/json/document.h"
-#include "core/provider/descriptor.h"
 #include "core/mapping/names.h"
+#include "core/provider/descriptor.h"
 
 namespace extdeps::mapping {
 
@@ -104,7 +104,8 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
   if (ecosystem.empty()) ecosystem = ecosystem_from_path(path);
   static const std::regex kEcosystem(R"([a-z0-9\-_.]+(\+[a-z0-9\-_.]+)?)");
   if (!std::regex_match(ecosystem, kEcosystem)) {
-    Error e = bad_input("ecosystem '" + ecosystem + "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)? "
+    Error e = bad_input("ecosystem '" + ecosystem +
+                        "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)? "
                         "(name it with --ecosystem)");
     e.what = "ecosystem '" + ecosystem + "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)?";
     e.hint = "name it with --ecosystem";
@@ -115,9 +116,8 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
   DraftTable& t = r.table;
   t.ecosystem = ecosystem;
   t.version = "native";
-  if (doc.contains("package_managers") && doc["package_managers"].is_array() &&
-      !doc["package_managers"].empty() && doc["package_managers"][0].contains("name") &&
-      doc["package_managers"][0]["name"].is_string()) {
+  if (doc.contains("package_managers") && doc["package_managers"].is_array() && !doc["package_managers"].empty() &&
+      doc["package_managers"][0].contains("name") && doc["package_managers"][0]["name"].is_string()) {
     t.manager = doc["package_managers"][0]["name"].get<std::string>();
   }
   if (const ProviderDescriptor* d = descriptor_for_manager(t.manager); d && !d->imported_version_rule.empty())
@@ -127,8 +127,7 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
                                 ? doc["description"].get<std::string>()
                                 : std::string();
   t.description = name.empty() ? description : description.empty() ? name : name + ": " + description;
-  t.comments = {"Imported from the PEP 804 mapping file " +
-                    std::filesystem::path(path).filename().string() +
+  t.comments = {"Imported from the PEP 804 mapping file " + std::filesystem::path(path).filename().string() +
                     " by `extdeps mappings import pep804`.",
                 "PEP 804 has no version rules or components; check them, and verify the names with",
                 "`extdeps mappings verify` before shipping this table."};
@@ -190,8 +189,7 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
         Spec s = spec_of(text);
         if (auto problem = name_problem(t.manager, s.name); problem || s.name.empty()) {
           r.warnings.push_back(id + ": '" + text + "' " +
-                               (problem ? problem->substr(problem->find(" is ") + 1) : "is empty") +
-                               "; left out");
+                               (problem ? problem->substr(problem->find(" is ") + 1) : "is empty") + "; left out");
           continue;
         }
         if (!s.text.empty() && std::find(kept_specs.begin(), kept_specs.end(), s.text) == kept_specs.end()) {
@@ -260,16 +258,16 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
 Result<nlohmann::json> export_pep804(const Table& table) {
   if (table.manager.empty()) {
     return error_at(ExitCode::bad_input, "",
-                    "the " + table.ecosystem + " table names no package manager: PEP 804 "
-                    "mappings are for package managers");
+                    "the " + table.ecosystem +
+                        " table names no package manager: PEP 804 "
+                        "mappings are for package managers");
   }
   json doc;
   doc["$schema"] = kSchemaUrl;
   doc["schema_version"] = 1;
   doc["name"] = table.ecosystem + (table.release.empty() ? "" : " (" + table.release + ")");
-  doc["description"] = table.description.empty()
-                           ? "exported by extdeps from " + table.path
-                           : table.description + " (exported by extdeps)";
+  doc["description"] = table.description.empty() ? "exported by extdeps from " + table.path
+                                                 : table.description + " (exported by extdeps)";
   json mappings = json::array();
   const Category cats[] = {Category::build, Category::host, Category::run};
   for (const auto& e : table.entries) {

@@ -15,11 +15,22 @@ namespace {
 // that an override such as EXTDEPS_OVERRIDE_OS=debian:13 (which has no codename) still finds
 // [id.release.trixie]. From os-release(5) of each release.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kCodenames = {{
-    {"linuxmint:21", "jammy"}, {"linuxmint:22", "noble"}, {"pop:22.04", "jammy"}, {"pop:24.04", "noble"},
-    {"debian:10", "buster"},   {"debian:11", "bullseye"}, {"debian:12", "bookworm"},
-    {"debian:13", "trixie"},   {"debian:14", "forky"},    {"ubuntu:20.04", "focal"},
-    {"ubuntu:22.04", "jammy"}, {"ubuntu:23.10", "mantic"}, {"ubuntu:24.04", "noble"},
-    {"ubuntu:24.10", "oracular"}, {"ubuntu:25.04", "plucky"}, {"ubuntu:25.10", "questing"},
+    {"linuxmint:21", "jammy"},
+    {"linuxmint:22", "noble"},
+    {"pop:22.04", "jammy"},
+    {"pop:24.04", "noble"},
+    {"debian:10", "buster"},
+    {"debian:11", "bullseye"},
+    {"debian:12", "bookworm"},
+    {"debian:13", "trixie"},
+    {"debian:14", "forky"},
+    {"ubuntu:20.04", "focal"},
+    {"ubuntu:22.04", "jammy"},
+    {"ubuntu:23.10", "mantic"},
+    {"ubuntu:24.04", "noble"},
+    {"ubuntu:24.10", "oracular"},
+    {"ubuntu:25.04", "plucky"},
+    {"ubuntu:25.10", "questing"},
 }};
 
 void apply_release(Table& t, const std::vector<std::string>& names) {

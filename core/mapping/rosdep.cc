@@ -35,9 +35,7 @@ struct Rule {
   std::string why;
 };
 
-bool has_key(const YAML::Node& map, std::string_view key) {
-  return map.IsMap() && map[std::string(key)].IsDefined();
-}
+bool has_key(const YAML::Node& map, std::string_view key) { return map.IsMap() && map[std::string(key)].IsDefined(); }
 
 // The rule of one key for (os, version), as rosdep2's get_rule_for_platform finds it.
 Rule rule_for(const YAML::Node& data, const Platform& p, const std::string& version) {
@@ -150,10 +148,10 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
   t.manager = "apt";
   t.release = version;
   t.version = "deb-upstream";
-  t.description = "rosdep keys for " + os_name + " " + version + ", from " +
-                  std::filesystem::path(path).filename().string();
-  t.comments = {"Imported from the rosdep table " + std::filesystem::path(path).filename().string() +
-                    " for " + os + " by `extdeps mappings import rosdep`.",
+  t.description =
+      "rosdep keys for " + os_name + " " + version + ", from " + std::filesystem::path(path).filename().string();
+  t.comments = {"Imported from the rosdep table " + std::filesystem::path(path).filename().string() + " for " + os +
+                    " by `extdeps mappings import rosdep`.",
                 "rosdep keys are not DepURLs: each key K became dep:generic/K. rosdep has no",
                 "build/host/run split, so the packages are written as host (the rest falls back)."};
   for (const auto& kv : doc) {
@@ -162,8 +160,7 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
     try {
       key = kv.first.as<std::string>();
     } catch (const YAML::Exception&) {
-      r.warnings.push_back("a key at line " + std::to_string(kv.first.Mark().line + 1) +
-                           " is not a string; left out");
+      r.warnings.push_back("a key at line " + std::to_string(kv.first.Mark().line + 1) + " is not a string; left out");
       continue;
     }
     const std::string id = "dep:generic/" + key;
@@ -176,12 +173,9 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
     e.id = id;
     e.description = "rosdep key " + key;
     switch (rule.outcome) {
-      case Outcome::undefined:
-        continue;  // rosdep cannot resolve it for this release either: not a warning
+      case Outcome::undefined: continue;  // rosdep cannot resolve it for this release either: not a warning
       case Outcome::invalid:
-      case Outcome::other_installer:
-        r.warnings.push_back(key + ": " + rule.why + "; left out");
-        continue;
+      case Outcome::other_installer: r.warnings.push_back(key + ": " + rule.why + "; left out"); continue;
       case Outcome::unavailable:
         e.note = "rosdep: " + rule.why;
         ++r.unavailable;

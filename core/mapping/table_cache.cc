@@ -12,8 +12,8 @@
 
 #include <sys/stat.h>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <set>
@@ -46,8 +46,8 @@ void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, ReleaseO
 }
 template <class A, class T>
 void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, Entry> {
-  a(x.id), a(x.aliases), a(x.description), a(x.note), a(x.by_category), a(x.pkgconfig), a(x.releases),
-      a(x.unverified), a(x.where);
+  a(x.id), a(x.aliases), a(x.description), a(x.note), a(x.by_category), a(x.pkgconfig), a(x.releases), a(x.unverified),
+      a(x.where);
 }
 template <class A, class T>
 void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, Table> {
@@ -81,9 +81,10 @@ class Writer {
     for (const auto& [k, v] : m) (*this)(k), (*this)(v);
   }
   template <class T>
-  void operator()(const T& x) requires requires(Writer& w) { fields(w, x); } {
-    fields(*this, x);
+  void operator()(const T& x) requires requires(Writer& w) {
+    fields(w, x);
   }
+  { fields(*this, x); }
   void u64(std::uint64_t v) {
     (*this)(static_cast<std::uint32_t>(v));
     (*this)(static_cast<std::uint32_t>(v >> 32));
@@ -147,9 +148,10 @@ class Reader {
     }
   }
   template <class T>
-  void operator()(T& x) requires requires(Reader& r) { fields(r, x); } {
-    fields(*this, x);
+  void operator()(T& x) requires requires(Reader& r) {
+    fields(r, x);
   }
+  { fields(*this, x); }
   std::uint64_t u64() {
     std::uint32_t lo = 0, hi = 0;
     (*this)(lo), (*this)(hi);
@@ -194,10 +196,9 @@ std::optional<std::string> stamp(const std::vector<std::string>& files) {
     struct stat st {};
     if (::stat(f.c_str(), &st) != 0) return std::nullopt;
     char buf[128];
-    int n = std::snprintf(buf, sizeof buf, "%lld.%09ld %lld %llu %llu",
-                          static_cast<long long>(st.st_mtim.tv_sec), st.st_mtim.tv_nsec,
-                          static_cast<long long>(st.st_size), static_cast<unsigned long long>(st.st_ino),
-                          static_cast<unsigned long long>(st.st_dev));
+    int n = std::snprintf(buf, sizeof buf, "%lld.%09ld %lld %llu %llu", static_cast<long long>(st.st_mtim.tv_sec),
+                          st.st_mtim.tv_nsec, static_cast<long long>(st.st_size),
+                          static_cast<unsigned long long>(st.st_ino), static_cast<unsigned long long>(st.st_dev));
     w(f);
     w(std::string_view(buf, static_cast<std::size_t>(n)));
   }
@@ -400,7 +401,8 @@ std::optional<Tables> decode(std::string_view body, std::string_view stamp, cons
           std::uint64_t last = blocks[b].first;
           for (std::size_t i = from; i < to; ++i) {
             const std::uint64_t h = Reader(recs.substr(i * kRecordSize, 8)).u64();
-            if (h < last || (i == from && h != last)) return damaged("index block " + std::to_string(b) + " is out of order");
+            if (h < last || (i == from && h != last))
+              return damaged("index block " + std::to_string(b) + " is out of order");
             last = h;
           }
           checked[b] = 1;
@@ -415,8 +417,7 @@ std::optional<Tables> decode(std::string_view body, std::string_view stamp, cons
         for (std::size_t i = lo; i < to; ++i) {
           const Record x = record(i);
           if (x.hash != want) break;
-          if (x.table >= counts.size() || x.entry >= counts[x.table])
-            return damaged("an index record names no entry");
+          if (x.table >= counts.size() || x.entry >= counts[x.table]) return damaged("an index record names no entry");
           if (!kept[x.table]) continue;
           wanted.emplace(x.table, x.entry);
           offset_of[{x.table, x.entry}] = x.offset;

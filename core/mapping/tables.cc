@@ -25,8 +25,8 @@ namespace extdeps::mapping {
 namespace {
 
 const Entry* find_id(const std::vector<Entry>& entries, std::string_view id) {
-  auto it = std::lower_bound(entries.begin(), entries.end(), id,
-                             [](const Entry& e, std::string_view v) { return e.id < v; });
+  auto it =
+      std::lower_bound(entries.begin(), entries.end(), id, [](const Entry& e, std::string_view v) { return e.id < v; });
   return it != entries.end() && it->id == id ? &*it : nullptr;
 }
 
@@ -71,8 +71,7 @@ const std::vector<Alternative>& Entry::alternatives(Category category) const {
 
 bool Entry::unavailable() const {
   if (!pkgconfig.empty()) return false;
-  return std::all_of(by_category.begin(), by_category.end(),
-                     [](const auto& kv) { return kv.second.empty(); });
+  return std::all_of(by_category.begin(), by_category.end(), [](const auto& kv) { return kv.second.empty(); });
 }
 
 std::vector<std::string> Entry::all_packages() const {
@@ -251,7 +250,7 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
   std::vector<std::string> all{default_mappings_dir(ctx)};
   all.insert(all.end(), dirs.begin(), dirs.end());
   std::vector<std::string> files;  // every table, in reading order
-  std::set<std::string> done;  // a folder named twice (callers may pass the default) reads once
+  std::set<std::string> done;      // a folder named twice (callers may pass the default) reads once
   for (std::size_t i = 0; i < all.size(); ++i) {
     const std::string& dir = all[i];
     std::error_code ec;
@@ -290,7 +289,8 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
         auto body = sealed::unseal_unchecked_body(table_cache::kKind, file->bytes());
         std::string damage;
         if (body.ok()) {
-          if (auto cached = table_cache::decode(*body, *stamp, only_ids, &damage, only_ecosystems)) return std::move(*cached);
+          if (auto cached = table_cache::decode(*body, *stamp, only_ids, &damage, only_ecosystems))
+            return std::move(*cached);
         } else {
           damage = body.error().message;
         }

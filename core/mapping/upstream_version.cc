@@ -17,9 +17,8 @@ namespace extdeps::mapping {
 namespace {
 
 bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c));
-  });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 // Where a repack or distribution suffix starts: one of + ~ . followed by a known word (dfsg, ds,

@@ -35,8 +35,8 @@ VerifyReport verify(const Table& table, const NameIndex& index) {
           }
           std::string message = e.id + ": " + p + " is not in the index";
           if (auto v = index.provided_by.find(p); v != index.provided_by.end()) {
-            message = e.id + ": " + p + " is only a virtual package (provided by " + v->second +
-                      "): name a real package";
+            message =
+                e.id + ": " + p + " is only a virtual package (provided by " + v->second + "): name a real package";
           }
           r.problems.push_back(LintProblem{a.where.file, a.where.line, a.where.column, message});
         }
@@ -62,13 +62,11 @@ VerifyReport verify(const Table& table, const NameIndex& index) {
   return r;
 }
 
-void print_verify(const Table& table, const NameIndex& index, const VerifyReport& r,
-                  std::ostream& out) {
+void print_verify(const Table& table, const NameIndex& index, const VerifyReport& r, std::ostream& out) {
   for (const auto& p : r.problems) out << p.str() << '\n';
   const std::size_t missing = r.checked - r.found;
-  out << (missing ? "" : "ok: ") << table.ecosystem << ": checked " << r.checked << " names of "
-      << r.ids << " ids against " << index.description << ": " << r.found << " found, " << missing
-      << " missing\n";
+  out << (missing ? "" : "ok: ") << table.ecosystem << ": checked " << r.checked << " names of " << r.ids
+      << " ids against " << index.description << ": " << r.found << " found, " << missing << " missing\n";
   if (r.missing_unverified) {
     out << r.missing_unverified << " of the missing names are in entries marked unverified\n";
   }

@@ -18,8 +18,8 @@
 namespace extdeps::mapping {
 
 struct NameIndex {
-  std::string description;                  // what was read, for the report
-  std::unordered_set<std::string> names;    // real packages
+  std::string description;                // what was read, for the report
+  std::unordered_set<std::string> names;  // real packages
   // Names only other packages provide (Debian virtual packages): name -> one provider.
   std::unordered_map<std::string, std::string> provided_by;
   // The archive components the index holds (main, contrib, non-free); empty: every component,
@@ -28,13 +28,13 @@ struct NameIndex {
 };
 
 struct VerifyReport {
-  std::vector<LintProblem> problems;    // one per missing name, at its alternative
-  std::size_t ids = 0;                  // entries with at least one name checked
-  std::size_t checked = 0;              // distinct (alternative, name) pairs looked up
+  std::vector<LintProblem> problems;  // one per missing name, at its alternative
+  std::size_t ids = 0;                // entries with at least one name checked
+  std::size_t checked = 0;            // distinct (alternative, name) pairs looked up
   std::size_t found = 0;
-  std::size_t skipped = 0;              // in a component the index does not hold
+  std::size_t skipped = 0;  // in a component the index does not hold
   std::set<std::string> skipped_components;
-  std::size_t other_releases = 0;       // names of [id.release.X] for other releases, not checked
+  std::size_t other_releases = 0;  // names of [id.release.X] for other releases, not checked
   // Entries marked `unverified = true`: the missing names among them, and the entries whose
   // names this index all has (their mark can go).
   std::size_t missing_unverified = 0;

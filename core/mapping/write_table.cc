@@ -45,8 +45,7 @@ std::string toml_string(const std::string& s) {
 }
 
 std::string write_table(DraftTable t) {
-  std::sort(t.entries.begin(), t.entries.end(),
-            [](const DraftEntry& a, const DraftEntry& b) { return a.id < b.id; });
+  std::sort(t.entries.begin(), t.entries.end(), [](const DraftEntry& a, const DraftEntry& b) { return a.id < b.id; });
   std::ostringstream out;
   for (const auto& c : t.comments) out << (c.empty() ? "#" : "# " + c) << '\n';
   out << "schema = 1\n";

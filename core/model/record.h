@@ -26,22 +26,22 @@ struct NativeDep {
 using DepAlternatives = std::vector<NativeDep>;
 
 struct PackageRecord {
-  std::string name;            // native name, unqualified for the native architecture
-  std::string version;         // native version string, as the manager prints it
-  std::string arch;            // e.g. amd64, all; empty where the manager has none
+  std::string name;     // native name, unqualified for the native architecture
+  std::string version;  // native version string, as the manager prints it
+  std::string arch;     // e.g. amd64, all; empty where the manager has none
   std::vector<NativeDep> provides;
   std::vector<DepAlternatives> depends;  // all must hold (apt: Pre-Depends + Depends)
   // rpm's boolean dependencies that alternatives cannot say ("(plugin if host)", "(a with b)",
   // nested ones), as written; all must hold too. The solver reads them (core/solve/rich_dep.h).
   std::vector<std::string> rich_depends;
-  std::vector<NativeDep> conflicts;       // none may be installed (apt: Conflicts + Breaks)
+  std::vector<NativeDep> conflicts;  // none may be installed (apt: Conflicts + Breaks)
   // When a package of that name is in the plan or installed, it must match (conda `constrains`);
   // no package of that name is pulled in by it.
   std::vector<NativeDep> constrains;
-  std::string build;           // conda: the build string ("py310h5eee18b_0"); empty elsewhere
-  unsigned build_number = 0;   // conda: preferred higher for the same version
-  unsigned track_features = 0; // conda: how many track_features it has; each lowers preference
-  std::string origin;          // where it came from: an index path, a .pc file, a status file
+  std::string build;            // conda: the build string ("py310h5eee18b_0"); empty elsewhere
+  unsigned build_number = 0;    // conda: preferred higher for the same version
+  unsigned track_features = 0;  // conda: how many track_features it has; each lowers preference
+  std::string origin;           // where it came from: an index path, a .pc file, a status file
   bool installed = false;
   // Packages of one family stand in for one another where a mapping names one of them (nix:
   // attributes that share a pname, openssl and openssl_3_3), the one named first. `set` is the

@@ -13,11 +13,14 @@ Result<Outcome> make_plan(solve::Solution solution) {
     for (const auto& pkg : planned.packages)
       if (auto problem = provider.command_problem(pkg))
         return error_at(ExitCode::bad_input, "",
-                        manager + ": " + *problem + "; refusing to put it in the install command (it came from a "
-                        "mapping table or the " + std::string(provider.ecosystem()) + " index)");
+                        manager + ": " + *problem +
+                            "; refusing to put it in the install command (it came from a "
+                            "mapping table or the " +
+                            std::string(provider.ecosystem()) + " index)");
     auto commands = provider.plan_commands(planned.packages);
     if (!commands) return commands.error();
-    for (auto& cmd : *commands) out.steps.push_back({manager, planned.packages, std::move(cmd.argv), cmd.requires_elevation});
+    for (auto& cmd : *commands)
+      out.steps.push_back({manager, planned.packages, std::move(cmd.argv), cmd.requires_elevation});
   }
   out.requirements = std::move(solution.requirements);
   out.problems = std::move(solution.problems);

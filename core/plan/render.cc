@@ -24,7 +24,8 @@ std::string shell_line(const std::vector<std::string>& argv) {
   for (const auto& a : argv) {
     if (!out.empty()) out += ' ';
     bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_=.:/+,@%").find(c) != std::string_view::npos;
+      return std::isalnum(static_cast<unsigned char>(c)) ||
+             std::string_view("-_=.:/+,@%").find(c) != std::string_view::npos;
     });
     if (plain) {
       out += a;
@@ -58,8 +59,11 @@ nlohmann::json to_json(const Outcome& o) {
     x["status"] = status_name(r.status);
     json pk = json::array();
     for (const auto& p : r.packages) {
-      json q{{"manager", p.manager}, {"ecosystem", p.ecosystem}, {"name", p.name},
-             {"version", p.version}, {"installed", p.installed}};
+      json q{{"manager", p.manager},
+             {"ecosystem", p.ecosystem},
+             {"name", p.name},
+             {"version", p.version},
+             {"installed", p.installed}};
       if (!p.where.empty()) q["where"] = p.where;
       pk.push_back(std::move(q));
     }
@@ -80,7 +84,9 @@ nlohmann::json to_json(const Outcome& o) {
       if (!p.build.empty()) q["build"] = p.build;
       pk.push_back(std::move(q));
     }
-    steps.push_back({{"manager", s.manager}, {"packages", std::move(pk)}, {"command", s.command},
+    steps.push_back({{"manager", s.manager},
+                     {"packages", std::move(pk)},
+                     {"command", s.command},
                      {"requires_elevation", s.requires_elevation}});
   }
   j["steps"] = std::move(steps);

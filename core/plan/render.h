@@ -14,9 +14,9 @@ std::string shell_line(const std::vector<std::string>& argv);
 nlohmann::json to_json(const Outcome& outcome);
 
 struct TextOptions {
-  bool explain = false;          // candidates and every problem detail
+  bool explain = false;  // candidates and every problem detail
   bool show_satisfied = true;
-  std::string sudo;              // "sudo" when steps need elevation and we are not root
+  std::string sudo;  // "sudo" when steps need elevation and we are not root
 };
 void print_text(const Outcome& outcome, const TextOptions& options, std::ostream& out);
 

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <ctime>
-#include <map>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -162,7 +162,8 @@ void discover(const Context& ctx) {
     }
     std::string name((*d)->name);
     if (!register_descriptor(std::move(*d)))
-      ctx.warn(who(path) + ": a provider with its name, ecosystem, manager or an option's name is there already; "
+      ctx.warn(who(path) +
+               ": a provider with its name, ecosystem, manager or an option's name is there already; "
                "the plugin is not used");
   }
 }

@@ -45,7 +45,6 @@ std::string_view keep(std::string text) {
 
 std::string program_name(const std::string& path) { return fs::path(path).filename().string(); }
 
-
 // "plugin x (/p/x): line 3 of its answer to load": where in a plugin's answer an error is.
 std::string answer_line(const std::string& path, std::size_t number, std::string_view method) {
   return who(path) + ": line " + std::to_string(number) + " of its answer to " + std::string(method);
@@ -105,8 +104,8 @@ Result<void> call(const Context& ctx, const std::string& path, std::string_view 
     }
     if (*type == "error") {
       failed = error_at(ExitCode::environment, who(path),
-                        std::string(method) + " failed: " +
-                            printable_text(js::string_at(message, "message").value_or("(no message)")));
+                        std::string(method) +
+                            " failed: " + printable_text(js::string_at(message, "message").value_or("(no message)")));
       return false;
     }
     if (auto r = on_message(message); !r.ok()) {
@@ -154,8 +153,8 @@ Result<Json> call_one(const Context& ctx, const std::string& path, std::string_v
   std::optional<Json> got;
   auto r = call(ctx, path, method, params, [&](const Json& m) -> Result<void> {
     if (m["type"] != type) {
-      const std::string msg = "expected a \"" + std::string(type) + "\" message, not \"" +
-                              js::string_at(m, "type").value_or("") + "\"";
+      const std::string msg =
+          "expected a \"" + std::string(type) + "\" message, not \"" + js::string_at(m, "type").value_or("") + "\"";
       return worded(ExitCode::bad_input, msg, "", msg, "a \"" + std::string(type) + "\" message");
     }
     if (got) return error_at(ExitCode::bad_input, "", "a second \"" + std::string(type) + "\" message");
@@ -206,9 +205,9 @@ Result<NativeDep> dep_of(const Json& j) {
     if (!op) return op.error();
     auto version = text_field(j, "version", false);
     if (!version) return version.error();
-    static const std::pair<std::string_view, DepOp> kOps[] = {{"", DepOp::any},  {"=", DepOp::eq}, {"==", DepOp::eq},
-                                                               {"<", DepOp::lt},  {"<=", DepOp::le}, {">", DepOp::gt},
-                                                               {">=", DepOp::ge}, {"!=", DepOp::ne}};
+    static const std::pair<std::string_view, DepOp> kOps[] = {{"", DepOp::any},  {"=", DepOp::eq},  {"==", DepOp::eq},
+                                                              {"<", DepOp::lt},  {"<=", DepOp::le}, {">", DepOp::gt},
+                                                              {">=", DepOp::ge}, {"!=", DepOp::ne}};
     auto found = std::find_if(std::begin(kOps), std::end(kOps), [&](const auto& p) { return p.first == *op; });
     if (found == std::end(kOps))
       return error_at(ExitCode::bad_input, "", "unknown operator '" + printable_text(*op) + "'", "= < <= > >= !=");
@@ -250,8 +249,11 @@ Result<PackageRecord> record_of(const Json& m, const std::string& path) {
     return error_at(ExitCode::bad_input, "", "a record needs a name and a version");
   r.name = *name;
   r.version = *version;
-  for (auto [key, field] : {std::pair<std::string_view, std::string*>{"arch", &r.arch}, {"build", &r.build},
-                            {"origin", &r.origin}, {"family", &r.family}, {"set", &r.set}}) {
+  for (auto [key, field] : {std::pair<std::string_view, std::string*>{"arch", &r.arch},
+                            {"build", &r.build},
+                            {"origin", &r.origin},
+                            {"family", &r.family},
+                            {"set", &r.set}}) {
     auto v = text_field(m, key, false);
     if (!v) return v.error();
     *field = *v;
@@ -269,7 +271,8 @@ Result<PackageRecord> record_of(const Json& m, const std::string& path) {
                   "true or false");
   r.installed = installed != m.end() && installed->get<bool>();
   for (auto [key, list] : {std::pair<std::string_view, std::vector<NativeDep>*>{"provides", &r.provides},
-                           {"conflicts", &r.conflicts}, {"constrains", &r.constrains}}) {
+                           {"conflicts", &r.conflicts},
+                           {"constrains", &r.constrains}}) {
     auto v = deps_of(m, key);
     if (!v) return v.error();
     *list = std::move(*v);
@@ -437,9 +440,7 @@ class PluginProvider final : public Provider {
   }
 
  private:
-  Json params(const Context& ctx) const {
-    return Json{{"options", options_json(d_, settings_)}, {"root", ctx.root()}};
-  }
+  Json params(const Context& ctx) const { return Json{{"options", options_json(d_, settings_)}, {"root", ctx.root()}}; }
 
   const ProviderDescriptor& d_;
   std::string path_;
@@ -457,8 +458,7 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const s
     return error_at(ExitCode::environment, who(path), "its description " + why);
   };
   auto protocol = m.find("protocol");
-  if (protocol == m.end() || !protocol->is_number_integer())
-    return fail("has no \"protocol\" number");
+  if (protocol == m.end() || !protocol->is_number_integer()) return fail("has no \"protocol\" number");
   if (protocol->get<std::int64_t>() != kProtocol)
     return fail("is for protocol " + protocol->dump() + "; this extdeps speaks protocol " + std::to_string(kProtocol) +
                 (protocol->get<std::int64_t>() > kProtocol ? " (a newer extdeps may speak it)" : ""));

@@ -37,9 +37,9 @@ struct ProviderOption {
   std::string_view name;        // "channel": the flag --channel, the library's key "channel"
   std::string_view value_name;  // "NAME", for --help
   std::string_view help;
-  bool list = false;            // repeatable; an array in a file; a list in a variable
-  std::string_view config_key;  // "conda-channels"; empty: not in configuration files
-  std::vector<std::string_view> env;  // "EXTDEPS_CONDA_CHANNELS"; also foreign ones ("PIP_INDEX_URL")
+  bool list = false;                           // repeatable; an array in a file; a list in a variable
+  std::string_view config_key;                 // "conda-channels"; empty: not in configuration files
+  std::vector<std::string_view> env;           // "EXTDEPS_CONDA_CHANNELS"; also foreign ones ("PIP_INDEX_URL")
   std::string_view env_separators = ", \t\n";  // what splits a list in a variable
 };
 
@@ -65,7 +65,7 @@ struct ProviderDescriptor {
   // How its native versions are ordered: core's (version::rpm_scheme, version::pep440_scheme) or
   // one the provider's folder defines.
   const version::Scheme* scheme = &version::rpm_scheme;
-  std::string_view summary;    // one line, for `extdeps providers` and the docs
+  std::string_view summary;  // one line, for `extdeps providers` and the docs
   // Why `name` is not a package name of the manager, nothing when it is; null: the generic rule
   // (no leading '-', no blank or control character), which applies to every manager anyway.
   std::optional<std::string> (*name_problem)(std::string_view name) = nullptr;

@@ -63,7 +63,7 @@ struct PlannedPackage {
   std::string name;
   std::string version;  // native
   std::string arch;
-  std::string build;    // conda's build string; empty elsewhere
+  std::string build;  // conda's build string; empty elsewhere
 };
 
 struct Command {
@@ -81,11 +81,11 @@ struct EnvironmentPackage {
   bool installed = false;
 };
 struct EnvironmentRequest {
-  std::string format;       // one of environment_formats()
-  std::string declaration;  // the declaration file the plan is for
+  std::string format;                        // one of environment_formats()
+  std::string declaration;                   // the declaration file the plan is for
   std::vector<EnvironmentPackage> packages;  // what this provider's manager meets, installed or planned
-  std::vector<std::string> elsewhere;  // needs another manager meets: "dep:generic/zlib (apt: zlib1g-dev)"
-  std::vector<std::string> unmet;      // needs nothing meets, with why
+  std::vector<std::string> elsewhere;        // needs another manager meets: "dep:generic/zlib (apt: zlib1g-dev)"
+  std::vector<std::string> unmet;            // needs nothing meets, with why
 };
 
 // An installed package that meets a need, as `extdeps env` asks its provider about it.
@@ -136,8 +136,7 @@ class Provider {
   // Whether this provider can work on this machine (apt: a dpkg database is there).
   virtual bool available(const Context& ctx) const = 0;
   virtual Result<SourceId> identity(const Context& ctx) const = 0;
-  virtual Result<void> load(const Context& ctx, const RecordSink& available,
-                            const RecordSink& installed) = 0;
+  virtual Result<void> load(const Context& ctx, const RecordSink& available, const RecordSink& installed) = 0;
   virtual std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const = 0;
   // The commands as the solver asks for them: install_commands(), or why there are none (a
   // plugin that did not answer). The default cannot fail.

@@ -17,14 +17,15 @@ Result<std::unique_ptr<SpecMatcher>> Provider::compile_spec(std::string_view spe
 Result<void> Provider::prepare(const Context&, fetch::Fetcher&) { return {}; }
 
 Result<std::string> Provider::render_environment(const EnvironmentRequest& request) const {
-  return error_at(ExitCode::bad_input, "",
-                  "the " + std::string(manager().empty() ? ecosystem() : manager()) + " provider renders no " +
-                      request.format);
+  return error_at(
+      ExitCode::bad_input, "",
+      "the " + std::string(manager().empty() ? ecosystem() : manager()) + " provider renders no " + request.format);
 }
 void Provider::add_build_env(const Context&, const InstalledRef&, BuildEnv&) const {}
 
 std::string Provider::missing_component(std::string_view package, std::string_view component) const {
-  return std::string(package) + " is in the " + std::string(component) + " component, which the sources read here do not list";
+  return std::string(package) + " is in the " + std::string(component) +
+         " component, which the sources read here do not list";
 }
 
 std::optional<std::string> Provider::command_problem(const PlannedPackage& p) const {

@@ -104,8 +104,7 @@ const std::vector<Id>& BundleSet::solvables_named(Id name) const {
   return it == by_name_.end() ? empty_ : it->second;
 }
 
-void BundleSet::add_installed_tool(Id tool, Category category, const std::string& id,
-                                   const std::string& upstream) {
+void BundleSet::add_installed_tool(Id tool, Category category, const std::string& id, const std::string& upstream) {
   Pool* pool = b_.pool();
   Repo* repo = b_.installed();
   Id need = need_name(category, id);
@@ -122,8 +121,8 @@ void BundleSet::add_installed_tool(Id tool, Category category, const std::string
   bundles_.emplace(bp, Bundle{"host", "", category, id, 0, {tool_name}, tool, upstream, true, 0});
 }
 
-MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry,
-                           Category category, int priority, int installed_priority) {
+MappingView BundleSet::add(const LoadedProvider& lp, const mapping::Entry& entry, Category category, int priority,
+                           int installed_priority) {
   MappingView view;
   view.entry = &entry;
   view.alternatives = alternatives_for(entry, category);
@@ -186,8 +185,7 @@ int BundleSet::version_rank(Id name, Id evr) {
 }
 
 void BundleSet::add_bundle(const LoadedProvider& lp, const mapping::Entry& entry, Category category, size_t k,
-                           const mapping::Alternative& alt, const Over& over, int priority,
-                           int installed_priority) {
+                           const mapping::Alternative& alt, const Over& over, int priority, int installed_priority) {
   Pool* pool = b_.pool();
   Repo* installed = b_.installed();
   std::string eco(lp.provider->ecosystem());
@@ -224,7 +222,7 @@ void BundleSet::add_bundle(const LoadedProvider& lp, const mapping::Entry& entry
   // mapping names; installed ones above available ones, a manager's above a detector's.
   int kk = static_cast<int>(std::min<size_t>(k, 15));
   int detector = lp.provider->manager().empty() ? 16 : 0;
-  Repo* repo = !inst                   ? repo_for(priority * 64 - 2 * kk - (over.stand_in ? 1 : 0))
+  Repo* repo = !inst                    ? repo_for(priority * 64 - 2 * kk - (over.stand_in ? 1 : 0))
                : installed_priority < 0 ? installed
                                         : repo_for(installed_priority * 64 + 32 - detector - kk);
   Id bp = repo_add_solvable(repo);
@@ -249,8 +247,17 @@ void BundleSet::add_bundle(const LoadedProvider& lp, const mapping::Entry& entry
       bs->requires_ = repo_addid_dep(repo, bs->requires_, pool_rel2id(pool, arch, lowest, REL_GT | REL_EQ, 1), 0);
     }
   }
-  Bundle b{eco, std::string(lp.provider->manager()), category, entry.id, static_cast<int>(k), over.names,
-           over.from, upstream, inst, priority, over.stand_in};
+  Bundle b{eco,
+           std::string(lp.provider->manager()),
+           category,
+           entry.id,
+           static_cast<int>(k),
+           over.names,
+           over.from,
+           upstream,
+           inst,
+           priority,
+           over.stand_in};
   for (Id n : over.names) {
     Id dep = n == over.from_name ? pool_rel2id(pool, b_.versioned(n), from_evr, REL_EQ, 1) : n;
     bs->requires_ = repo_addid_dep(repo, bs->requires_, dep, 0);

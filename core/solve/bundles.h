@@ -21,23 +21,23 @@ namespace extdeps::solve {
 
 struct Bundle {
   std::string ecosystem;
-  std::string manager;      // empty for a detector (pkgconf)
+  std::string manager;  // empty for a detector (pkgconf)
   Category category = Category::host;
-  std::string id;           // dep:generic/libxml2
-  int alternative = 0;      // index in the mapping's ordered alternatives
-  std::vector<Id> names;    // pooled names of the native packages it requires
-  Id from = 0;              // the solvable its version is read from
-  std::string upstream;     // the upstream version read from it
+  std::string id;         // dep:generic/libxml2
+  int alternative = 0;    // index in the mapping's ordered alternatives
+  std::vector<Id> names;  // pooled names of the native packages it requires
+  Id from = 0;            // the solvable its version is read from
+  std::string upstream;   // the upstream version read from it
   bool installed = false;
-  int priority = 0;         // of the provider's repo: higher is preferred
-  bool stand_in = false;    // over another package of the family of the one the mapping names
+  int priority = 0;       // of the provider's repo: higher is preferred
+  bool stand_in = false;  // over another package of the family of the one the mapping names
 };
 
 // What the mapping tables say about one id for one provider, for messages.
 struct MappingView {
   const mapping::Entry* entry = nullptr;
   std::vector<mapping::Alternative> alternatives;  // for the requirement's category
-  std::vector<std::string> missing;  // why packages named by the mapping are not here, one each
+  std::vector<std::string> missing;                // why packages named by the mapping are not here, one each
 };
 
 class BundleSet {
@@ -59,8 +59,8 @@ class BundleSet {
   // installed repo, so whatever is installed meets the need whatever the manager. Else a repo
   // just above the available bundles of that priority and below the next manager's: a named
   // order of managers is a preference over what is installed too.
-  MappingView add(const LoadedProvider& provider, const mapping::Entry& entry, Category category,
-                  int priority, int installed_priority = -1);
+  MappingView add(const LoadedProvider& provider, const mapping::Entry& entry, Category category, int priority,
+                  int installed_priority = -1);
 
   // A tool found on the machine outside any package manager (nvcc under /usr/local/cuda) meets
   // `id` for `category` at `upstream`: an installed bundle over the installed solvable `tool`.
@@ -103,6 +103,5 @@ class BundleSet {
 // The alternatives a table gives for a category, with the fallbacks of schema/mapping.md.
 std::vector<mapping::Alternative> alternatives_for(const mapping::Entry& entry, Category category,
                                                    bool* explicitly_none = nullptr);
-
 
 }  // namespace extdeps::solve

@@ -4,9 +4,7 @@
 
 #include <algorithm>
 
-
 namespace extdeps::solve {
-
 
 std::string Explainer::solvable(Id p) const {
   Pool* pool = b_.pool();
@@ -58,7 +56,10 @@ std::string Explainer::dep(Id d) const {
   }
   // rpm's boolean relations: "(plugin if host)", "(a without b)".
   if (rd->flags == REL_COND || rd->flags == REL_UNLESS || rd->flags == REL_ELSE || rd->flags == REL_WITHOUT) {
-    const char* word = rd->flags == REL_COND ? " if " : rd->flags == REL_UNLESS ? " unless " : rd->flags == REL_ELSE ? " else " : " without ";
+    const char* word = rd->flags == REL_COND     ? " if "
+                       : rd->flags == REL_UNLESS ? " unless "
+                       : rd->flags == REL_ELSE   ? " else "
+                                                 : " without ";
     return "(" + dep(rd->name) + word + dep(rd->evr) + ")";
   }
   if (rd->flags == REL_NAMESPACE && b_.is_spec_namespace(rd->name)) {
@@ -129,10 +130,11 @@ std::string Explainer::driver_needed(Id source, Id d) const {
 
 // A relation on the host's C library ("__glibc >=2.17", a manylinux wheel's need), in words.
 std::string Explainer::libc_needed(Id source, const std::string& relation) const {
-  std::string need = relation.substr(relation.find(' ') == std::string::npos ? relation.size() : relation.find(' ') + 1);
-  std::string have = host_ && host_->libc == "glibc" && !host_->libc_version.empty()
-                         ? "glibc " + host_->libc_version
-                         : host_ && !host_->libc.empty() ? host_->libc + " " + host_->libc_version : "no glibc";
+  std::string need =
+      relation.substr(relation.find(' ') == std::string::npos ? relation.size() : relation.find(' ') + 1);
+  std::string have = host_ && host_->libc == "glibc" && !host_->libc_version.empty() ? "glibc " + host_->libc_version
+                     : host_ && !host_->libc.empty() ? host_->libc + " " + host_->libc_version
+                                                     : "no glibc";
   return solvable(source) + " needs glibc " + (need.empty() ? "" : need + " ") + "and this machine has " + have +
          " (EXTDEPS_OVERRIDE_GLIBC plans for another machine)";
 }
@@ -140,7 +142,8 @@ std::string Explainer::libc_needed(Id source, const std::string& relation) const
 // A relation on the host's OS ("__osx >=15", a formula's macOS requirement; "__linux"), in words.
 std::string Explainer::os_needed(Id source, const std::string& relation) const {
   const bool osx = relation.starts_with("__osx");
-  std::string need = relation.substr(relation.find(' ') == std::string::npos ? relation.size() : relation.find(' ') + 1);
+  std::string need =
+      relation.substr(relation.find(' ') == std::string::npos ? relation.size() : relation.find(' ') + 1);
   std::string have = "an unknown system";
   if (host_) {
     if (host_->os.id == "macos") have = "macOS " + host_->os.version_id;
@@ -169,7 +172,8 @@ Reason Explainer::rule(Solver* solv, Id r) const {
               (host_ && !host_->cuda.devices.empty()
                    ? std::to_string(host_->cuda.min_compute_capability().first) + "." +
                          std::to_string(host_->cuda.min_compute_capability().second)
-                   : std::string("unknown")) + ")"};
+                   : std::string("unknown")) +
+              ")"};
   }
   switch (type) {
     case SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP:
@@ -184,25 +188,19 @@ Reason Explainer::rule(Solver* solv, Id r) const {
       return {"only one of " + solvable(source) + " and " + solvable(target) + " can be installed"};
     case SOLVER_RULE_PKG_OBSOLETES:
     case SOLVER_RULE_PKG_IMPLICIT_OBSOLETES:
-    case SOLVER_RULE_PKG_INSTALLED_OBSOLETES:
-      return {solvable(source) + " replaces " + solvable(target)};
+    case SOLVER_RULE_PKG_INSTALLED_OBSOLETES: return {solvable(source) + " replaces " + solvable(target)};
     case SOLVER_RULE_PKG_SELF_CONFLICT:
       return {solvable(source) + " conflicts with itself (" + dep(d) + ")", K::conflict};
-    case SOLVER_RULE_PKG_NOT_INSTALLABLE:
-      return {solvable(source) + " cannot be installed on this machine"};
-    case SOLVER_RULE_JOB_NOTHING_PROVIDES_DEP:
-      return {"nothing here provides " + dep(d)};
-    case SOLVER_RULE_JOB_UNKNOWN_PACKAGE:
-      return {"no package is named " + dep(d)};
-    case SOLVER_RULE_JOB:
-      return {};  // the request itself: the requirement is already named by the caller
+    case SOLVER_RULE_PKG_NOT_INSTALLABLE: return {solvable(source) + " cannot be installed on this machine"};
+    case SOLVER_RULE_JOB_NOTHING_PROVIDES_DEP: return {"nothing here provides " + dep(d)};
+    case SOLVER_RULE_JOB_UNKNOWN_PACKAGE: return {"no package is named " + dep(d)};
+    case SOLVER_RULE_JOB: return {};  // the request itself: the requirement is already named by the caller
     case SOLVER_RULE_UPDATE:
     case SOLVER_RULE_FEATURE:
     case SOLVER_RULE_INFARCH:
     case SOLVER_RULE_DISTUPGRADE:
       return {solvable(source) + " is installed and would have to be removed, which extdeps never plans"};
-    default:
-      return {solver_problemruleinfo2str(solv, type, source, target, d)};
+    default: return {solver_problemruleinfo2str(solv, type, source, target, d)};
   }
 }
 

@@ -14,9 +14,7 @@ using Kind = mapping::GuessCandidate::Kind;
 
 // The name a candidate is found under in the pool: source packages as their "src:" provide
 // (providers/apt/stanza.cc).
-std::string lookup_name(const mapping::GuessCandidate& c) {
-  return c.kind == Kind::source ? "src:" + c.name : c.name;
-}
+std::string lookup_name(const mapping::GuessCandidate& c) { return c.kind == Kind::source ? "src:" + c.name : c.name; }
 
 bool is_dev(std::string_view name) { return name.size() > 4 && name.substr(name.size() - 4) == "-dev"; }
 
@@ -47,8 +45,8 @@ std::vector<std::string> providers_of(Id wanted, const LoadedProvider& lp, PoolB
 
 std::vector<std::string> guess_names(const Requirement& requirement, const Provider& provider) {
   std::vector<std::string> out;
-  for (const auto& c : mapping::guess_candidates(requirement.url.id(), provider.ecosystem(),
-                                                 provider.manager(), requirement.category))
+  for (const auto& c :
+       mapping::guess_candidates(requirement.url.id(), provider.ecosystem(), provider.manager(), requirement.category))
     out.push_back(lookup_name(c));
   return out;
 }
@@ -56,8 +54,8 @@ std::vector<std::string> guess_names(const Requirement& requirement, const Provi
 std::vector<std::string> guess_packages(const Requirement& requirement, const LoadedProvider& lp, PoolBuilder& b) {
   std::vector<std::string> out;
   const std::string eco(lp.provider->ecosystem());
-  for (const auto& c : mapping::guess_candidates(requirement.url.id(), eco, lp.provider->manager(),
-                                                 requirement.category)) {
+  for (const auto& c :
+       mapping::guess_candidates(requirement.url.id(), eco, lp.provider->manager(), requirement.category)) {
     if (c.kind == Kind::package) {
       out.push_back(c.name);
       continue;
@@ -68,8 +66,8 @@ std::vector<std::string> guess_packages(const Requirement& requirement, const Lo
   return out;
 }
 
-std::optional<GuessedEntry> guess_entry(const Requirement& requirement, const LoadedProvider& lp,
-                                        PoolBuilder& b, const BundleSet& bundles) {
+std::optional<GuessedEntry> guess_entry(const Requirement& requirement, const LoadedProvider& lp, PoolBuilder& b,
+                                        const BundleSet& bundles) {
   const std::string id = requirement.url.id();
   const std::string eco(lp.provider->ecosystem());
   const bool module = lp.provider->manager().empty();

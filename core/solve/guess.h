@@ -16,8 +16,8 @@
 namespace extdeps::solve {
 
 struct GuessedEntry {
-  mapping::Entry entry;                // id, a note saying it is a guess, the category's alternatives
-  std::vector<std::string> evidence;   // "debian package libfoo-dev is in the index, named after ..."
+  mapping::Entry entry;               // id, a note saying it is a guess, the category's alternatives
+  std::vector<std::string> evidence;  // "debian package libfoo-dev is in the index, named after ..."
 };
 
 // The names a guess for `requirement` may look up in `provider`'s ecosystem, for the pruning roots.

@@ -15,17 +15,17 @@
 extern "C" {
 #include <solv/evr.h>
 #include <solv/pool.h>
-#include <solv/problems.h>
-#include <solv/rules.h>
 #include <solv/poolarch.h>
+#include <solv/problems.h>
 #include <solv/queue.h>
 #include <solv/repo.h>
 #include <solv/repo_solv.h>
 #include <solv/repo_write.h>
 #include <solv/repodata.h>
+#include <solv/rules.h>
 #include <solv/selection.h>
-#include <solv/testcase.h>
 #include <solv/solver.h>
+#include <solv/testcase.h>
 #include <solv/transaction.h>
 }
 #undef requires

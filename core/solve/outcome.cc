@@ -163,8 +163,8 @@ void Resolver::record_result(Solver* solv) {
       if (!pick) continue;
       auto pkg = package_of(pick, bundle);
       if (!pkg.installed && planned_ids.insert(pick).second)
-        planned[pkg.manager].push_back({pkg.name, pkg.version, pool_id2str(pool, pool_id2solvable(pool, pick)->arch),
-                                        b_.build_string(pick)});
+        planned[pkg.manager].push_back(
+            {pkg.name, pkg.version, pool_id2str(pool, pool_id2solvable(pool, pick)->arch), b_.build_string(pick)});
       n.outcome.packages.push_back(std::move(pkg));
     }
   }

@@ -1,22 +1,22 @@
 #include "core/solve/pool_builder.h"
 
-#include "core/solve/rich_dep.h"
 #include "core/solve/record_buffer.h"
+#include "core/solve/rich_dep.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <stdio_ext.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <stdio_ext.h>
 #include <filesystem>
 #include <functional>
-#include <unordered_set>
 #include <string>
+#include <unordered_set>
 
 #include "core/util/sealed_file.h"
 #include "core/version/version.h"
@@ -26,7 +26,9 @@ namespace extdeps::solve {
 namespace {
 
 // Bump when the way records become solvables changes: old caches are then ignored.
-constexpr std::string_view kCacheFormat = "records-8";  // 4: apt records provide src:<source>; 5: spec args encoded; 6: rpm rich dependencies; 7: the evr map beside the solv data; 8: no index copies of what is installed
+constexpr std::string_view kCacheFormat =
+    "records-8";  // 4: apt records provide src:<source>; 5: spec args encoded; 6: rpm rich dependencies; 7: the evr map
+                  // beside the solv data; 8: no index copies of what is installed
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -56,8 +58,13 @@ class RecordAdder {
  public:
   RecordAdder(PoolBuilder& builder, const Context& ctx, Repo* repo, std::string ecosystem,
               const version::Scheme& scheme, bool unversioned_provides_meet_versions)
-      : b_(builder), ctx_(ctx), pool_(builder.pool()), repo_(repo), eco_(std::move(ecosystem)),
-        scheme_(scheme), unversioned_meet_versions_(unversioned_provides_meet_versions) {
+      : b_(builder),
+        ctx_(ctx),
+        pool_(builder.pool()),
+        repo_(repo),
+        eco_(std::move(ecosystem)),
+        scheme_(scheme),
+        unversioned_meet_versions_(unversioned_provides_meet_versions) {
     data_ = repo_add_repodata(repo_, 0);
   }
 
@@ -81,7 +88,8 @@ class RecordAdder {
       s->provides = repo_addid_dep(repo_, s->provides, dep_id(d), 0);
       if (d.op != DepOp::any) {  // a versioned provide also meets versioned relations
         Id n = b_.name_id(eco_, d.name);
-        s->provides = repo_addid_dep(repo_, s->provides, pool_rel2id(pool_, n, evr_id(d.version), rel_flags(d.op), 1), 0);
+        s->provides =
+            repo_addid_dep(repo_, s->provides, pool_rel2id(pool_, n, evr_id(d.version), rel_flags(d.op), 1), 0);
       } else if (unversioned_meet_versions_ && d.name.rfind("__", 0) != 0) {
         // rpm: an unversioned provide meets a versioned relation too (the provider says so).
         s->provides = repo_addid_dep(repo_, s->provides, b_.versioned(b_.name_id(eco_, d.name)), 0);
@@ -95,7 +103,8 @@ class RecordAdder {
       auto parsed = parse_rich_dep(text);
       if (!parsed) {
         // The record stays, without this relation: a plan may miss it, never invent one.
-        if (rich_warned_++ == 0) ctx_.warn(eco_ + ": " + r.name + ": " + parsed.error().message + " (the relation is left out)");
+        if (rich_warned_++ == 0)
+          ctx_.warn(eco_ + ": " + r.name + ": " + parsed.error().message + " (the relation is left out)");
         continue;
       }
       s->requires_ = repo_addid_dep(repo_, s->requires_, rich_id(*parsed), 0);
@@ -103,7 +112,8 @@ class RecordAdder {
     for (const auto& d : r.conflicts) s->conflicts = repo_addid_dep(repo_, s->conflicts, dep_id(d), 0);
     // A constraint conflicts with every package of that name that does not meet it.
     for (const auto& d : r.constrains)
-      s->conflicts = repo_addid_dep(repo_, s->conflicts, b_.spec_dep(eco_, d.name, d.op == DepOp::spec ? d.version : "", true), 0);
+      s->conflicts =
+          repo_addid_dep(repo_, s->conflicts, b_.spec_dep(eco_, d.name, d.op == DepOp::spec ? d.version : "", true), 0);
     if (!r.family.empty()) {
       s->provides = repo_addid_dep(repo_, s->provides, b_.family_id(eco_, r.family), 0);
       s->provides = repo_addid_dep(repo_, s->provides, b_.set_id(eco_, r.set), 0);
@@ -196,11 +206,13 @@ Result<void> load_solv_cache(Repo* repo, std::string_view bytes, std::string* ex
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>((*body)[static_cast<std::size_t>(i)]);
   if (n == 0 || n > body->size() - 8)
-    return error_at(ExitCode::bad_input, "", "the solv data's length, " + std::to_string(n) + ", is not within the file");
+    return error_at(ExitCode::bad_input, "",
+                    "the solv data's length, " + std::to_string(n) + ", is not within the file");
   const std::string_view solv = body->substr(8, n);
   // fmemopen only reads: the buffer is not written through the FILE.
   FILE* fp = fmemopen(const_cast<char*>(solv.data()), solv.size(), "rb");
-  if (!fp) return error_at(ExitCode::environment, "", std::string("cannot read the cache in memory: ") + std::strerror(errno));
+  if (!fp)
+    return error_at(ExitCode::environment, "", std::string("cannot read the cache in memory: ") + std::strerror(errno));
   // libsolv reads it a byte at a time with getc; one thread owns this FILE, so no lock per byte.
   __fsetlocking(fp, FSETLOCKING_BYCALLER);
   int r = repo_add_solv(repo, fp, 0);
@@ -214,14 +226,17 @@ Result<std::string> solv_cache_body(Repo* repo, int start, int end, std::string_
   char* buf = nullptr;
   size_t size = 0;
   FILE* fp = open_memstream(&buf, &size);
-  if (!fp) return error_at(ExitCode::environment, "", std::string("cannot write the cache in memory: ") + std::strerror(errno));
+  if (!fp)
+    return error_at(ExitCode::environment, "",
+                    std::string("cannot write the cache in memory: ") + std::strerror(errno));
   Repowriter* w = repowriter_create(repo);
   repowriter_set_solvablerange(w, start, end);
   int r = repowriter_write(w, fp);
   repowriter_free(w);
   bool ok = std::fclose(fp) == 0 && r == 0;
   std::string body(8, '\0');
-  for (int i = 0; i < 8; ++i) body[static_cast<std::size_t>(i)] = static_cast<char>((static_cast<std::uint64_t>(size) >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i)
+    body[static_cast<std::size_t>(i)] = static_cast<char>((static_cast<std::uint64_t>(size) >> (8 * i)) & 0xff);
   if (ok && buf) body.append(buf, size);
   std::free(buf);
   if (!ok || size == 0) return error_at(ExitCode::environment, "", "cannot write the cache in memory");
@@ -324,7 +339,12 @@ std::string PoolBuilder::encode_spec_arg(std::string_view text) {
 
 std::string PoolBuilder::decode_spec_arg(std::string_view text) {
   std::string out;
-  auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+  auto hex = [](char c) {
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                  : -1;
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 && hex(text[i + 2]) >= 0) {
       out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
@@ -336,8 +356,7 @@ std::string PoolBuilder::decode_spec_arg(std::string_view text) {
   return out;
 }
 
-Id PoolBuilder::spec_dep(const std::string& eco, const std::string& name, const std::string& spec,
-                         bool unmatched) {
+Id PoolBuilder::spec_dep(const std::string& eco, const std::string& name, const std::string& spec, bool unmatched) {
   std::string arg = eco + ":" + name;
   if (!spec.empty()) arg += " " + spec;
   arg = encode_spec_arg(arg);
@@ -368,9 +387,8 @@ Id PoolBuilder::namespace_callback(Pool* pool, void* data, Id ns, Id arg) {
   std::string_view spec = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
   std::string_view eco = ecosystem_of(pooled);
   std::string_view native = pooled.substr(eco.size() + 1);
-  Id name = native.rfind("__", 0) == 0
-                ? pool_strn2id(pool, native.data(), static_cast<unsigned>(native.size()), 0)
-                : pool_strn2id(pool, pooled.data(), static_cast<unsigned>(pooled.size()), 0);
+  Id name = native.rfind("__", 0) == 0 ? pool_strn2id(pool, native.data(), static_cast<unsigned>(native.size()), 0)
+                                       : pool_strn2id(pool, pooled.data(), static_cast<unsigned>(pooled.size()), 0);
   if (!name) return 0;
   const SpecMatcher* matcher = nullptr;
   if (!spec.empty()) {
@@ -402,9 +420,7 @@ Id PoolBuilder::namespace_callback(Pool* pool, void* data, Id ns, Id arg) {
   return out;
 }
 
-void PoolBuilder::remember_native(Id evr, const std::string& native) {
-  evr_native_.emplace(evr, native);
-}
+void PoolBuilder::remember_native(Id evr, const std::string& native) { evr_native_.emplace(evr, native); }
 
 // The native text of every version in a relation of this provider's solvables, kept beside the
 // available repo's .solv cache so it survives it: "libc6 (>= 2.34)" reads better than its pool
@@ -488,8 +504,8 @@ std::string_view PoolBuilder::ecosystem_of(std::string_view pooled) {
   return c == std::string_view::npos ? std::string_view() : pooled.substr(0, c);
 }
 
-std::string PoolBuilder::cache_path(const Provider& provider, const SourceId& id,
-                                    std::string_view roots, std::string_view part) const {
+std::string PoolBuilder::cache_path(const Provider& provider, const SourceId& id, std::string_view roots,
+                                    std::string_view part) const {
   std::string key = id.key;
   key += '|';
   key += roots;
@@ -501,8 +517,8 @@ std::string PoolBuilder::cache_path(const Provider& provider, const SourceId& id
   key += kCacheFormat;
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(key)));
-  return ctx_.cache_dir() + "/solv/" + std::string(provider.ecosystem()) + "-" + hex + "." +
-         std::string(part) + ".solv";
+  return ctx_.cache_dir() + "/solv/" + std::string(provider.ecosystem()) + "-" + hex + "." + std::string(part) +
+         ".solv";
 }
 
 Result<void> PoolBuilder::load_records(Provider& provider, Repo* available, Repo* installed,

@@ -4,12 +4,12 @@
 // .solv files keyed by the provider's source identity, the tool version and libsolv's version.
 #pragma once
 
-#include <string>
-#include <string_view>
-#include <vector>
 #include <map>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "core/context/context.h"
 #include "core/provider/provider.h"
@@ -109,7 +109,7 @@ class PoolBuilder {
   Id key_track_ = 0;
   Id ns_match_ = 0;
   Id ns_unmatched_ = 0;
-  std::map<std::string, Provider*> spec_providers_;              // by ecosystem
+  std::map<std::string, Provider*> spec_providers_;                // by ecosystem
   std::unordered_map<Id, std::unique_ptr<SpecMatcher>> matchers_;  // by spec argument
   std::unordered_map<Id, Id> versioned_;
   mutable std::unordered_map<Id, std::string> evr_native_;

@@ -39,7 +39,7 @@ class RecordBuffer {
     std::uint32_t name, version, arch;
     std::uint32_t build, origin;  // offsets into raw_ (unique per record: not interned)
     std::uint32_t build_number, track_features;
-    std::uint32_t lists;          // offset into ints_ of: provides, depends, conflicts, constrains
+    std::uint32_t lists;  // offset into ints_ of: provides, depends, conflicts, constrains
     std::uint32_t family, set;
     bool installed;
   };
@@ -52,7 +52,7 @@ class RecordBuffer {
   std::vector<NativeDep> get_deps(std::uint32_t& at) const;
 
   StringIndex strings_;  // interned: names, versions, relation texts
-  std::string raw_;  // length-prefixed strings that are not interned
+  std::string raw_;      // length-prefixed strings that are not interned
   std::vector<Compact> records_;
   std::vector<std::uint32_t> ints_;
 };

@@ -21,10 +21,10 @@ namespace extdeps::solve::detail {
 struct Need {
   const Requirement* req = nullptr;
   RequirementOutcome outcome;
-  Id name = 0;               // host(dep:generic/x)
-  std::vector<Id> in_range;  // its bundles whose upstream version is in the range (PEP 440 rules)
+  Id name = 0;                          // host(dep:generic/x)
+  std::vector<Id> in_range;             // its bundles whose upstream version is in the range (PEP 440 rules)
   std::unordered_set<Id> in_range_set;  // the same, to look up
-  Id selection = 0;          // the same as a whatprovides offset, for the job
+  Id selection = 0;                     // the same as a whatprovides offset, for the job
   std::vector<std::pair<const LoadedProvider*, MappingView>> views;
   bool in_job = false;
   bool failed = false;
@@ -43,8 +43,8 @@ class Resolver {
   Resolver(const Context& ctx, const mapping::Tables& tables)
       : ctx_(ctx), tables_(tables), b_(ctx), bundles_(b_), explain_(b_, bundles_) {}
 
-  Result<Solution> run(const std::vector<Requirement>& reqs,
-                            std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
+  Result<Solution> run(const std::vector<Requirement>& reqs, std::vector<std::unique_ptr<Provider>>& providers,
+                       const Options& opt);
 
  private:
   Result<void> load(std::vector<std::unique_ptr<Provider>>& providers, const Options& opt);
@@ -75,14 +75,14 @@ class Resolver {
   std::vector<Id> host_solvables_;
   std::vector<Id> disfavored_;
   std::unordered_set<Id> disfavored_set_;  // the same, to look up
-  Id toolkit_ = 0;           // an nvcc found on the machine, as an installed solvable
+  Id toolkit_ = 0;                         // an nvcc found on the machine, as an installed solvable
   std::string nvcc_version_;
   const detect::HostFacts* host_ = nullptr;
   bool guess_ = true;
   // Entries made up for unmapped ids (guess()); a deque, so MappingViews may point into it.
   std::deque<mapping::Entry> guesses_;
   Solution out_;
-  std::string testcase_dir_;          // Options::testcase_dir
+  std::string testcase_dir_;             // Options::testcase_dir
   std::optional<Error> testcase_error_;  // writing it failed
 };
 

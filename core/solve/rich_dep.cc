@@ -27,9 +27,10 @@ class Parser {
  private:
   Error fail(std::string_view expected) const {
     std::string got = i_ >= s_.size() ? "the end" : "'" + std::string(s_.substr(i_, 20)) + "'";
-    return error_at(ExitCode::bad_input, "", "rich dependency '" + std::string(s_.substr(0, 200)) + "': " + got +
-                                                 " at byte " + std::to_string(i_),
-                    std::string(expected));
+    return error_at(
+        ExitCode::bad_input, "",
+        "rich dependency '" + std::string(s_.substr(0, 200)) + "': " + got + " at byte " + std::to_string(i_),
+        std::string(expected));
   }
 
   void skip() {
@@ -75,8 +76,12 @@ class Parser {
     d.atom.name = std::string(name);
     const std::size_t before = i_;
     std::string_view rel = word();
-    DepOp op = rel == "<" ? DepOp::lt : rel == "<=" ? DepOp::le : rel == "=" || rel == "==" ? DepOp::eq
-             : rel == ">=" ? DepOp::ge : rel == ">" ? DepOp::gt : DepOp::any;
+    DepOp op = rel == "<"                  ? DepOp::lt
+               : rel == "<="               ? DepOp::le
+               : rel == "=" || rel == "==" ? DepOp::eq
+               : rel == ">="               ? DepOp::ge
+               : rel == ">"                ? DepOp::gt
+                                           : DepOp::any;
     if (op == DepOp::any) {
       i_ = before;  // not an operator: the next word is the expression's
       return d;
@@ -101,8 +106,13 @@ class Parser {
     const std::size_t at = i_;
     std::string_view w = word();
     using Op = RichDep::Op;
-    Op op = w == "and" ? Op::and_ : w == "or" ? Op::or_ : w == "with" ? Op::with : w == "without" ? Op::without
-          : w == "if" ? Op::if_ : w == "unless" ? Op::unless : Op::atom;
+    Op op = w == "and"       ? Op::and_
+            : w == "or"      ? Op::or_
+            : w == "with"    ? Op::with
+            : w == "without" ? Op::without
+            : w == "if"      ? Op::if_
+            : w == "unless"  ? Op::unless
+                             : Op::atom;
     if (op == Op::atom) {
       i_ = at;
       return fail("and, or, if, unless, with, without or ')'");

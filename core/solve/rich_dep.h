@@ -17,9 +17,9 @@ namespace extdeps::solve {
 struct RichDep {
   enum class Op { atom, and_, or_, if_, unless, with, without };
   Op op = Op::atom;
-  NativeDep atom;              // Op::atom: a name, maybe with an operator and an rpm version
-  std::vector<RichDep> args;   // the operands: two or more for and, or, with; two for without;
-                               // two or three (the else branch) for if and unless
+  NativeDep atom;             // Op::atom: a name, maybe with an operator and an rpm version
+  std::vector<RichDep> args;  // the operands: two or more for and, or, with; two for without;
+                              // two or three (the else branch) for if and unless
 };
 
 // Parses one rich dependency; the whole text must be one parenthesised expression. An error

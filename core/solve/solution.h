@@ -19,9 +19,9 @@ struct Package {
   std::string manager;    // apt, pkgconf
   std::string ecosystem;  // debian, pkgconfig
   std::string name;
-  std::string version;    // native
+  std::string version;  // native
   bool installed = false;
-  std::string where;      // for installed: the .pc file, "dpkg", ...
+  std::string where;  // for installed: the .pc file, "dpkg", ...
 };
 
 struct RequirementOutcome {
@@ -30,8 +30,8 @@ struct RequirementOutcome {
   // another case, a PEP 503 spelling of a pypi name); empty when it is the id as written.
   std::string canonical_id;
   Status status = Status::unsatisfiable;
-  std::vector<Package> packages;  // what meets it (installed or planned)
-  std::string message;            // for unsatisfiable and unmapped: why, in words
+  std::vector<Package> packages;         // what meets it (installed or planned)
+  std::string message;                   // for unsatisfiable and unmapped: why, in words
   std::vector<std::string> suggestions;  // did-you-mean ids for unmapped
   std::vector<std::string> candidates;   // what was considered, for --explain and show
   // Non-empty: no mapping table knows the id, and these packages or modules named after it were

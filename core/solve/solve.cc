@@ -5,10 +5,10 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <tuple>
 #include <unordered_set>
 
@@ -174,7 +174,8 @@ void Resolver::canonicalize(Requirement& r, Need& n) {
   n.outcome.canonical_id = e->id;
   if (!n.module_guess.empty() || e->spelled(written) || mapping::type_folds_case(written)) return;
   const std::string spelling = e->spelling_of(written);
-  std::string w = written + " is spelled " + (spelling.empty() ? e->id : spelling) + " in the mapping tables; write it so";
+  std::string w =
+      written + " is spelled " + (spelling.empty() ? e->id : spelling) + " in the mapping tables; write it so";
   if (std::find(out_.warnings.begin(), out_.warnings.end(), w) == out_.warnings.end())
     out_.warnings.push_back(std::move(w));
 }
@@ -235,8 +236,8 @@ void Resolver::guess(Need& n) {
     if (!g) continue;
     n.guess_evidence.insert(n.guess_evidence.end(), g->evidence.begin(), g->evidence.end());
     guesses_.push_back(std::move(g->entry));
-    n.views.emplace_back(&loaded_[i], bundles_.add(loaded_[i], guesses_.back(), n.req->category, priority_[i],
-                                                   installed_priority_[i]));
+    n.views.emplace_back(
+        &loaded_[i], bundles_.add(loaded_[i], guesses_.back(), n.req->category, priority_[i], installed_priority_[i]));
   }
 }
 
@@ -300,8 +301,7 @@ void Resolver::solve() {
       else n.selection = pool_queuetowhatprovides(pool, sel.get());
       // A mapping bundle over a disfavored package is disfavored too: the job chooses bundles.
       for (Id p : n.in_range)
-        if (disfavored_set_.count(bundles_.find(p)->from) && disfavored_set_.insert(p).second)
-          disfavored_.push_back(p);
+        if (disfavored_set_.count(bundles_.find(p)->from) && disfavored_set_.insert(p).second) disfavored_.push_back(p);
     }
     // One line per package version: the installed one when the index has it too. By package
     // name, then newest first: the order of the pool differs between a run that read the indexes
@@ -471,17 +471,18 @@ void Resolver::cuda_warnings() {
     if (o.status != Status::planned && o.status != Status::satisfied) continue;
     std::string need;
     if (!o.packages.empty())
-      if (auto tk = detect::cuda_toolkit(mapping::upstream_version({"deb-upstream", "", "", {}}, o.packages[0].version)))
+      if (auto tk =
+              detect::cuda_toolkit(mapping::upstream_version({"deb-upstream", "", "", {}}, o.packages[0].version)))
         need = " supporting CUDA " + std::string(tk->min_cuda) + " or newer";
-    out_.warnings.push_back(n.req->url.id() + " is planned for building only: this machine has no usable NVIDIA driver (" +
+    out_.warnings.push_back(n.req->url.id() +
+                            " is planned for building only: this machine has no usable NVIDIA driver (" +
                             std::string(detect::cuda_state_name(host_->cuda.state)) +
                             "); what is built will need a driver" + need + " where it runs");
   }
 }
 
-Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
-                                    std::vector<std::unique_ptr<Provider>>& providers,
-                                    const Options& opt) {
+Result<Solution> Resolver::run(const std::vector<Requirement>& reqs, std::vector<std::unique_ptr<Provider>>& providers,
+                               const Options& opt) {
   guess_ = opt.guess_unmapped;
   testcase_dir_ = opt.testcase_dir;
   canonical_ = reqs;
@@ -492,8 +493,8 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
   needs_.reserve(reqs.size());
   for (size_t i = 0; i < reqs.size(); ++i) {
     const Requirement& r = reqs[i];
-    auto [it, fresh] = first.emplace(std::make_tuple(r.url.str(), r.range.str(), r.category, r.group, r.marker),
-                                     needs_.size());
+    auto [it, fresh] =
+        first.emplace(std::make_tuple(r.url.str(), r.range.str(), r.category, r.group, r.marker), needs_.size());
     need_of[i] = it->second;
     if (!fresh) continue;
     Need& n = needs_.emplace_back();
@@ -536,19 +537,18 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
         // Which rules were tried, per manager, so the user knows what "named after" covered.
         std::string tried;
         for (const auto& lp : loaded_) {
-          std::string rules = mapping::guess_rules(id, lp.provider->ecosystem(), lp.provider->manager(),
-                                                   n.req->category);
+          std::string rules =
+              mapping::guess_rules(id, lp.provider->ecosystem(), lp.provider->manager(), n.req->category);
           if (rules.empty()) continue;
           std::string who(lp.provider->manager().empty() ? lp.provider->ecosystem() : lp.provider->manager());
           tried += (tried.empty() ? "" : "; ") + who + ": " + rules;
         }
-        if (!tried.empty())
-          n.outcome.message += ", and nothing here is named after it (tried " + tried + ")";
+        if (!tried.empty()) n.outcome.message += ", and nothing here is named after it (tried " + tried + ")";
       }
     } else {
       n.outcome.status = Status::unsatisfiable;
-      n.outcome.message = "no package manager here maps " + id + " (it is mapped for " +
-                          join(elsewhere, ", ") + ", which is not in use here)";
+      n.outcome.message = "no package manager here maps " + id + " (it is mapped for " + join(elsewhere, ", ") +
+                          ", which is not in use here)";
     }
     out_.problems.push_back({n.req->spec, n.outcome.message, {}});
   }
@@ -570,9 +570,8 @@ Result<Solution> Resolver::run(const std::vector<Requirement>& reqs,
 }  // namespace detail
 
 Result<Solution> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
-                              const mapping::Tables& tables,
-                              std::vector<std::unique_ptr<Provider>>& providers,
-                              const Options& options) {
+                         const mapping::Tables& tables, std::vector<std::unique_ptr<Provider>>& providers,
+                         const Options& options) {
   detail::Resolver r(ctx, tables);
   return r.run(requirements, providers, options);
 }

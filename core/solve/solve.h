@@ -11,8 +11,8 @@
 #include "core/declare/requirement.h"
 #include "core/detect/host.h"
 #include "core/mapping/mapping.h"
-#include "core/solve/solution.h"
 #include "core/provider/provider.h"
+#include "core/solve/solution.h"
 #include "core/util/result.h"
 
 namespace extdeps::solve {
@@ -44,8 +44,7 @@ struct Replay {
 Result<Replay> replay_testcase(const std::string& dir);
 
 Result<Solution> resolve(const Context& ctx, const std::vector<Requirement>& requirements,
-                              const mapping::Tables& tables,
-                              std::vector<std::unique_ptr<Provider>>& providers,
-                              const Options& options);
+                         const mapping::Tables& tables, std::vector<std::unique_ptr<Provider>>& providers,
+                         const Options& options);
 
 }  // namespace extdeps::solve

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <optional>
+#include <sstream>
 #include <tuple>
 #include <vector>
 
@@ -79,8 +79,8 @@ Result<void> write_testcase(Pool* pool, Solver* solv, const BundleSet& bundles, 
     for (auto [p, evr] : renamed) pool_id2solvable(pool, p)->evr = evr;
     return ext.error();
   }
-  const int written = (*ext)->write(solv, dir.c_str(), TESTCASE_RESULT_TRANSACTION | TESTCASE_RESULT_PROBLEMS,
-                                     "testcase.t", "result");
+  const int written =
+      (*ext)->write(solv, dir.c_str(), TESTCASE_RESULT_TRANSACTION | TESTCASE_RESULT_PROBLEMS, "testcase.t", "result");
   for (auto [p, evr] : renamed) pool_id2solvable(pool, p)->evr = evr;
   if (!written) {
     return error_at(ExitCode::environment, "", "cannot write the libsolv testcase into " + dir);
@@ -111,11 +111,10 @@ Result<void> write_testcase(Pool* pool, Solver* solv, const BundleSet& bundles, 
 constexpr std::uint64_t kMaxTestcaseFile = 256u << 20;
 
 static std::optional<std::string> bad_testcase_file(const std::string& dir, const std::string& name) {
-  const bool plain = !name.empty() && name[0] != '.' &&
-                     std::all_of(name.begin(), name.end(), [](char c) {
-                       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                              c == '.' || c == '_' || c == '-' || c == '+';
-                     });
+  const bool plain = !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+           c == '-' || c == '+';
+  });
   if (!plain) return "names a file '" + printable_text(name) + "' that is not a plain name in the folder";
   struct stat st {};
   if (::lstat((dir + "/" + name).c_str(), &st) != 0) return "names a file '" + name + "' that is not in the folder";
@@ -130,7 +129,8 @@ Result<Replay> replay_testcase(const std::string& dir) {
   auto text = read_regular_file_if_present(testcase, kMaxTestcaseFile, Links::refuse, ExitCode::bad_input);
   if (!text.ok()) return text.error();
   if (!*text)
-    return error_at(ExitCode::bad_input, "", "no libsolv testcase in " + dir, "testcase.t, as resolve --dump-testcase writes");
+    return error_at(ExitCode::bad_input, "", "no libsolv testcase in " + dir,
+                    "testcase.t, as resolve --dump-testcase writes");
   {
     std::istringstream in(**text);
     std::size_t line_no = 0;

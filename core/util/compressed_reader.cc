@@ -214,11 +214,11 @@ class XzReader final : public CompressedReader {
         return in_->truncated("xz");
       }
       if (rc != LZMA_OK) {
-        const char* why = rc == LZMA_FORMAT_ERROR ? "not an xz stream"
-                          : rc == LZMA_DATA_ERROR ? "compressed data is corrupt"
+        const char* why = rc == LZMA_FORMAT_ERROR    ? "not an xz stream"
+                          : rc == LZMA_DATA_ERROR    ? "compressed data is corrupt"
                           : rc == LZMA_OPTIONS_ERROR ? "unsupported options"
-                          : rc == LZMA_MEM_ERROR ? "out of memory"
-                                                 : "decoder error";
+                          : rc == LZMA_MEM_ERROR     ? "out of memory"
+                                                     : "decoder error";
         return in_->corrupt("xz", in_->offset() + used, why);
       }
       in_->consume(used);
@@ -300,9 +300,9 @@ class Bz2Reader final : public CompressedReader {
       }
       if (rc != BZ_OK) {
         const char* why = rc == BZ_DATA_ERROR_MAGIC ? "not a bzip2 stream"
-                          : rc == BZ_DATA_ERROR    ? "compressed data is corrupt"
-                          : rc == BZ_MEM_ERROR     ? "out of memory"
-                                                   : "decoder error";
+                          : rc == BZ_DATA_ERROR     ? "compressed data is corrupt"
+                          : rc == BZ_MEM_ERROR      ? "out of memory"
+                                                    : "decoder error";
         return in_->corrupt("bzip2", in_->offset() + used, why);
       }
       in_->consume(used);
@@ -401,8 +401,7 @@ namespace {
 class PrefetchingReader final : public CompressedReader {
  public:
   explicit PrefetchingReader(std::unique_ptr<CompressedReader> inner)
-      : inner_(std::move(inner)),
-        ahead_([this](std::string& out) -> std::optional<Error> {
+      : inner_(std::move(inner)), ahead_([this](std::string& out) -> std::optional<Error> {
           out.resize(kChunk);
           std::size_t len = 0;
           std::optional<Error> error;
@@ -471,12 +470,15 @@ Result<std::unique_ptr<CompressedReader>> CompressedReader::open_sniffed(const s
   if (auto r = in->fill(); !r) return r.error();
   const std::string_view head(in->data(), in->size());
   auto starts = [&](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
-  Codec codec = starts("\x1f\x8b")                   ? Codec::gzip
-                : starts("\xfd" "7zXZ")               ? Codec::xz
-                : starts("\x28\xb5\x2f\xfd")         ? Codec::zstd
-                : starts("\x04\x22\x4d\x18")         ? Codec::lz4
-                : starts("BZh")                      ? Codec::bzip2
-                                                     : Codec::plain;
+  Codec codec = starts("\x1f\x8b") ? Codec::gzip
+                : starts(
+                      "\xfd"
+                      "7zXZ")
+                    ? Codec::xz
+                : starts("\x28\xb5\x2f\xfd") ? Codec::zstd
+                : starts("\x04\x22\x4d\x18") ? Codec::lz4
+                : starts("BZh")              ? Codec::bzip2
+                                             : Codec::plain;
   return make_reader(std::move(in), codec);
 }
 

@@ -10,7 +10,8 @@ Result<void> load(const char* soname, const char* debian_package, const char* ne
   if (!lib) {
     const char* dl_why = ::dlerror();
     const std::string why = dl_why ? dl_why : "unknown reason";
-    const std::string hint = std::string(needed_for) + " needs " + soname + " (Debian: apt-get install " + debian_package + ")";
+    const std::string hint =
+        std::string(needed_for) + " needs " + soname + " (Debian: apt-get install " + debian_package + ")";
     Error e = environment_error(std::string("cannot load ") + soname + " (" + why + "); " + hint);
     e.place = soname;
     e.what = "cannot load (" + why + ")";

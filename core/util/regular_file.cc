@@ -57,8 +57,7 @@ Error refused(const Opened& o, const std::string& path, Links links, ExitCode co
               std::string_view after) {
   if (o.open_errno == ELOOP && links == Links::refuse)
     return error_at(code, path, "is a symbolic link, which is not followed here", "a regular file");
-  if (o.open_errno)
-    return error_at(code, path, std::string(before) + std::strerror(o.open_errno) + std::string(after));
+  if (o.open_errno) return error_at(code, path, std::string(before) + std::strerror(o.open_errno) + std::string(after));
   return error_at(code, path, "is " + o.kind + ", not a regular file");
 }
 
@@ -119,8 +118,7 @@ Result<std::string> read_opened(const Opened& o, const std::string& path, std::s
 
 }  // namespace
 
-Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links,
-                                      ExitCode code) {
+Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, Links links, ExitCode code) {
   Opened o = open_checked(path, links);
   if (o.fd < 0) return refused(o, path, links, code, "cannot be read (", ")");
   return read_opened(o, path, max_bytes, code);

@@ -68,7 +68,9 @@ std::shared_ptr<const ProcessRunner> system_process_runner() {
 namespace {
 
 // "cannot create a pipe: Too many open files": the machine's limit, no place of ours.
-Error no_pipe(int err) { return error_at(ExitCode::environment, "", std::string("cannot create a pipe: ") + std::strerror(err)); }
+Error no_pipe(int err) {
+  return error_at(ExitCode::environment, "", std::string("cannot create a pipe: ") + std::strerror(err));
+}
 
 }  // namespace
 
@@ -79,7 +81,8 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
   if (!request.on_line && !request.stdout_file.empty()) {
     file.fd = ::open(request.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (file.fd < 0)
-      return error_at(ExitCode::environment, request.stdout_file, std::string("cannot create: ") + std::strerror(errno));
+      return error_at(ExitCode::environment, request.stdout_file,
+                      std::string("cannot create: ") + std::strerror(errno));
   }
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) != 0) return no_pipe(errno);
@@ -129,7 +132,8 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
   err_w.close();
   fcntl(in_w.fd, F_SETFL, O_NONBLOCK);
   // A child that exits without reading its input must not kill us with SIGPIPE.
-  struct sigaction ignore {}, old {};
+  struct sigaction ignore {
+  }, old{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, &old);
 
@@ -143,7 +147,8 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
   auto kill_group = [&] { ::kill(-pid, SIGKILL); };
   bool done = false;
   while (!done && (out_r.fd >= 0 || err_r.fd >= 0)) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     if (left <= 0) {
       run.timed_out = true;
       kill_group();
@@ -196,8 +201,8 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
           ssize_t w = ::write(file.fd, buf + off, static_cast<std::size_t>(r - off));
           if (w < 0 && errno == EINTR) continue;
           if (w <= 0) {
-            file_error =
-                error_at(ExitCode::environment, request.stdout_file, std::string("cannot write: ") + std::strerror(errno));
+            file_error = error_at(ExitCode::environment, request.stdout_file,
+                                  std::string("cannot write: ") + std::strerror(errno));
             break;
           }
           off += w;

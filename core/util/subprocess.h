@@ -39,14 +39,14 @@ struct ProcessRequest {
 };
 
 struct ProcessResult {
-  int exit_status = 0;     // the exit code; 128 + signal when killed by one
-  int signal = 0;          // the signal that ended it; 0 when it exited
-  bool timed_out = false;  // killed at the time limit
-  bool too_big = false;    // killed at the size limit
-  bool stopped = false;    // killed because on_line asked to stop
+  int exit_status = 0;         // the exit code; 128 + signal when killed by one
+  int signal = 0;              // the signal that ended it; 0 when it exited
+  bool timed_out = false;      // killed at the time limit
+  bool too_big = false;        // killed at the size limit
+  bool stopped = false;        // killed because on_line asked to stop
   bool line_too_long = false;  // killed at max_line (too_big is set too)
-  std::string out;         // stdout, when neither on_line nor stdout_file took it
-  std::string err_tail;    // the last 4 KiB of stderr
+  std::string out;             // stdout, when neither on_line nor stdout_file took it
+  std::string err_tail;        // the last 4 KiB of stderr
   // Exited with status 0, within the limits.
   bool ok() const { return exit_status == 0 && signal == 0 && !timed_out && !too_big && !stopped; }
 };

@@ -34,8 +34,8 @@ inline std::size_t utf8_valid_length(std::string_view s) {
       if ((c & 0xc0) != 0x80) return i;
       cp = (cp << 6) | (c & 0x3f);
     }
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
+        cp > 0x10ffff)
       return i;
     i += n;
   }

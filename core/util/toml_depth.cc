@@ -50,8 +50,8 @@ std::optional<Error> toml_too_deep(std::string_view text, const std::string& pat
       // "f.toml:2:256: a key of more than 128 dotted parts and brackets (extdeps reads at most 128)"
       const std::string place = path + ":" + std::to_string(line) + ":" + std::to_string(col);
       const std::string limit = std::to_string(limits::kMaxTomlDepth);
-      Error e = bad_input(place + ": a key of more than " + limit + " dotted parts and brackets (extdeps reads at most " +
-                          limit + ")");
+      Error e = bad_input(place + ": a key of more than " + limit +
+                          " dotted parts and brackets (extdeps reads at most " + limit + ")");
       e.place = place;
       e.what = "a key of more than " + limit + " dotted parts and brackets";
       e.expected = "at most " + limit;

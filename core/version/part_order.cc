@@ -20,9 +20,7 @@ int weight(int c) {
   return c + 256;
 }
 
-int at(std::string_view s, size_t i) {
-  return i < s.size() ? static_cast<unsigned char>(s[i]) : -1;
-}
+int at(std::string_view s, size_t i) { return i < s.size() ? static_cast<unsigned char>(s[i]) : -1; }
 
 // The fixed-length letter code of one non-digit byte other than '~', ordered like weight().
 void append_code(std::string& out, char c) {
@@ -62,10 +60,8 @@ std::string part_code(std::string_view part) {
   do {
     out += 'a';
     for (; i < part.size() && !is_digit(part[i]); ++i) {
-      if (part[i] == '~')
-        out += "~a";  // '~' sorts before the end; the 'a' starts a fresh letter run after it
-      else
-        append_code(out, part[i]);
+      if (part[i] == '~') out += "~a";  // '~' sorts before the end; the 'a' starts a fresh letter run after it
+      else append_code(out, part[i]);
     }
     size_t start = i;
     while (i < part.size() && is_digit(part[i])) ++i;

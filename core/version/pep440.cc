@@ -66,8 +66,7 @@ class Cursor {
 // "[-_.]? label [-_.]? N?" for the first label that matches, in the order packaging's regex tries
 // them (a longer spelling before its prefix). Returns the index of the label, or -1.
 template <size_t K>
-int eat_labelled_number(Cursor& c, const std::array<std::string_view, K>& labels,
-                        std::string& number) {
+int eat_labelled_number(Cursor& c, const std::array<std::string_view, K>& labels, std::string& number) {
   size_t start = c.pos();
   c.eat_separator();
   for (size_t k = 0; k < K; ++k) {
@@ -94,8 +93,7 @@ int compare_release(const Pep440& a, const Pep440& b) {
 }
 
 // An optional number; `absent` is the sign a missing one gets against a present one.
-int compare_optional(const std::optional<std::string>& a, const std::optional<std::string>& b,
-                     int absent) {
+int compare_optional(const std::optional<std::string>& a, const std::optional<std::string>& b, int absent) {
   if (a && b) return compare_numbers(*a, *b);
   if (a) return -absent;
   if (b) return absent;
@@ -135,14 +133,10 @@ int compare_local(const std::vector<std::string>& a, const std::vector<std::stri
 
 std::string_view pre_label(Pep440::Pre p) {
   switch (p) {
-    case Pep440::Pre::a:
-      return "a";
-    case Pep440::Pre::b:
-      return "b";
-    case Pep440::Pre::rc:
-      return "rc";
-    case Pep440::Pre::none:
-      break;
+    case Pep440::Pre::a: return "a";
+    case Pep440::Pre::b: return "b";
+    case Pep440::Pre::rc: return "rc";
+    case Pep440::Pre::none: break;
   }
   return "";
 }
@@ -162,10 +156,8 @@ Result<Pep440> parse_pep440(std::string_view text) {
   Cursor c(lower);
   c.eat('v');
   size_t start = c.pos();
-  if (auto e = c.digits(); !e.empty() && c.eat('!'))
-    v.epoch = std::string(detail::strip_zeros(e));
-  else
-    c.seek(start);
+  if (auto e = c.digits(); !e.empty() && c.eat('!')) v.epoch = std::string(detail::strip_zeros(e));
+  else c.seek(start);
 
   auto first = c.digits();
   if (first.empty())
@@ -176,11 +168,10 @@ Result<Pep440> parse_pep440(std::string_view text) {
     v.release.emplace_back(detail::strip_zeros(c.digits()));
   }
 
-  static constexpr std::array<std::string_view, 8> kPre = {"alpha",   "a",   "beta", "b",
-                                                           "preview", "pre", "c",    "rc"};
-  static constexpr std::array<Pep440::Pre, 8> kPreKind = {
-      Pep440::Pre::a,  Pep440::Pre::a,  Pep440::Pre::b,  Pep440::Pre::b,
-      Pep440::Pre::rc, Pep440::Pre::rc, Pep440::Pre::rc, Pep440::Pre::rc};
+  static constexpr std::array<std::string_view, 8> kPre = {"alpha", "a", "beta", "b", "preview", "pre", "c", "rc"};
+  static constexpr std::array<Pep440::Pre, 8> kPreKind = {Pep440::Pre::a,  Pep440::Pre::a,  Pep440::Pre::b,
+                                                          Pep440::Pre::b,  Pep440::Pre::rc, Pep440::Pre::rc,
+                                                          Pep440::Pre::rc, Pep440::Pre::rc};
   if (int k = eat_labelled_number(c, kPre, v.pre_number); k >= 0) v.pre = kPreKind[k];
 
   // A post-release is "-N" or "[-_.]? (post|rev|r) [-_.]? N?".
@@ -237,10 +228,8 @@ std::string pep440_pool_order(const Pep440& v) {
     out += release[i];
   }
 
-  if (v.pre != Pep440::Pre::none)
-    out += "~" + std::string(pre_label(v.pre)) + v.pre_number;
-  else if (!v.post && v.dev)
-    out += "~~dev" + *v.dev;  // dev-only: below every pre-release; nothing else follows
+  if (v.pre != Pep440::Pre::none) out += "~" + std::string(pre_label(v.pre)) + v.pre_number;
+  else if (!v.post && v.dev) out += "~~dev" + *v.dev;  // dev-only: below every pre-release; nothing else follows
   if (v.post) out += ".post" + *v.post;
   if (v.dev && (v.pre != Pep440::Pre::none || v.post)) out += "~dev" + *v.dev;
 

@@ -34,9 +34,7 @@ extern const Scheme rpm_scheme;
 extern const Scheme pep440_scheme;
 
 inline int compare(const Scheme& scheme, std::string_view a, std::string_view b) { return scheme.compare(a, b); }
-inline Result<std::string> normalize(const Scheme& scheme, std::string_view native) {
-  return scheme.normalize(native);
-}
+inline Result<std::string> normalize(const Scheme& scheme, std::string_view native) { return scheme.normalize(native); }
 
 // rpm's vercmp as libsolv's rpm disttype applies it to full [epoch:]version[-release] strings
 // (pool_evrcmp_str with EVRCMP_COMPARE): the epoch defaults to 0, the release starts at the last

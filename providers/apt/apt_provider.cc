@@ -86,8 +86,7 @@ class AptProvider final : public Provider {
     return SourceId{std::move(key)};
   }
 
-  Result<void> load(const Context& ctx, const RecordSink& available,
-                    const RecordSink& installed) override {
+  Result<void> load(const Context& ctx, const RecordSink& available, const RecordSink& installed) override {
     Architectures archs = architectures(ctx);
     std::string status = ctx.host_path(kStatusFile);
     std::vector<std::string> files = list_index_files(ctx, archs);
@@ -111,8 +110,8 @@ class AptProvider final : public Provider {
       name = name.substr(0, colon);
     }
     if (auto n = mapping::name_problem("apt", name)) return n;
-    if (!arch.empty() && (arch.front() == '-' || arch.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
-                                                      std::string_view::npos))
+    if (!arch.empty() && (arch.front() == '-' ||
+                          arch.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string_view::npos))
       return "'" + mapping::printable(arch) + "' is not a valid Debian architecture";
     return mapping::argument_problem("Debian version", p.version);
   }
@@ -183,8 +182,7 @@ std::string ecosystem_for(const detect::OsRelease& os) {
   return os.id.empty() ? "debian" : os.id;
 }
 
-std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages,
-                                      const Architectures& archs) {
+std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages, const Architectures& archs) {
   if (packages.empty()) return {};
   // -y: extdeps shows the plan and asks before it runs anything, so apt must not ask again
   // (and cannot, when extdeps runs it without a terminal).

@@ -17,8 +17,8 @@ namespace extdeps::apt {
 // EXTDEPS_OVERRIDE_ARCH applies) and dpkg's foreign ones, the other lines of
 // <root>/var/lib/dpkg/arch (the file `dpkg --add-architecture` writes; absent means none).
 struct Architectures {
-  std::string native;                 // amd64
-  std::vector<std::string> foreign;   // i386
+  std::string native;                // amd64
+  std::vector<std::string> foreign;  // i386
 };
 
 // Parses one Packages or status stanza stream (already decompressed). `origin` names the file
@@ -26,14 +26,13 @@ struct Architectures {
 // whose Status is not "<want> ok installed" are skipped (install, hold and deinstall wants all
 // mean the package is on disk). Stanzas of other architectures than `archs` and "all" are
 // skipped. Names follow the Multi-Arch model in providers/apt/README.md.
-Result<void> parse_stanzas(std::string_view text, const std::string& origin,
-                           const Architectures& archs, bool installed_only,
-                           const RecordSink& sink);
+Result<void> parse_stanzas(std::string_view text, const std::string& origin, const Architectures& archs,
+                           bool installed_only, const RecordSink& sink);
 
 // Streams one index file, decompressed by extension, through the same parser a megabyte at a
 // time (the whole bookworm list is 50 MB); records and errors name `path`.
-Result<void> parse_index_file(const std::string& path, const Architectures& archs,
-                              bool installed_only, const RecordSink& sink);
+Result<void> parse_index_file(const std::string& path, const Architectures& archs, bool installed_only,
+                              const RecordSink& sink);
 
 // Reads a whole file, decompressing by extension (.lz4, .gz, .xz, .zst, or none). Errors name
 // the file and, for a corrupt or truncated stream, the byte offset in the compressed input.
@@ -56,8 +55,7 @@ std::string ecosystem_for(const detect::OsRelease& os);
 
 // `apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 -- name=version ...` (name:arch=version for a
 // foreign arch), run as root; no command for no packages.
-std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages,
-                                      const Architectures& archs);
+std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages, const Architectures& archs);
 
 // ecosystem: the mapping table this apt machine uses ("debian"; Ubuntu falls back to it).
 std::unique_ptr<Provider> make_provider(const Context& ctx);

@@ -64,7 +64,8 @@ Split split_leniently(std::string_view s, std::uint64_t& epoch) {
   bool numeric = p.has_epoch && !digits.empty();
   for (char c : digits) numeric = numeric && is_digit(c);
   if (numeric) {
-    for (char c : digits) epoch = std::min<std::uint64_t>(epoch * 10 + static_cast<unsigned>(c - '0'), std::uint64_t{INT_MAX} + 1);
+    for (char c : digits)
+      epoch = std::min<std::uint64_t>(epoch * 10 + static_cast<unsigned>(c - '0'), std::uint64_t{INT_MAX} + 1);
     return p;
   }
   Split whole;
@@ -97,15 +98,13 @@ Result<DebVersion> parse_deb(std::string_view text) {
       if (epoch > INT_MAX) return invalid(text, "the epoch is too big");
     }
     v.epoch = static_cast<std::uint32_t>(epoch);
-    if (parts.upstream.empty() && !parts.has_revision)
-      return invalid(text, "nothing after the epoch colon");
+    if (parts.upstream.empty() && !parts.has_revision) return invalid(text, "nothing after the epoch colon");
   }
   if (parts.has_revision && parts.revision.empty()) return invalid(text, "the revision is empty");
   if (parts.upstream.empty()) return invalid(text, "the upstream version is empty");
   for (char c : parts.upstream)
     if (!is_digit(c) && !is_alpha(c) && std::string_view(".-+~:").find(c) == std::string_view::npos)
-      return invalid(text,
-                     "invalid character " + detail::quote_char(c) + " in the upstream version");
+      return invalid(text, "invalid character " + detail::quote_char(c) + " in the upstream version");
   for (char c : parts.revision)
     if (!is_digit(c) && !is_alpha(c) && std::string_view(".+~").find(c) == std::string_view::npos)
       return invalid(text, "invalid character " + detail::quote_char(c) + " in the revision");
@@ -125,8 +124,7 @@ int deb_compare(std::string_view a, std::string_view b) {
 Result<std::string> deb_normalize(std::string_view text) {
   auto v = parse_deb(text);
   if (!v) return v.error();
-  return std::to_string(v->epoch) + ":" + part_code(v->upstream) + "-" +
-         part_code(v->revision);
+  return std::to_string(v->epoch) + ":" + part_code(v->upstream) + "-" + part_code(v->revision);
 }
 
 const Scheme deb_scheme{"deb", deb_compare, deb_normalize};

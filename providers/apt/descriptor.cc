@@ -113,13 +113,13 @@ std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
 // Debian policy 5.6.1: lower case letters, digits, + - . ; at least two characters, starting
 // with an alphanumeric.
 bool is_debian_name(std::string_view s) {
-  if (s.size() < 2 || !(std::islower(static_cast<unsigned char>(s[0])) ||
-                        std::isdigit(static_cast<unsigned char>(s[0])))) {
+  if (s.size() < 2 ||
+      !(std::islower(static_cast<unsigned char>(s[0])) || std::isdigit(static_cast<unsigned char>(s[0])))) {
     return false;
   }
   return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::islower(static_cast<unsigned char>(c)) ||
-           std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '+' ||
+           c == '-' || c == '.';
   });
 }
 

@@ -4,9 +4,7 @@ namespace extdeps::apt {
 
 namespace {
 
-NativeDep dep(std::string name, const Relation& r) {
-  return NativeDep{std::move(name), r.op, std::string(r.version)};
-}
+NativeDep dep(std::string name, const Relation& r) { return NativeDep{std::move(name), r.op, std::string(r.version)}; }
 
 }  // namespace
 

@@ -15,11 +15,20 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; 
 
 bool ends_name(char c) {
   switch (c) {
-    case ' ': case '\t': case '\n': case '\r': case '(': case ')': case ',': case '|':
-    case '[': case ']': case '<': case '>': case ':':
-      return true;
-    default:
-      return false;
+    case ' ':
+    case '\t':
+    case '\n':
+    case '\r':
+    case '(':
+    case ')':
+    case ',':
+    case '|':
+    case '[':
+    case ']':
+    case '<':
+    case '>':
+    case ':': return true;
+    default: return false;
   }
 }
 
@@ -30,8 +39,7 @@ bool arch_matches(std::string_view token, std::string_view arch) {
 
 class Parser {
  public:
-  Parser(std::string_view s, RelationField field, std::string_view arch, Relations& out,
-         RelationError& error)
+  Parser(std::string_view s, RelationField field, std::string_view arch, Relations& out, RelationError& error)
       : s_(s), field_(field), arch_(arch), out_(out), error_(error) {}
 
   bool run() {
@@ -50,18 +58,18 @@ class Parser {
         if (!keep) out_.rels.pop_back();
         skip_space();
         if (at_end() || s_[pos_] == ',') break;
-        if (s_[pos_] != '|') return fail(pos_, "unexpected '" + std::string(1, s_[pos_]) + "' after relation '" +
-                                                  text_from(rel_start_) + "' in " + field_name(),
-                                         "',' or '|'");
+        if (s_[pos_] != '|')
+          return fail(pos_,
+                      "unexpected '" + std::string(1, s_[pos_]) + "' after relation '" + text_from(rel_start_) +
+                          "' in " + field_name(),
+                      "',' or '|'");
         if (!alternatives)
-          return fail(pos_, "alternative '|' in " + field_name(),
-                      "alternatives only in Depends and Pre-Depends");
+          return fail(pos_, "alternative '|' in " + field_name(), "alternatives only in Depends and Pre-Depends");
         ++pos_;
       }
       // A group whose every alternative was dropped by an arch restriction or a build profile
       // is dropped as a whole.
-      if (out_.rels.size() > group_start)
-        out_.group_end.push_back(static_cast<std::uint32_t>(out_.rels.size()));
+      if (out_.rels.size() > group_start) out_.group_end.push_back(static_cast<std::uint32_t>(out_.rels.size()));
       if (!at_end()) ++pos_;  // the ','
     }
   }
@@ -110,15 +118,14 @@ class Parser {
     if (r.name.empty()) {
       std::string text = text_from(rel_start_);
       if (text.empty()) return fail(pos_, "empty alternative in " + field_name(), "a package name around '|'");
-      return fail(pos_, "missing package name in relation '" + text + "' in " + field_name(),
-                  "a package name first");
+      return fail(pos_, "missing package name in relation '" + text + "' in " + field_name(), "a package name first");
     }
     if (!at_end() && s_[pos_] == ':') {
       ++pos_;
       r.arch_qualifier = word();
       if (r.arch_qualifier.empty())
-        return fail(pos_, "missing architecture after ':' in relation '" + text_from(rel_start_) + "' in " +
-                              field_name(),
+        return fail(pos_,
+                    "missing architecture after ':' in relation '" + text_from(rel_start_) + "' in " + field_name(),
                     "any, native or an architecture name");
     }
     skip_space();
@@ -155,18 +162,18 @@ class Parser {
     else if (at_end() || s_[pos_] == ')' || std::isalnum(static_cast<unsigned char>(s_[pos_])))
       return fail(pos_, "missing operator in relation '" + text_from(rel_start_) + "' in " + field_name(), kOps);
     else
-      return fail(pos_, "bad operator '" + std::string(1, s_[pos_]) + "' in relation '" + text_from(rel_start_) +
-                            "' in " + field_name(),
+      return fail(pos_,
+                  "bad operator '" + std::string(1, s_[pos_]) + "' in relation '" + text_from(rel_start_) + "' in " +
+                      field_name(),
                   kOps);
     std::string_view op_text = s_.substr(op_at, pos_ - op_at);
     if (field_ == RelationField::provides && r.op != DepOp::eq)
-      return fail(op_at, "operator '" + std::string(op_text) + "' in Provides relation '" +
-                             text_from(rel_start_) + "'",
+      return fail(op_at, "operator '" + std::string(op_text) + "' in Provides relation '" + text_from(rel_start_) + "'",
                   "'=', the only operator Provides allows");
     skip_space();
     size_t v_start = pos_;
-    while (pos_ < s_.size() && !is_space(s_[pos_]) && s_[pos_] != ')' && s_[pos_] != '(' &&
-           s_[pos_] != ',' && s_[pos_] != '|')
+    while (pos_ < s_.size() && !is_space(s_[pos_]) && s_[pos_] != ')' && s_[pos_] != '(' && s_[pos_] != ',' &&
+           s_[pos_] != '|')
       ++pos_;
     r.version = s_.substr(v_start, pos_ - v_start);
     if (r.version.empty())
@@ -176,8 +183,9 @@ class Parser {
     if (at_end() || s_[pos_] == ',' || s_[pos_] == '|')
       return fail(open, "unclosed '(' in relation '" + text_from(rel_start_) + "' in " + field_name(), "')'");
     if (s_[pos_] != ')')
-      return fail(pos_, "unexpected '" + std::string(1, s_[pos_]) + "' in relation '" + text_from(rel_start_) +
-                            "' in " + field_name(),
+      return fail(pos_,
+                  "unexpected '" + std::string(1, s_[pos_]) + "' in relation '" + text_from(rel_start_) + "' in " +
+                      field_name(),
                   "')' after the version");
     ++pos_;
     return true;
@@ -195,8 +203,7 @@ class Parser {
       bool negated = s_[pos_] == '!';
       if (negated) ++pos_;
       size_t start = pos_;
-      while (pos_ < s_.size() && !is_space(s_[pos_]) && s_[pos_] != ']' && s_[pos_] != ',' && s_[pos_] != '|')
-        ++pos_;
+      while (pos_ < s_.size() && !is_space(s_[pos_]) && s_[pos_] != ']' && s_[pos_] != ',' && s_[pos_] != '|') ++pos_;
       std::string_view token = s_.substr(start, pos_ - start);
       if (token.empty())
         return fail(pos_, "empty architecture in relation '" + text_from(rel_start_) + "' in " + field_name(),
@@ -221,8 +228,7 @@ class Parser {
       bool negated = s_[pos_] == '!';
       if (negated) ++pos_;
       size_t start = pos_;
-      while (pos_ < s_.size() && !is_space(s_[pos_]) && s_[pos_] != '>' && s_[pos_] != ',' && s_[pos_] != '|')
-        ++pos_;
+      while (pos_ < s_.size() && !is_space(s_[pos_]) && s_[pos_] != '>' && s_[pos_] != ',' && s_[pos_] != '|') ++pos_;
       if (pos_ == start)
         return fail(pos_, "empty build profile in relation '" + text_from(rel_start_) + "' in " + field_name(),
                     "a profile name");
@@ -254,8 +260,8 @@ std::string_view relation_field_name(RelationField field) {
   return "?";
 }
 
-bool parse_relations(std::string_view value, RelationField field, std::string_view record_arch,
-                     Relations& out, RelationError& error) {
+bool parse_relations(std::string_view value, RelationField field, std::string_view record_arch, Relations& out,
+                     RelationError& error) {
   out.clear();
   return Parser(value, field, record_arch, out, error).run();
 }

@@ -33,16 +33,16 @@ enum class RelationField : std::uint8_t { depends, pre_depends, provides, confli
 std::string_view relation_field_name(RelationField field);
 
 struct RelationError {
-  size_t offset = 0;     // into the field's value, for the line number
-  std::string message;   // "<what> (expected <what>)"
-  std::string what;      // the same, as parts
+  size_t offset = 0;    // into the field's value, for the line number
+  std::string message;  // "<what> (expected <what>)"
+  std::string what;     // the same, as parts
   std::string expected;
 };
 
 // Parses `value` (which may span continuation lines). Alternatives with [arch restrictions] that
 // exclude `record_arch`, or with <build profiles> that need a profile, are dropped, as dpkg does
 // when no build profile is active. Returns false with `error` set on malformed text.
-bool parse_relations(std::string_view value, RelationField field, std::string_view record_arch,
-                     Relations& out, RelationError& error);
+bool parse_relations(std::string_view value, RelationField field, std::string_view record_arch, Relations& out,
+                     RelationError& error);
 
 }  // namespace extdeps::apt

@@ -17,13 +17,23 @@ namespace extdeps::apt {
 namespace {
 
 enum FieldId : int {
-  kPackage, kVersion, kArchitecture, kMultiArch, kStatus,
-  kProvides, kPreDepends, kDepends, kConflicts, kBreaks, kSource, kFieldCount
+  kPackage,
+  kVersion,
+  kArchitecture,
+  kMultiArch,
+  kStatus,
+  kProvides,
+  kPreDepends,
+  kDepends,
+  kConflicts,
+  kBreaks,
+  kSource,
+  kFieldCount
 };
 
-constexpr const char* kFieldNames[kFieldCount] = {
-    "Package", "Version", "Architecture", "Multi-Arch", "Status",
-    "Provides", "Pre-Depends", "Depends", "Conflicts", "Breaks", "Source"};
+constexpr const char* kFieldNames[kFieldCount] = {"Package",   "Version",  "Architecture", "Multi-Arch",
+                                                  "Status",    "Provides", "Pre-Depends",  "Depends",
+                                                  "Conflicts", "Breaks",   "Source"};
 
 struct Field {
   std::string_view value;  // from just after ':' to the end of its last continuation line
@@ -79,8 +89,7 @@ std::string excerpt(std::string_view line) {
 
 class StanzaParser {
  public:
-  StanzaParser(const std::string& origin, const Architectures& archs, bool installed_only,
-               const RecordSink& sink)
+  StanzaParser(const std::string& origin, const Architectures& archs, bool installed_only, const RecordSink& sink)
       : origin_(origin), archs_(archs), installed_only_(installed_only), sink_(sink) {}
 
   // Parses whole lines; a chunk that does not end with a newline is the end of a truncated
@@ -92,8 +101,7 @@ class StanzaParser {
       size_t line = line_ + 1, line_start = 0;
       for (size_t i = 0; i < off; ++i)
         if (text[i] == '\n') ++line, line_start = i + 1;
-      return fail(line, "NUL byte at column " + std::to_string(off - line_start + 1),
-                  "text; the file may be corrupt");
+      return fail(line, "NUL byte at column " + std::to_string(off - line_start + 1), "text; the file may be corrupt");
     }
     const char* p = text.data();
     const char* end = p + text.size();
@@ -115,11 +123,9 @@ class StanzaParser {
           in_field_ = false;
         } else {
           if (!in_field_)
-            return fail(line_, "continuation line '" + excerpt({p, static_cast<size_t>(eol - p)}) +
-                                   "' outside a field",
+            return fail(line_, "continuation line '" + excerpt({p, static_cast<size_t>(eol - p)}) + "' outside a field",
                         "'Field: value' before it");
-          if (current_)
-            current_->value = {current_->value.data(), static_cast<size_t>(eol - current_->value.data())};
+          if (current_) current_->value = {current_->value.data(), static_cast<size_t>(eol - current_->value.data())};
         }
       } else {
         std::string_view whole(p, static_cast<size_t>(eol - p));
@@ -370,7 +376,8 @@ Result<void> parse_index_file(const std::string& path, const Architectures& arch
     if (cut == std::string_view::npos) {
       // One stanza as large as the buffer: grow it, up to a limit (a 1 GB name is no package).
       if (buf.size() >= limits::kMaxStanzaLength)
-        return parser.error_at(parser.next_line(), "a stanza of more than " + std::to_string(limits::kMaxStanzaLength) + " bytes",
+        return parser.error_at(parser.next_line(),
+                               "a stanza of more than " + std::to_string(limits::kMaxStanzaLength) + " bytes",
                                "at most that; the file may be corrupt");
       buf.resize(buf.size() * 2);
       continue;

@@ -80,8 +80,7 @@ class CondarcParser {
       if (indent > 0 || item) {
         if (block == Block::other) continue;
         if (tab) return error(line_no, 1, "tab in the indentation", "spaces, as YAML requires");
-        if (block == Block::none)
-          return error(line_no, col, "indented line outside any key", "'key: value' before it");
+        if (block == Block::none) return error(line_no, col, "indented line outside any key", "'key: value' before it");
         if (!item) return error(line_no, col, "'" + std::string(content) + "' under channels", "'- name'");
         std::string_view value = trim(content.substr(1));
         if (value.empty()) return error(line_no, col, "empty channel entry", "'- name'");
@@ -122,8 +121,8 @@ class CondarcParser {
   size_t column(std::string_view part) const { return static_cast<size_t>(part.data() - line_start_) + 1; }
 
   Error error(size_t line, size_t col, std::string what, std::string expected = {}) const {
-    return error_at(ExitCode::bad_input, path_ + ":" + std::to_string(line) + ":" + std::to_string(col), std::move(what),
-                    std::move(expected));
+    return error_at(ExitCode::bad_input, path_ + ":" + std::to_string(line) + ":" + std::to_string(col),
+                    std::move(what), std::move(expected));
   }
 
   // Where a comment starts: '#' at the start or after a blank, outside quotes.

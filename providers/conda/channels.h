@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/context/context.h"
-#include "core/provider/descriptor.h"
 #include "core/detect/host.h"
+#include "core/provider/descriptor.h"
 #include "core/util/result.h"
 
 namespace extdeps::conda {
@@ -48,7 +48,7 @@ struct ChannelConfig {
   // Where the list came from: "--channel", "EXTDEPS_CONDA_CHANNELS", "[tool.extdeps]
   // conda-channels", a .condarc path, or "the default (conda-forge)".
   std::string source;
-  std::string channel_alias;      // what names resolve against
+  std::string channel_alias;  // what names resolve against
 };
 
 // The channels, from the first of: `chosen` (the `channel` option as the settings resolved it:

@@ -15,11 +15,11 @@
 #include "core/detect/os_release.h"
 #include "core/detect/process.h"
 #include "core/fetch/fetch.h"
+#include "providers/conda/conda_version.h"
 #include "providers/conda/index_fetch.h"
 #include "providers/conda/matchspec.h"
 #include "providers/conda/prefix.h"
 #include "providers/conda/repodata.h"
-#include "providers/conda/conda_version.h"
 
 namespace extdeps::conda {
 
@@ -77,7 +77,8 @@ class CondaProvider final : public Provider {
     std::string key = std::string(kReaderFormat) + "\n";
     for (const auto& f : options_.repodata) {
       struct stat st {};
-      if (::stat(f.path.c_str(), &st) != 0) return error_at(ExitCode::environment, f.path, std::string("cannot stat: ") + std::strerror(errno));
+      if (::stat(f.path.c_str(), &st) != 0)
+        return error_at(ExitCode::environment, f.path, std::string("cannot stat: ") + std::strerror(errno));
       key += "repodata " + f.channel_url + " " + f.subdir + " " + f.path + " " + std::to_string(st.st_size) + " " +
              std::to_string(mtime_ns(st)) + "\n";
     }
@@ -128,7 +129,8 @@ class CondaProvider final : public Provider {
         e.hint = "check --prefix";
         return e;
       }
-      ctx.warn("CONDA_PREFIX=" + prefix + " is not a conda environment (no conda-meta folder); "
+      ctx.warn("CONDA_PREFIX=" + prefix +
+               " is not a conda environment (no conda-meta folder); "
                "no installed conda packages are read");
       return {};
     }
@@ -200,16 +202,14 @@ std::optional<Frontend> parse_frontend(std::string_view name) {
 Frontend choose_frontend(const Context& ctx) {
   if (auto chosen = ctx.env("EXTDEPS_CONDA_FRONTEND"); chosen && !chosen->empty()) {
     if (auto f = parse_frontend(*chosen)) return *f;
-    ctx.warn("EXTDEPS_CONDA_FRONTEND='" + *chosen +
-             "' is not one of conda, mamba, micromamba or pixi; it is ignored");
+    ctx.warn("EXTDEPS_CONDA_FRONTEND='" + *chosen + "' is not one of conda, mamba, micromamba or pixi; it is ignored");
   }
   for (Frontend f : {Frontend::mamba, Frontend::micromamba, Frontend::conda, Frontend::pixi})
     if (on_path(ctx, frontend_name(f))) return f;
   return Frontend::conda;
 }
 
-std::string package_spec(Frontend frontend, std::string_view name, std::string_view version,
-                         std::string_view build) {
+std::string package_spec(Frontend frontend, std::string_view name, std::string_view version, std::string_view build) {
   std::string spec(name);
   if (version.empty()) return spec;
   if (build.empty() || frontend == Frontend::pixi) return spec + "==" + std::string(version);

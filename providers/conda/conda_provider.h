@@ -40,8 +40,7 @@ struct CommandOptions {
 // The exact spec of one package: "name=version=build" (conda, mamba and micromamba read it as
 // that version and build exactly), "name==version" without a build, and always for pixi, whose
 // manifest pins versions, not builds.
-std::string package_spec(Frontend frontend, std::string_view name, std::string_view version,
-                         std::string_view build);
+std::string package_spec(Frontend frontend, std::string_view name, std::string_view version, std::string_view build);
 
 // One step for all packages, never elevated (an environment belongs to its user):
 //   conda|mamba|micromamba install -y [-p PREFIX] [--override-channels -c NAME ...] SPEC ...

@@ -25,18 +25,14 @@ bool is_allowed(char c) {
   return is_digit(c) || is_lower(c) || std::string_view("*.+!_").find(c) != std::string_view::npos;
 }
 
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
-}
+bool all_digits(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_digit); }
 
 // "1.2_3" -> {"1", "2", "3"}
 std::vector<std::string> split_components(std::string_view s) {
   std::vector<std::string> out(1);
   for (char c : s) {
-    if (c == '.' || c == '_')
-      out.emplace_back();
-    else
-      out.back() += c;
+    if (c == '.' || c == '_') out.emplace_back();
+    else out.back() += c;
   }
   return out;
 }
@@ -49,19 +45,15 @@ CondaComponent parse_component(std::string_view c) {
     size_t start = i;
     if (is_digit(c[i])) {
       while (i < c.size() && is_digit(c[i])) ++i;
-      parts.push_back(
-          {CondaPart::Kind::number, std::string(detail::strip_zeros(c.substr(start, i - start)))});
+      parts.push_back({CondaPart::Kind::number, std::string(detail::strip_zeros(c.substr(start, i - start)))});
       continue;
     }
     bool star = c[i] == '*';
     while (i < c.size() && !is_digit(c[i]) && (c[i] == '*') == star) ++i;
     std::string_view run = c.substr(start, i - start);
-    if (run == "post")
-      parts.push_back({CondaPart::Kind::post, "post"});
-    else if (run == "dev")
-      parts.push_back({CondaPart::Kind::string, "DEV"});
-    else
-      parts.push_back({CondaPart::Kind::string, std::string(run)});
+    if (run == "post") parts.push_back({CondaPart::Kind::post, "post"});
+    else if (run == "dev") parts.push_back({CondaPart::Kind::string, "DEV"});
+    else parts.push_back({CondaPart::Kind::string, std::string(run)});
   }
   return parts;
 }
@@ -78,14 +70,12 @@ bool all_zero(const CondaComponent& c) { return std::all_of(c.begin(), c.end(), 
 int compare_part(const CondaPart& a, const CondaPart& b) {
   if (a.kind != b.kind) return a.kind < b.kind ? -1 : 1;
   switch (a.kind) {
-    case CondaPart::Kind::number:
-      return detail::compare_numbers(a.text, b.text);
+    case CondaPart::Kind::number: return detail::compare_numbers(a.text, b.text);
     case CondaPart::Kind::string: {
       int r = a.text.compare(b.text);
       return r < 0 ? -1 : r > 0 ? 1 : 0;
     }
-    case CondaPart::Kind::post:
-      return 0;
+    case CondaPart::Kind::post: return 0;
   }
   return 0;
 }
@@ -99,8 +89,7 @@ int compare_component(const CondaComponent& a, const CondaComponent& b) {
   return 0;
 }
 
-int compare_components(const std::vector<CondaComponent>& a, const std::vector<CondaComponent>& b,
-                       size_t count) {
+int compare_components(const std::vector<CondaComponent>& a, const std::vector<CondaComponent>& b, size_t count) {
   static const CondaComponent empty;
   for (size_t i = 0; i < count; ++i) {
     const CondaComponent& ca = i < a.size() ? a[i] : empty;
@@ -166,10 +155,8 @@ void append_components(std::string& out, const std::vector<CondaComponent>& list
       ++empties;
       continue;
     }
-    if (below_zero(list[i]))
-      out += "~" + std::to_string(empties);
-    else
-      out.append(empties, '^');
+    if (below_zero(list[i])) out += "~" + std::to_string(empties);
+    else out.append(empties, '^');
     append_component(out, list[i]);
     empties = 0;
   }
@@ -197,11 +184,9 @@ Result<CondaVersion> parse_conda(std::string_view text) {
   std::string_view rest = v.text;
   std::string_view epoch = "0";
   if (auto bang = rest.find('!'); bang != std::string_view::npos) {
-    if (rest.find('!', bang + 1) != std::string_view::npos)
-      return invalid(text, "more than one epoch separator '!'");
+    if (rest.find('!', bang + 1) != std::string_view::npos) return invalid(text, "more than one epoch separator '!'");
     epoch = rest.substr(0, bang);
-    if (!all_digits(epoch))
-      return invalid(text, "the epoch '" + std::string(epoch) + "' is not a number");
+    if (!all_digits(epoch)) return invalid(text, "the epoch '" + std::string(epoch) + "' is not a number");
     rest.remove_prefix(bang + 1);
   }
   std::string_view local;
@@ -214,8 +199,7 @@ Result<CondaVersion> parse_conda(std::string_view text) {
     rest = rest.substr(0, plus);
   }
   if (rest.empty())
-    return invalid(
-        text, has_local ? "the version before '+' is empty" : "the version after '!' is empty");
+    return invalid(text, has_local ? "the version before '+' is empty" : "the version after '!' is empty");
 
   v.version.push_back({{CondaPart::Kind::number, std::string(detail::strip_zeros(epoch))}});
   // openssl-style "1.0.1_": the trailing '_' stays on the last component.
@@ -271,8 +255,7 @@ bool conda_starts_with(const CondaVersion& v, const CondaVersion& prefix) {
     if (compare_part(i < c.size() ? c[i] : zero_part(), pc[i]) != 0) return false;
   const CondaPart& p = last_part < c.size() ? c[last_part] : zero_part();
   const CondaPart& pp = pc[last_part];
-  if (pp.kind == CondaPart::Kind::string)
-    return p.kind == CondaPart::Kind::string && p.text.starts_with(pp.text);
+  if (pp.kind == CondaPart::Kind::string) return p.kind == CondaPart::Kind::string && p.text.starts_with(pp.text);
   return compare_part(p, pp) == 0;
 }
 

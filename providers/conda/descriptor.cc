@@ -4,9 +4,9 @@
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "providers/conda/conda_provider.h"
+#include "providers/conda/conda_version.h"
 #include "providers/conda/matchspec.h"
 #include "providers/conda/repodata.h"
-#include "providers/conda/conda_version.h"
 
 namespace extdeps::conda {
 
@@ -36,10 +36,13 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
       path = got->body_path;
       name = s;
     }
-    auto r = read_repodata_file(path, {}, [&](PackageRecord&& rec) {
-      ++records;
-      index.names.insert(std::move(rec.name));
-    }, name);
+    auto r = read_repodata_file(
+        path, {},
+        [&](PackageRecord&& rec) {
+          ++records;
+          index.names.insert(std::move(rec.name));
+        },
+        name);
     if (!r) return r.error();
   }
   index.description = std::to_string(input.sources.size()) +
@@ -54,7 +57,8 @@ std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
   if (s.type == "pypi") return {};
   const std::string name(s.name);
   std::vector<mapping::GuessForm> out{{name, "a package of that name"}};
-  if (s.category != Category::build) out.push_back({"lib" + mapping::without_lib(name), "conda-forge's lib<name> form"});
+  if (s.category != Category::build)
+    out.push_back({"lib" + mapping::without_lib(name), "conda-forge's lib<name> form"});
   return out;
 }
 

@@ -17,16 +17,16 @@ namespace {
 
 using version::CondaVersion;
 
-bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 bool is_one_of(char c, std::string_view set) { return set.find(c) != std::string_view::npos; }
 
 // Whether `text` ends with `suffix`, letters compared without case.
 bool ends_with_nocase(std::string_view text, std::string_view suffix) {
   if (text.size() < suffix.size()) return false;
   return std::equal(suffix.begin(), suffix.end(), text.end() - static_cast<std::ptrdiff_t>(suffix.size()),
-                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
+                    [](char a, char b) {
+                      return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+                    });
 }
 
 // A package file name ("numpy-1.26.4-py312h_0.conda"), blanks ignored.
@@ -84,8 +84,7 @@ struct Located {
   Located sub(size_t from, size_t to) const {
     Located out;
     out.text = text.substr(from, to - from);
-    out.cols.assign(cols.begin() + static_cast<std::ptrdiff_t>(from),
-                    cols.begin() + static_cast<std::ptrdiff_t>(to));
+    out.cols.assign(cols.begin() + static_cast<std::ptrdiff_t>(from), cols.begin() + static_cast<std::ptrdiff_t>(to));
     out.end_col = col(to);
     return out;
   }
@@ -135,8 +134,7 @@ class Parser {
   Result<VersionExpr> parse_primary(const Located& v, size_t& i, size_t empty_col);
   Result<VersionExpr> parse_test(const Located& t);
   Result<CondaVersion> parse_operand(std::string_view text, size_t col);
-  Result<void> parse_brackets(size_t open, size_t end, std::optional<Located>& version,
-                              std::optional<Located>& build);
+  Result<void> parse_brackets(size_t open, size_t end, std::optional<Located>& version, std::optional<Located>& build);
   Result<void> check_build(const Located& build);
 
   std::string_view spec_;
@@ -215,8 +213,7 @@ Result<VersionExpr> Parser::parse_and(const Located& v, size_t& i, size_t empty_
     if (!e) return e;
     parts.push_back(std::move(*e));
     skip_blanks(v, i);
-    if (i < v.text.size() && v.text[i] == '(')
-      return fail("unexpected '('", v.col(i), "',' or '|' before it");
+    if (i < v.text.size() && v.text[i] == '(') return fail("unexpected '('", v.col(i), "',' or '|' before it");
     if (i >= v.text.size() || v.text[i] != ',') break;
     empty_col = v.col(i++);
   }
@@ -225,8 +222,7 @@ Result<VersionExpr> Parser::parse_and(const Located& v, size_t& i, size_t empty_
 
 Result<VersionExpr> Parser::parse_primary(const Located& v, size_t& i, size_t empty_col) {
   skip_blanks(v, i);
-  if (i >= v.text.size() || is_one_of(v.text[i], ",|)"))
-    return fail("empty version", empty_col ? empty_col : v.col(i));
+  if (i >= v.text.size() || is_one_of(v.text[i], ",|)")) return fail("empty version", empty_col ? empty_col : v.col(i));
   if (v.text[i] == '(') {
     size_t open = v.col(i++);
     if (++depth_ > kMaxDepth) return fail("parentheses nested too deep", open);
@@ -302,8 +298,7 @@ Result<VersionExpr> Parser::parse_test(const Located& t) {
       // conda: at least the version without its last '.'-separated part ("~=1.4.5": 1.4.*)
       auto dot = e.operand.text.rfind('.');
       if (dot == std::string::npos)
-        return fail("'~=' needs a version with at least two components, not '" + operand + "'",
-                    operand_col);
+        return fail("'~=' needs a version with at least two components, not '" + operand + "'", operand_col);
       auto prefix = parse_operand(e.operand.text.substr(0, dot), operand_col);
       if (!prefix) return prefix.error();
       e.prefix = std::move(*prefix);
@@ -319,8 +314,7 @@ Result<VersionExpr> Parser::parse_test(const Located& t) {
     // A glob can only meet a version's own characters.
     for (size_t k = 0; k < s.size(); ++k)
       if (!std::isalnum(static_cast<unsigned char>(s[k])) && !is_one_of(s[k], ".+!_*-"))
-        return fail(std::string("invalid character '") + s[k] + "' in version '" + s + "'",
-                    t.col(k));
+        return fail(std::string("invalid character '") + s[k] + "' in version '" + s + "'", t.col(k));
     e.kind = VersionExpr::Kind::glob;
     return e;
   }
@@ -353,8 +347,7 @@ Result<void> Parser::check_build(const Located& build) {
   // Build strings are letters, digits, '_', '.' and '+' (and '*' to glob).
   for (size_t k = 0; k < b.size(); ++k)
     if (!std::isalnum(static_cast<unsigned char>(b[k])) && !is_one_of(b[k], "_.+*"))
-      return fail(std::string("invalid character '") + b[k] + "' in build string '" + b + "'",
-                  build.col(k));
+      return fail(std::string("invalid character '") + b[k] + "' in build string '" + b + "'", build.col(k));
   return {};
 }
 
@@ -367,12 +360,9 @@ Result<void> Parser::parse_brackets(size_t open, size_t end, std::optional<Locat
     if (i >= end) return fail("unclosed '['", open + 1);
     if (spec_[i] == ']') break;
     size_t key_start = i;
-    while (i < end && (std::isalnum(static_cast<unsigned char>(spec_[i])) || spec_[i] == '_' ||
-                       spec_[i] == '-'))
-      ++i;
+    while (i < end && (std::isalnum(static_cast<unsigned char>(spec_[i])) || spec_[i] == '_' || spec_[i] == '-')) ++i;
     std::string key(spec_.substr(key_start, i - key_start));
-    if (key.empty())
-      return fail(std::string("expected a key in brackets, got '") + spec_[i] + "'", i + 1);
+    if (key.empty()) return fail(std::string("expected a key in brackets, got '") + spec_[i] + "'", i + 1);
     if (i >= end || spec_[i] != '=') return fail("expected '=' after '" + key + "'", i + 1);
     ++i;
     size_t value_start = i, value_end;
@@ -394,8 +384,7 @@ Result<void> Parser::parse_brackets(size_t open, size_t end, std::optional<Locat
     } else if (key == "build") {
       build = std::move(value);
     } else {
-      return fail("unsupported key '" + key + "' in brackets (only version and build are)",
-                  key_start + 1);
+      return fail("unsupported key '" + key + "' in brackets (only version and build are)", key_start + 1);
     }
   }
   for (size_t k = i + 1; k < end; ++k)
@@ -435,8 +424,7 @@ Result<MatchSpec> Parser::parse(Form form) {
     std::string_view name = spec_.substr(begin, i - begin);
     if (name.empty()) return fail("expected a package name", begin + 1);
     if (auto colon = name.find(':'); colon != std::string_view::npos)
-      return fail("channel and namespace prefixes ('conda-forge::') are not supported",
-                  begin + colon + 1);
+      return fail("channel and namespace prefixes ('conda-forge::') are not supported", begin + colon + 1);
     if (auto star = name.find('*'); star != std::string_view::npos)
       return fail("package name globs are not supported", begin + star + 1);
     out.name = to_lower(name);
@@ -497,41 +485,28 @@ bool VersionExpr::matches(std::string_view version, const CondaVersion* parsed) 
   using version::conda_compare;
   using version::conda_starts_with;
   switch (kind) {
-    case Kind::any:
-      return true;
-    case Kind::glob:
-      return glob_match(text, version);
+    case Kind::any: return true;
+    case Kind::glob: return glob_match(text, version);
     case Kind::all_of:
       return std::all_of(children.begin(), children.end(),
                          [&](const VersionExpr& c) { return c.matches(version, parsed); });
     case Kind::any_of:
       return std::any_of(children.begin(), children.end(),
                          [&](const VersionExpr& c) { return c.matches(version, parsed); });
-    default:
-      break;
+    default: break;
   }
   if (!parsed) return false;
   switch (kind) {
-    case Kind::equal:
-      return conda_compare(*parsed, operand) == 0;
-    case Kind::not_equal:
-      return conda_compare(*parsed, operand) != 0;
-    case Kind::less:
-      return conda_compare(*parsed, operand) < 0;
-    case Kind::less_equal:
-      return conda_compare(*parsed, operand) <= 0;
-    case Kind::greater:
-      return conda_compare(*parsed, operand) > 0;
-    case Kind::greater_equal:
-      return conda_compare(*parsed, operand) >= 0;
-    case Kind::starts_with:
-      return conda_starts_with(*parsed, operand);
-    case Kind::not_starts_with:
-      return !conda_starts_with(*parsed, operand);
-    case Kind::compatible:
-      return conda_compare(*parsed, operand) >= 0 && conda_starts_with(*parsed, prefix);
-    default:
-      return false;
+    case Kind::equal: return conda_compare(*parsed, operand) == 0;
+    case Kind::not_equal: return conda_compare(*parsed, operand) != 0;
+    case Kind::less: return conda_compare(*parsed, operand) < 0;
+    case Kind::less_equal: return conda_compare(*parsed, operand) <= 0;
+    case Kind::greater: return conda_compare(*parsed, operand) > 0;
+    case Kind::greater_equal: return conda_compare(*parsed, operand) >= 0;
+    case Kind::starts_with: return conda_starts_with(*parsed, operand);
+    case Kind::not_starts_with: return !conda_starts_with(*parsed, operand);
+    case Kind::compatible: return conda_compare(*parsed, operand) >= 0 && conda_starts_with(*parsed, prefix);
+    default: return false;
   }
 }
 
@@ -558,8 +533,9 @@ bool MatchSpec::matches(std::string_view v, std::string_view b) const {
   if (it == parsed_versions.end()) {
     if (parsed_versions.size() > 200000) parsed_versions.clear();
     auto parsed = version::parse_conda(v);
-    it = parsed_versions.emplace(std::string(v), parsed ? std::optional<version::CondaVersion>(std::move(*parsed))
-                                                        : std::nullopt).first;
+    it = parsed_versions
+             .emplace(std::string(v), parsed ? std::optional<version::CondaVersion>(std::move(*parsed)) : std::nullopt)
+             .first;
   }
   return version->matches(v, it->second ? &*it->second : nullptr);
 }
@@ -591,13 +567,9 @@ std::string MatchSpec::text() const {
   return out;
 }
 
-Result<MatchSpec> parse_matchspec(std::string_view text) {
-  return Parser(text).parse(Form::name_version_build);
-}
+Result<MatchSpec> parse_matchspec(std::string_view text) { return Parser(text).parse(Form::name_version_build); }
 
-Result<MatchSpec> parse_version_build(std::string_view text) {
-  return Parser(text).parse(Form::version_build);
-}
+Result<MatchSpec> parse_version_build(std::string_view text) { return Parser(text).parse(Form::version_build); }
 
 std::pair<std::string, std::string> split_name(std::string_view text) {
   size_t begin = 0, end = text.size();

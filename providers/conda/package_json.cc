@@ -12,9 +12,9 @@
 
 namespace extdeps::conda {
 
+using json::json_kind_name;
 using json::JsonKind;
 using json::JsonReader;
-using json::json_kind_name;
 
 namespace {
 
@@ -26,7 +26,20 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-enum class Key { name, version, build, build_number, depends, constrains, track_features, subdir, channel, fn, url, other };
+enum class Key {
+  name,
+  version,
+  build,
+  build_number,
+  depends,
+  constrains,
+  track_features,
+  subdir,
+  channel,
+  fn,
+  url,
+  other
+};
 
 // By length first: every record has a dozen keys, most of them skipped (md5, sha256, license ...).
 Key key_of(std::string_view k) {
@@ -36,7 +49,8 @@ Key key_of(std::string_view k) {
     case 4: return k == "name" ? Key::name : Key::other;
     case 5: return k == "build" ? Key::build : Key::other;
     case 6: return k == "subdir" ? Key::subdir : Key::other;
-    case 7: return k == "version" ? Key::version : k == "depends" ? Key::depends : k == "channel" ? Key::channel : Key::other;
+    case 7:
+      return k == "version" ? Key::version : k == "depends" ? Key::depends : k == "channel" ? Key::channel : Key::other;
     case 10: return k == "constrains" ? Key::constrains : Key::other;
     case 12: return k == "build_number" ? Key::build_number : Key::other;
     case 14: return k == "track_features" ? Key::track_features : Key::other;

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/model/record.h"
 #include "core/json/json_reader.h"
+#include "core/model/record.h"
 
 namespace extdeps::conda {
 

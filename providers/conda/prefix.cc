@@ -13,9 +13,9 @@
 
 namespace extdeps::conda {
 
+using json::json_kind_name;
 using json::JsonKind;
 using json::JsonReader;
-using json::json_kind_name;
 using json::open_file;
 
 namespace fs = std::filesystem;

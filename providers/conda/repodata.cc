@@ -17,9 +17,9 @@
 namespace extdeps::conda {
 
 using json::ByteSource;
+using json::json_kind_name;
 using json::JsonKind;
 using json::JsonReader;
-using json::json_kind_name;
 using json::open_file;
 using json::over_memory;
 
@@ -247,8 +247,7 @@ std::string package_base_url(std::string_view location, std::string_view base_ur
     size_t s = scheme_length(loc);
     return with_slash((s ? loc.substr(0, s + 1) : std::string()) + std::string(base_url));
   }
-  if (base_url.front() == '/')
-    return with_slash(loc.substr(0, path_at) + remove_dot_segments(base_url));
+  if (base_url.front() == '/') return with_slash(loc.substr(0, path_at) + remove_dot_segments(base_url));
   return with_slash(loc.substr(0, path_at) + remove_dot_segments(loc.substr(path_at) + std::string(base_url)));
 }
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/json/byte_source.h"
 #include "core/model/record.h"
 #include "core/util/result.h"
-#include "core/json/byte_source.h"
 
 namespace extdeps::conda {
 

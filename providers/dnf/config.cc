@@ -124,8 +124,8 @@ Result<MainConfig> read_dnf_conf(const std::string& path) {
     if (line.empty() || line.front() == '#' || line.front() == ';') continue;
     if (line.front() == '[') {
       if (line.back() != ']')
-        return error_at(ExitCode::bad_input, path + ":" + std::to_string(line_no), "'" + shorten(line) + "' is not a section",
-                        "[main]");
+        return error_at(ExitCode::bad_input, path + ":" + std::to_string(line_no),
+                        "'" + shorten(line) + "' is not a section", "[main]");
       section = std::string(line.substr(1, line.size() - 2));
       continue;
     }
@@ -162,8 +162,8 @@ std::vector<std::string> mirrorlist_urls(std::string_view text) {
 }
 
 std::string expand(std::string text, const std::string& releasever, const std::string& basearch) {
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"$releasever", releasever},
-                                 {"$basearch", basearch}, {"$arch", basearch}})
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"$releasever", releasever}, {"$basearch", basearch}, {"$arch", basearch}})
     for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
       text.replace(at, from.size(), to);
   return text;

@@ -8,8 +8,8 @@
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "core/util/regular_file.h"
-#include "providers/dnf/dnf_provider.h"
 #include "core/version/version.h"
+#include "providers/dnf/dnf_provider.h"
 
 namespace extdeps::dnf {
 
@@ -75,7 +75,8 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
   for (auto& [name, by] : provided)
     if (!index.names.count(name)) index.provided_by.emplace(name, std::move(by));
   index.description = "the given rpm-md repositories (" + std::to_string(input.sources.size()) +
-                      (input.sources.size() == 1 ? " source, " : " sources, ") + std::to_string(packages) + " packages)";
+                      (input.sources.size() == 1 ? " source, " : " sources, ") + std::to_string(packages) +
+                      " packages)";
   return index;
 }
 
@@ -91,9 +92,9 @@ std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
   if (s.category == Category::host) {
     out.push_back({"pkgconfig(" + name + ")", "a package that provides pkgconfig(<name>)", Kind::provides});
     if (base != name)
-      out.push_back({"pkgconfig(" + base + ")", "a package that provides pkgconfig(<name> without 'lib')", Kind::provides});
-    else
-      out.push_back({"pkgconfig(lib" + base + ")", "a package that provides pkgconfig(lib<name>)", Kind::provides});
+      out.push_back(
+          {"pkgconfig(" + base + ")", "a package that provides pkgconfig(<name> without 'lib')", Kind::provides});
+    else out.push_back({"pkgconfig(lib" + base + ")", "a package that provides pkgconfig(lib<name>)", Kind::provides});
     out.push_back({name + "-devel", "the <name>-devel form"});
     out.push_back({"lib" + base + "-devel", "the lib<name>-devel form"});
   }
@@ -111,7 +112,8 @@ const ProviderDescriptor& descriptor() {
       .manager = "dnf",
       .manager_aliases = {"yum", "zypper"},
       .scheme = &version::rpm_scheme,
-      .summary = "Fedora, RHEL and rebuilds, openSUSE: rpm-md repositories and the rpm database; dnf, yum or zypper commands",
+      .summary =
+          "Fedora, RHEL and rebuilds, openSUSE: rpm-md repositories and the rpm database; dnf, yum or zypper commands",
       .name_problem = name_problem,
       .guess = guess,
       .options =

@@ -53,8 +53,8 @@ std::string rpm_dbpath(const Context& ctx) {
 
 struct Primary {
   std::string repo;
-  std::string url;   // of primary.xml.*, for messages
-  std::string path;  // the fetched body
+  std::string url;                            // of primary.xml.*, for messages
+  std::string path;                           // the fetched body
   std::vector<std::string> exclude, include;  // the repository's and dnf.conf's globs
 };
 
@@ -130,8 +130,9 @@ class DnfProvider final : public Provider {
       }
       if (last) return at_place(*last, "repository '" + repo.id + "' (" + repo.origin + ")");
     }
-    filter_ = modules_.streams.empty() ? ModularFilter{}
-                                       : ModularFilter(modules_, read_module_states(ctx.host_path("/etc/dnf/modules.d")));
+    filter_ = modules_.streams.empty()
+                  ? ModularFilter{}
+                  : ModularFilter(modules_, read_module_states(ctx.host_path("/etc/dnf/modules.d")));
     return {};
   }
 
@@ -151,7 +152,8 @@ class DnfProvider final : public Provider {
     // What modules are enabled: /etc/dnf/modules.d's files.
     if (!module_files_.empty()) {
       std::error_code ec;
-      for (fs::directory_iterator it(ctx.host_path("/etc/dnf/modules.d"), ec), end; !ec && it != end; it.increment(ec)) {
+      for (fs::directory_iterator it(ctx.host_path("/etc/dnf/modules.d"), ec), end; !ec && it != end;
+           it.increment(ec)) {
         struct stat st {};
         if (::stat(it->path().c_str(), &st) == 0)
           key += it->path().string() + ' ' + std::to_string(st.st_size) + ' ' + std::to_string(mtime_ns(st)) + '\n';
@@ -188,13 +190,13 @@ class DnfProvider final : public Provider {
       return error_at(ExitCode::environment, ctx.host_path(db), "an rpm database, and no rpm on PATH to read it", "",
                       "install rpm");
     ProcessRequest req;
-    req.argv = {rpm, "--root", ctx.root().empty() ? "/" : ctx.root(), "--dbpath", db, "-qa", "--queryformat", kQueryFormat};
+    req.argv = {rpm,         "--root", ctx.root().empty() ? "/" : ctx.root(), "--dbpath", db, "-qa", "--queryformat",
+                kQueryFormat};
     req.timeout_ms = 60000;
     req.max_output = std::size_t{1} << 30;
     auto ran = ctx.processes().run(req);
     if (!ran) return ran.error();
-    if (!ran->ok())
-      return error_at(ExitCode::environment, ctx.host_path(db), "rpm -qa failed: " + ran->err_tail);
+    if (!ran->ok()) return error_at(ExitCode::environment, ctx.host_path(db), "rpm -qa failed: " + ran->err_tail);
     return parse_rpm_query(ran->out, ctx.host_path(db), installed);
   }
 
@@ -226,16 +228,19 @@ class DnfProvider final : public Provider {
         auto remote = remote_only(std::move(*urls));
         if (remote.empty())
           return error_at(ExitCode::environment, url, "a metalink with no http or https mirror of repomd.xml",
-                          "<url>https://.../repodata/repomd.xml</url>", "repository '" + repo.id + "' (" + repo.origin + ")");
+                          "<url>https://.../repodata/repomd.xml</url>",
+                          "repository '" + repo.id + "' (" + repo.origin + ")");
         return remote;
       }
       auto urls = remote_only(mirrorlist_urls(*text));
       if (urls.empty())
-        return error_at(ExitCode::environment, url, "a mirrorlist with no URL", "one base URL a line (http or https, from a remote list)",
+        return error_at(ExitCode::environment, url, "a mirrorlist with no URL",
+                        "one base URL a line (http or https, from a remote list)",
                         "repository '" + repo.id + "' (" + repo.origin + ")");
       return urls;
     }
-    return error_at(ExitCode::bad_input, repo.origin, "repository '" + repo.id + "' has no baseurl, mirrorlist or metalink",
+    return error_at(ExitCode::bad_input, repo.origin,
+                    "repository '" + repo.id + "' has no baseurl, mirrorlist or metalink",
                     "baseurl=URL, mirrorlist=URL or metalink=URL");
   }
 
@@ -268,8 +273,7 @@ std::vector<Command> install_commands(Frontend frontend, const std::vector<Plann
     for (const auto& p : packages) c.argv.push_back(p.name + "=" + p.version);
   } else {
     c.argv = {frontend == Frontend::yum ? "yum" : "dnf", "install", "-y", "--"};
-    for (const auto& p : packages)
-      c.argv.push_back(p.name + "-" + p.version + (p.arch.empty() ? "" : "." + p.arch));
+    for (const auto& p : packages) c.argv.push_back(p.name + "-" + p.version + (p.arch.empty() ? "" : "." + p.arch));
   }
   c.requires_elevation = true;
   return {std::move(c)};
@@ -281,8 +285,7 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
   std::vector<RepoConfig> repos;
   const auto urls = settings.option_list("dnf-repo");
   if (!urls.empty()) {
-    for (std::size_t i = 0; i < urls.size(); ++i)
-    {
+    for (std::size_t i = 0; i < urls.size(); ++i) {
       RepoConfig repo;
       repo.id = "repo" + std::to_string(i + 1);
       repo.baseurls = {urls[i]};

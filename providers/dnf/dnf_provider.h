@@ -10,8 +10,8 @@
 #pragma once
 
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,9 +28,9 @@ struct RepoConfig {
   std::string id;
   std::vector<std::string> baseurls;  // $releasever, $basearch, $arch not yet replaced
   bool enabled = true;
-  std::string origin;                 // "file:line" of its [id]
-  std::string metalink;               // metalink= (Fedora's default), a URL; empty when none
-  std::string mirrorlist;             // mirrorlist= (a list of base URLs, one a line)
+  std::string origin;      // "file:line" of its [id]
+  std::string metalink;    // metalink= (Fedora's default), a URL; empty when none
+  std::string mirrorlist;  // mirrorlist= (a list of base URLs, one a line)
   // excludepkgs= (exclude=) and includepkgs=: name globs (fnmatch) of packages dnf leaves out
   // of the repository, or keeps only.
   std::vector<std::string> exclude, include;
@@ -64,8 +64,7 @@ Result<std::string> primary_location(std::string_view repomd, const std::string&
 // Streams the packages of a primary.xml (decompressed by `in`) as records; `name` names it in
 // errors and is their origin. Records of another architecture than `arch` (or noarch) are left
 // out; "src" always. File provides (the paths primary lists) are added as provides.
-Result<void> read_primary(CompressedReader& in, const std::string& name, std::string_view arch,
-                          const RecordSink& sink);
+Result<void> read_primary(CompressedReader& in, const std::string& name, std::string_view arch, const RecordSink& sink);
 
 // repomd.xml: the location of its module metadata (<data type="modules">); empty when it has none.
 Result<std::string> modules_location(std::string_view repomd, const std::string& name);

@@ -144,9 +144,7 @@ class ModulemdReader {
   void skip_blank(bool directives = false) {
     while (li_ < lines_.size() && blank_line(li_, directives)) ++li_;
   }
-  bool at_end() const {
-    return li_ >= lines_.size() || marker(lines_[li_], "---") || marker(lines_[li_], "...");
-  }
+  bool at_end() const { return li_ >= lines_.size() || marker(lines_[li_], "---") || marker(lines_[li_], "..."); }
   static bool list_item(std::string_view l, std::size_t at) {
     return at < l.size() && l[at] == '-' && (at + 1 == l.size() || blank_char(l[at + 1]));
   }
@@ -392,9 +390,24 @@ class ModulemdReader {
     const std::string_view l = lines_[line];
     const char e = l[k + 1];
     static constexpr std::string_view kFrom = "0abtnvfre \"/\\N_LP\t";
-    static constexpr std::string_view kTo[] = {std::string_view("\0", 1), "\a", "\b", "\t", "\n", "\v", "\f", "\r",
-                                               "\x1b", " ", "\"", "/", "\\", "\xC2\x85", "\xC2\xA0",
-                                               "\xE2\x80\xA8", "\xE2\x80\xA9", "\t"};
+    static constexpr std::string_view kTo[] = {std::string_view("\0", 1),
+                                               "\a",
+                                               "\b",
+                                               "\t",
+                                               "\n",
+                                               "\v",
+                                               "\f",
+                                               "\r",
+                                               "\x1b",
+                                               " ",
+                                               "\"",
+                                               "/",
+                                               "\\",
+                                               "\xC2\x85",
+                                               "\xC2\xA0",
+                                               "\xE2\x80\xA8",
+                                               "\xE2\x80\xA9",
+                                               "\t"};
     if (const std::size_t i = kFrom.find(e); i != std::string_view::npos) {
       out += kTo[i];
       return k + 2;
@@ -404,7 +417,10 @@ class ModulemdReader {
     std::uint32_t cp = 0;
     for (std::size_t d = 0; d < digits; ++d) {
       const char h = l[k + 2 + d];
-      const int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      const int v = h >= '0' && h <= '9'   ? h - '0'
+                    : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                    : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                           : -1;
       if (v < 0) fail(line, k, "an escape YAML does not have");
       cp = cp << 4 | static_cast<std::uint32_t>(v);
     }
@@ -431,7 +447,8 @@ class ModulemdReader {
     std::size_t explicit_indent = 0, k = at + 1;
     for (; k < l.size() && !blank_char(l[k]); ++k) {
       if ((l[k] == '+' || l[k] == '-') && chomp == 0) chomp = l[k];
-      else if (l[k] >= '1' && l[k] <= '9' && explicit_indent == 0) explicit_indent = static_cast<std::size_t>(l[k] - '0');
+      else if (l[k] >= '1' && l[k] <= '9' && explicit_indent == 0)
+        explicit_indent = static_cast<std::size_t>(l[k] - '0');
       else fail(li_, k, "expected a block scalar's indicators ('+', '-', a digit)");
     }
     if (!rest_blank(l, k)) fail(li_, k, "text after a block scalar's indicator");
@@ -489,7 +506,8 @@ class ModulemdReader {
       const std::string_view l = lines_[line];
       while (k < l.size() && blank_char(l[k])) ++k;
       if (k < l.size() && !(l[k] == '#' && (k == 0 || blank_char(l[k - 1])))) return;
-      if (++line >= lines_.size()) fail(open_line, open_col, std::string("a '") + lines_[open_line][open_col] + "' that is never closed");
+      if (++line >= lines_.size())
+        fail(open_line, open_col, std::string("a '") + lines_[open_line][open_col] + "' that is never closed");
       if (marker(lines_[line], "---") || marker(lines_[line], "..."))
         fail(line, 0, "a document marker inside a flow collection");
       k = 0;
@@ -556,7 +574,8 @@ class ModulemdReader {
       for (; k < t.size(); ++k) {
         const char d = t[k];
         if (d == ',' || d == '[' || d == ']' || d == '{' || d == '}') break;
-        if (d == ':' && (k + 1 == t.size() || blank_char(t[k + 1]) || std::string_view(",[]{}").find(t[k + 1]) != std::string_view::npos))
+        if (d == ':' && (k + 1 == t.size() || blank_char(t[k + 1]) ||
+                         std::string_view(",[]{}").find(t[k + 1]) != std::string_view::npos))
           break;
         if (d == '#' && k > 0 && blank_char(t[k - 1])) break;
       }

@@ -21,7 +21,7 @@ struct Bad {
 
 struct Node {
   enum class Kind : unsigned char { none, scalar, map, seq } kind = Kind::none;
-  std::string text;                                    // a scalar's
+  std::string text;               // a scalar's
   std::vector<std::string> keys;  // a map's kept entries: keys[i] maps to items[i]
   std::vector<Node> items;        // and a list's kept items
   const Node* get(std::string_view key) const {

@@ -111,8 +111,8 @@ bool ModularFilter::hides(const PackageRecord& r) const {
   std::string evr = r.version.find(':') == std::string::npos ? "0:" + r.version : r.version;
   const std::string nevra = r.name + "-" + evr + "." + r.arch;
   if (allowed_.count(nevra)) return false;
-  if (modular_.count(nevra)) return true;           // a stream that is not active
-  return active_names_.count(r.name) > 0;            // non-modular, shadowed by an active stream
+  if (modular_.count(nevra)) return true;  // a stream that is not active
+  return active_names_.count(r.name) > 0;  // non-modular, shadowed by an active stream
 }
 
 }  // namespace extdeps::dnf

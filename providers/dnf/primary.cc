@@ -52,8 +52,7 @@ DepOp op_of(std::string_view flags) {
 std::optional<std::vector<DepAlternatives>> parse_rich(std::string_view text) {
   if (text.size() < 2 || text.front() != '(' || text.back() != ')') return std::nullopt;
   std::string_view inner = text.substr(1, text.size() - 2);
-  if (inner.find('(') != std::string_view::npos && inner.find_first_of("()") != inner.find("("))
-    return std::nullopt;
+  if (inner.find('(') != std::string_view::npos && inner.find_first_of("()") != inner.find("(")) return std::nullopt;
   std::vector<std::string_view> words;
   for (std::size_t i = 0; i < inner.size();) {
     while (i < inner.size() && inner[i] == ' ') ++i;
@@ -126,7 +125,7 @@ namespace {
 Result<std::string> data_location(std::string_view repomd, const std::string& name, std::string_view type) {
   if (auto api = load_libxml(); !api.ok()) return api.error();
   ReaderPtr r(libxml().xmlReaderForMemory(repomd.data(), static_cast<int>(repomd.size()), name.c_str(), nullptr,
-                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+                                          XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
   if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
   bool in_type = false;
   int ret;
@@ -165,7 +164,7 @@ Result<std::string> modules_location(std::string_view repomd, const std::string&
 Result<std::vector<std::string>> metalink_urls(std::string_view xml, const std::string& name) {
   if (auto api = load_libxml(); !api.ok()) return api.error();
   ReaderPtr r(libxml().xmlReaderForMemory(xml.data(), static_cast<int>(xml.size()), name.c_str(), nullptr,
-                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+                                          XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
   if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
   std::vector<std::pair<long, std::string>> found;
   int ret;
@@ -190,7 +189,9 @@ Result<std::vector<std::string>> metalink_urls(std::string_view xml, const std::
   std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<std::string> out;
   for (auto& f : found) out.push_back(std::move(f.second));
-  if (out.empty()) return error_at(ExitCode::environment, name, "a metalink with no mirror of repomd.xml", "<url>.../repodata/repomd.xml</url>");
+  if (out.empty())
+    return error_at(ExitCode::environment, name, "a metalink with no mirror of repomd.xml",
+                    "<url>.../repodata/repomd.xml</url>");
   return out;
 }
 
@@ -199,7 +200,7 @@ Result<void> read_primary(CompressedReader& in, const std::string& name, std::st
   if (auto api = load_libxml(); !api.ok()) return api.error();
   Feed feed{&in, std::nullopt};
   ReaderPtr r(libxml().xmlReaderForIO(read_callback, nullptr, &feed, name.c_str(), nullptr,
-                             XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_COMPACT));
+                                      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_COMPACT));
   if (!r) return error_at(ExitCode::environment, name, "cannot read it as XML");
   PackageRecord rec;
   bool in_package = false;

@@ -61,22 +61,26 @@ Result<void> parse_rpm_query(std::string_view text, const std::string& origin, c
     const auto f = fields(line);
     const std::string place = origin + ": line " + std::to_string(line_no);
     if (f[0] == "=PKG") {
-      if (f.size() != 6) return error_at(ExitCode::environment, place, "a package line of " + std::to_string(f.size()) + " fields", "6");
+      if (f.size() != 6)
+        return error_at(ExitCode::environment, place, "a package line of " + std::to_string(f.size()) + " fields", "6");
       flush();
       rec.name = std::string(f[1]);
-      rec.version = (f[2] == "0" ? std::string() : std::string(f[2]) + ":") + std::string(f[3]) + "-" + std::string(f[4]);
+      rec.version =
+          (f[2] == "0" ? std::string() : std::string(f[2]) + ":") + std::string(f[3]) + "-" + std::string(f[4]);
       rec.arch = std::string(f[5]) == "(none)" ? std::string() : std::string(f[5]);
       rec.installed = true;
       rec.origin = origin;
       open = true;
       continue;
     }
-    if (!open) return error_at(ExitCode::environment, place, "'" + shorten(line) + "' before any package", "=PKG first");
+    if (!open)
+      return error_at(ExitCode::environment, place, "'" + shorten(line) + "' before any package", "=PKG first");
     if (f[0] == "F") {
       if (f.size() == 2 && kept_file(f[1])) rec.provides.push_back({std::string(f[1]), DepOp::any, {}});
       continue;
     }
-    if (f.size() != 4) return error_at(ExitCode::environment, place, "a relation line of " + std::to_string(f.size()) + " fields", "4");
+    if (f.size() != 4)
+      return error_at(ExitCode::environment, place, "a relation line of " + std::to_string(f.size()) + " fields", "4");
     NativeDep d{std::string(f[1]), op_of(f[2]), std::string(f[3])};
     if (d.op == DepOp::any) d.version.clear();
     if (d.name.empty()) continue;

@@ -7,8 +7,8 @@
 #include "core/json/document.h"
 #include "core/util/limits.h"
 #include "core/util/regular_file.h"
-#include "providers/homebrew/homebrew_version.h"
 #include "providers/homebrew/homebrew_provider.h"
+#include "providers/homebrew/homebrew_version.h"
 
 namespace extdeps::homebrew {
 
@@ -16,14 +16,16 @@ namespace fs = std::filesystem;
 
 Result<void> read_receipt(const std::string& path, Keg& keg) {
   auto text = read_regular_file(path, limits::kMaxFieldLength, Links::follow);
-  if (!text) return error_at(ExitCode::environment, path, "cannot read the install receipt (" + text.error().what + ")");
+  if (!text)
+    return error_at(ExitCode::environment, path, "cannot read the install receipt (" + text.error().what + ")");
   nlohmann::json j;
   if (auto bad = json::parse_document(*text, j))
     return error_at(ExitCode::bad_input, path + ": byte offset " + std::to_string(bad->offset), bad->what,
                     "JSON, as brew writes INSTALL_RECEIPT.json");
   if (!j.is_object())
     return error_at(ExitCode::bad_input, path, "not a JSON object", "the object brew writes as INSTALL_RECEIPT.json");
-  if (auto it = j.find("poured_from_bottle"); it != j.end() && it->is_boolean()) keg.poured_from_bottle = it->get<bool>();
+  if (auto it = j.find("poured_from_bottle"); it != j.end() && it->is_boolean())
+    keg.poured_from_bottle = it->get<bool>();
   if (auto it = j.find("aliases"); it != j.end() && it->is_array())
     for (const auto& a : *it)
       if (a.is_string()) keg.aliases.push_back(a.get<std::string>());

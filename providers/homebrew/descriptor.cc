@@ -1,10 +1,10 @@
 // The Homebrew provider as the rest of extdeps sees it (core/provider/descriptor.h).
 #include <unordered_map>
 
+#include "core/detect/os_release.h"
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
 #include "core/json/byte_source.h"
-#include "core/detect/os_release.h"
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "providers/homebrew/homebrew_provider.h"
@@ -27,8 +27,10 @@ std::optional<std::string> name_problem(std::string_view name) {
   if (!((name.front() >= 'a' && name.front() <= 'z') || (name.front() >= '0' && name.front() <= '9')))
     return "'" + mapping::printable(name) + "' does not start with a lower-case letter or a digit, as formula names do";
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || std::string_view("+-._@/").find(c) != std::string_view::npos;
-    if (!ok) return "'" + mapping::printable(name) + "' is not a formula name (lower-case letters, digits and +-._@ only)";
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                    std::string_view("+-._@/").find(c) != std::string_view::npos;
+    if (!ok)
+      return "'" + mapping::printable(name) + "' is not a formula name (lower-case letters, digits and +-._@ only)";
   }
   return std::nullopt;
 }
@@ -86,19 +88,23 @@ const ProviderDescriptor& descriptor() {
       .manager = "brew",
       .manager_aliases = {"homebrew"},
       .scheme = &version::homebrew_scheme,
-      .summary = "Homebrew (macOS, Linux): the formula API and the Cellar; bottles for the host's macOS and CPU; brew install commands",
+      .summary =
+          "Homebrew (macOS, Linux): the formula API and the Cellar; bottles for the host's macOS and CPU; brew install "
+          "commands",
       .name_problem = name_problem,
       .guess = guess,
       .options =
           {
               {.name = "homebrew-api",
                .value_name = "FILE|URL",
-               .help = "the formula index to read: formula.json or formula.jws.json (default: brew's cached copy, else HOMEBREW_API_DOMAIN's)",
+               .help = "the formula index to read: formula.json or formula.jws.json (default: brew's cached copy, else "
+                       "HOMEBREW_API_DOMAIN's)",
                .config_key = "homebrew-api",
                .env = {"EXTDEPS_HOMEBREW_API"}},
               {.name = "homebrew-prefix",
                .value_name = "DIR",
-               .help = "Homebrew's prefix (default: /opt/homebrew on Apple silicon, /usr/local on Intel macs, /home/linuxbrew/.linuxbrew on Linux)",
+               .help = "Homebrew's prefix (default: /opt/homebrew on Apple silicon, /usr/local on Intel macs, "
+                       "/home/linuxbrew/.linuxbrew on Linux)",
                .config_key = "homebrew-prefix",
                .env = {"HOMEBREW_PREFIX"}},
           },

@@ -12,9 +12,7 @@ namespace extdeps::homebrew {
 using json::JsonKind;
 using json::JsonReader;
 
-std::string Formula::pkg_version() const {
-  return revision > 0 ? stable + "_" + std::to_string(revision) : stable;
-}
+std::string Formula::pkg_version() const { return revision > 0 ? stable + "_" + std::to_string(revision) : stable; }
 
 namespace {
 
@@ -59,10 +57,7 @@ class FormulaReader {
   }
 
  private:
-  Error empty() const {
-    return error_at(ExitCode::bad_input, name_, "no data",
-                    "formula.json's array of formulae");
-  }
+  Error empty() const { return error_at(ExitCode::bad_input, name_, "no data", "formula.json's array of formulae"); }
 
   Result<std::size_t> read_array() {
     auto kind = in_.peek();
@@ -170,9 +165,7 @@ class FormulaReader {
     // A dependency for the build (and maybe the tests) is not needed once poured; one for the
     // tests alone is never needed by users.
     build_only = build;
-    test_only = test && !build && std::none_of(cs.begin(), cs.end(), [](const std::string& c) {
-                  return c != "test";
-                });
+    test_only = test && !build && std::none_of(cs.begin(), cs.end(), [](const std::string& c) { return c != "test"; });
     return true;
   }
 
@@ -386,9 +379,7 @@ class FormulaReader {
     return !in_.failed();
   }
 
-  bool keg_only() {
-    return boolean(f_.keg_only, "keg_only");
-  }
+  bool keg_only() { return boolean(f_.keg_only, "keg_only"); }
 
   // variations: {TAG: {dependencies: [...], ...}}.
   bool variations() {
@@ -450,9 +441,11 @@ class FormulaReader {
     }
     if (in_.failed()) return false;
     join_bounds(f_.fields);
-    if (f_.name.empty()) return in_.fail("a formula without a name" + in_.at(f_.offset), f_.offset, "\"name\": \"...\"");
+    if (f_.name.empty())
+      return in_.fail("a formula without a name" + in_.at(f_.offset), f_.offset, "\"name\": \"...\"");
     if (f_.stable.empty())
-      return in_.fail(where("no versions.stable") + in_.at(f_.offset), f_.offset, "\"versions\": {\"stable\": \"1.2.3\"}");
+      return in_.fail(where("no versions.stable") + in_.at(f_.offset), f_.offset,
+                      "\"versions\": {\"stable\": \"1.2.3\"}");
     if (f_.full_name.empty()) f_.full_name = f_.name;
     each_(std::move(f_));
     return true;

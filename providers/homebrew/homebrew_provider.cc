@@ -106,8 +106,8 @@ class HomebrewProvider final : public Provider {
   }
 
   Result<SourceId> identity(const Context& ctx) const override {
-    std::string key = "homebrew tag=" + platform_.tag() + " macos=" + platform_.macos_version + " arch=" +
-                      platform_.arch + " prefix=" + platform_.prefix + "\n";
+    std::string key = "homebrew tag=" + platform_.tag() + " macos=" + platform_.macos_version +
+                      " arch=" + platform_.arch + " prefix=" + platform_.prefix + "\n";
     key += stamp(index_);
     const std::string prefix = ctx.host_path(platform_.prefix);
     // A keg installed or removed changes its formula's folder; a link, opt/ or linked/.
@@ -241,8 +241,7 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
   }
   return std::make_unique<HomebrewProvider>(std::move(p), settings.option_text("homebrew-api"), std::move(cache),
                                             ctx.env("HOMEBREW_API_DOMAIN").value_or(""),
-                                            settings.names("brew") || settings.names("homebrew"),
-                                            macos_host);
+                                            settings.names("brew") || settings.names("homebrew"), macos_host);
 }
 
 }  // namespace extdeps::homebrew

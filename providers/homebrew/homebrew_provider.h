@@ -80,16 +80,16 @@ struct Formula {
   std::string full_name;  // "openssl@3"; "user/tap/name" outside homebrew/core
   std::string tap;
   std::vector<std::string> aliases, oldnames;
-  std::string stable;     // versions.stable
+  std::string stable;  // versions.stable
   unsigned revision = 0;
   std::vector<Bottle> bottles;  // bottle.stable.files
   bool keg_only = false;
   bool disabled = false;
   bool deprecated = false;
   std::string disable_reason;
-  Fields fields;          // as written at the top level
+  Fields fields;                                          // as written at the top level
   std::map<std::string, Fields, std::less<>> variations;  // by bottle tag
-  std::uint64_t offset = 0;  // where it starts in the index, for messages
+  std::uint64_t offset = 0;                               // where it starts in the index, for messages
 
   // version + "_" + revision when revision > 0: what Cellar folders and brew print.
   std::string pkg_version() const;
@@ -117,9 +117,9 @@ std::optional<PackageRecord> to_record(const Formula& f, const Platform& host, c
 struct Keg {
   std::string name;
   std::string pkg_version;
-  std::string receipt;  // its path
-  bool linked = false;  // PREFIX/var/homebrew/linked/NAME exists (keg-only formulae are not)
-  bool current = false; // PREFIX/opt/NAME points at it
+  std::string receipt;   // its path
+  bool linked = false;   // PREFIX/var/homebrew/linked/NAME exists (keg-only formulae are not)
+  bool current = false;  // PREFIX/opt/NAME points at it
   std::vector<std::string> runtime_dependencies;
   bool poured_from_bottle = false;
   std::vector<std::string> aliases;

@@ -99,7 +99,7 @@ int token_compare(Tok a, Tok b) {
   if (!b) return -null_vs(a);
   const bool an = a->kind == BrewTokenKind::numeric, bn = b->kind == BrewTokenKind::numeric;
   if (an && bn) return compare_digits(number(a->text), number(b->text));
-  if (an) return 1;   // NumericToken against a StringToken (composites are StringTokens)
+  if (an) return 1;  // NumericToken against a StringToken (composites are StringTokens)
   if (bn) return -1;
   if (a->kind == b->kind && a->kind != BrewTokenKind::string) return compare_digits(rev(a->text), rev(b->text));
   const int ra = composite_rank(a->kind), rb = composite_rank(b->kind);

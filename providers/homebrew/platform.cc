@@ -3,8 +3,8 @@
 #include <array>
 #include <charconv>
 
-#include "providers/homebrew/homebrew_version.h"
 #include "providers/homebrew/homebrew_provider.h"
+#include "providers/homebrew/homebrew_version.h"
 
 namespace extdeps::homebrew {
 

@@ -27,7 +27,8 @@ bool is_nix_attr_path(std::string_view s) {
 
 std::optional<std::string> name_problem(std::string_view name) {
   if (is_nix_attr_path(name)) return std::nullopt;
-  return "'" + mapping::printable(name) + "' is not a valid nixpkgs attribute path (names of letters, digits, _ ' -, joined by '.')";
+  return "'" + mapping::printable(name) +
+         "' is not a valid nixpkgs attribute path (names of letters, digits, _ ' -, joined by '.')";
 }
 
 }  // namespace

@@ -18,10 +18,10 @@ struct ShellPackage {
 };
 
 struct ShellOptions {
-  std::string declaration;          // the declaration file the plan is for
-  std::string system;               // x86_64-linux
-  std::string revision;             // the nixpkgs commit the index was made from; empty: <nixpkgs> / the registry's
-  std::vector<std::string> notes;   // comment lines at the top: needs met elsewhere or not at all
+  std::string declaration;         // the declaration file the plan is for
+  std::string system;              // x86_64-linux
+  std::string revision;            // the nixpkgs commit the index was made from; empty: <nixpkgs> / the registry's
+  std::vector<std::string> notes;  // comment lines at the top: needs met elsewhere or not at all
 };
 
 // "pkgs.cudaPackages.cuda_nvcc"; a name that is not a Nix identifier is quoted

@@ -116,7 +116,8 @@ class IndexReader {
                       " (expected a name like \"openssl\")");
     if (attr_.path.size() != key.size() && summary_.format == IndexFormat::nix_env)
       summary_.format = IndexFormat::nix_search;
-    if (*kind != JsonKind::object) return wrong("attribute '" + key + "'", *kind, "an object with name, pname, version");
+    if (*kind != JsonKind::object)
+      return wrong("attribute '" + key + "'", *kind, "an object with name, pname, version");
     in_.begin_object();
     std::string k;
     while (in_.next_key(k)) {
@@ -160,7 +161,7 @@ class IndexReader {
     const std::uint64_t at = in_.offset();
     if (!in_.read_string(out)) return false;
     // Names and versions within docs/limits.md's bounds.
-    const std::size_t most = f == "version" ? limits::kMaxVersionLength
+    const std::size_t most = f == "version"                ? limits::kMaxVersionLength
                              : f == "name" || f == "pname" ? limits::kMaxNameLength
                                                            : std::string::npos;
     if (out.size() > most)
@@ -262,7 +263,8 @@ class IndexReader {
   bool value(nlohmann::json& out, int depth) {
     auto kind = in_.peek();
     if (!kind) return false;
-    if (depth > 32) return in_.fail(field("a platform pattern") + " nests deeper than 32 levels" + in_.at(in_.offset()));
+    if (depth > 32)
+      return in_.fail(field("a platform pattern") + " nests deeper than 32 levels" + in_.at(in_.offset()));
     std::string text;
     switch (*kind) {
       case JsonKind::object: {
@@ -303,9 +305,7 @@ class IndexReader {
         out = b;
         return true;
       }
-      case JsonKind::null:
-        out = nullptr;
-        return in_.read_null();
+      case JsonKind::null: out = nullptr; return in_.read_null();
     }
     return false;
   }

@@ -20,11 +20,11 @@ std::string_view index_format_name(IndexFormat format);
 
 // One attribute as the index gives it.
 struct Attribute {
-  std::string path;     // "openssl", "cudaPackages.cuda_nvcc" (a flake output path is cut to it)
-  std::string name;     // "openssl-3.0.15"; empty in nix search output
-  std::string pname;    // "openssl"; from `name` (nix's DrvName) when the index has none
-  std::string version;  // "3.0.15"; from `name` when the index has none
-  std::string system;   // "x86_64-linux"; empty when the index has none
+  std::string path;                  // "openssl", "cudaPackages.cuda_nvcc" (a flake output path is cut to it)
+  std::string name;                  // "openssl-3.0.15"; empty in nix search output
+  std::string pname;                 // "openssl"; from `name` (nix's DrvName) when the index has none
+  std::string version;               // "3.0.15"; from `name` when the index has none
+  std::string system;                // "x86_64-linux"; empty when the index has none
   std::vector<std::string> outputs;  // "bin", "dev", "out", in the index's order
   std::optional<bool> available;     // meta.available (nixpkgs' check-meta: platforms, licences, ...)
   std::optional<bool> broken;        // meta.broken

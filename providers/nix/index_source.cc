@@ -96,7 +96,8 @@ Result<void> make_cached(const Context& ctx, const std::vector<std::string>& arg
 }
 
 std::string cache_folder(const Context& ctx) {
-  std::string dir = ctx.cache_enabled() ? ctx.cache_dir() + "/nix" : (fs::temp_directory_path() / "extdeps-nix").string();
+  std::string dir =
+      ctx.cache_enabled() ? ctx.cache_dir() + "/nix" : (fs::temp_directory_path() / "extdeps-nix").string();
   std::error_code ec;
   fs::create_directories(dir, ec);
   return dir;
@@ -105,13 +106,40 @@ std::string cache_folder(const Context& ctx) {
 }  // namespace
 
 std::vector<std::string> nix_environment(const Context& ctx) {
-  static const char* kNames[] = {
-      "PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "LANG", "LC_ALL", "LOCALE_ARCHIVE", "TZ",
-      "NIX_PATH", "NIX_REMOTE", "NIX_STORE_DIR", "NIX_STATE_DIR", "NIX_LOG_DIR", "NIX_CONF_DIR",
-      "NIX_DATA_DIR", "NIX_CONFIG", "NIX_USER_CONF_FILES", "NIX_SSL_CERT_FILE", "SSL_CERT_FILE",
-      "NIX_PROFILES", "NIXPKGS_CONFIG", "NIXPKGS_ALLOW_UNFREE", "NIXPKGS_ALLOW_BROKEN",
-      "NIXPKGS_ALLOW_INSECURE", "NIXPKGS_ALLOW_UNSUPPORTED_SYSTEM", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS",
-      "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "http_proxy", "https_proxy", "no_proxy"};
+  static const char* kNames[] = {"PATH",
+                                 "HOME",
+                                 "USER",
+                                 "LOGNAME",
+                                 "TMPDIR",
+                                 "LANG",
+                                 "LC_ALL",
+                                 "LOCALE_ARCHIVE",
+                                 "TZ",
+                                 "NIX_PATH",
+                                 "NIX_REMOTE",
+                                 "NIX_STORE_DIR",
+                                 "NIX_STATE_DIR",
+                                 "NIX_LOG_DIR",
+                                 "NIX_CONF_DIR",
+                                 "NIX_DATA_DIR",
+                                 "NIX_CONFIG",
+                                 "NIX_USER_CONF_FILES",
+                                 "NIX_SSL_CERT_FILE",
+                                 "SSL_CERT_FILE",
+                                 "NIX_PROFILES",
+                                 "NIXPKGS_CONFIG",
+                                 "NIXPKGS_ALLOW_UNFREE",
+                                 "NIXPKGS_ALLOW_BROKEN",
+                                 "NIXPKGS_ALLOW_INSECURE",
+                                 "NIXPKGS_ALLOW_UNSUPPORTED_SYSTEM",
+                                 "XDG_CONFIG_HOME",
+                                 "XDG_CONFIG_DIRS",
+                                 "XDG_CACHE_HOME",
+                                 "XDG_DATA_HOME",
+                                 "XDG_STATE_HOME",
+                                 "http_proxy",
+                                 "https_proxy",
+                                 "no_proxy"};
   std::vector<std::string> env;
   for (const char* n : kNames)
     if (auto v = ctx.env(n)) env.push_back(std::string(n) + "=" + *v);
@@ -160,8 +188,8 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
       std::string target = dir + "/nixpkgs-" + fnv1a_hex(resolved + "\n" + system) + ".json";
       struct stat st {};
       if (::stat(target.c_str(), &st) != 0) {
-        auto made = make_cached(ctx, {"nix-env", "-qaP", "--json", "--meta", "-f", resolved, "--argstr", "system", system},
-                                target);
+        auto made = make_cached(
+            ctx, {"nix-env", "-qaP", "--json", "--meta", "-f", resolved, "--argstr", "system", system}, target);
         if (!made) return made.error();
       }
       return IndexFile{target, "nix-env -qaP --json --meta -f " + resolved, "", ""};

@@ -10,7 +10,8 @@ bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 
 DrvName parse_drv_name(std::string_view full) {
   for (size_t i = 0; i + 1 < full.size(); ++i)
-    if (full[i] == '-' && !is_letter(full[i + 1])) return {std::string(full.substr(0, i)), std::string(full.substr(i + 1))};
+    if (full[i] == '-' && !is_letter(full[i + 1]))
+      return {std::string(full.substr(0, i)), std::string(full.substr(i + 1))};
   return {std::string(full), ""};
 }
 
@@ -44,7 +45,8 @@ std::string channel_of_key(std::string_view key, const std::vector<std::string>&
   const std::string_view first = key.substr(0, dot);
   for (std::string_view base : {"nixpkgs", "nixos"}) {
     if (first.substr(0, base.size()) != base) continue;
-    if (first.size() == base.size() || first[base.size()] == '-' || first[base.size()] == '_') return std::string(first);
+    if (first.size() == base.size() || first[base.size()] == '-' || first[base.size()] == '_')
+      return std::string(first);
   }
   return {};
 }

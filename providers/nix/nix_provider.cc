@@ -22,9 +22,9 @@
 #include "providers/nix/index.h"
 #include "providers/nix/index_source.h"
 #include "providers/nix/names.h"
+#include "providers/nix/nix_version.h"
 #include "providers/nix/platform.h"
 #include "providers/nix/profile.h"
-#include "providers/nix/nix_version.h"
 
 namespace extdeps::nix {
 
@@ -213,8 +213,8 @@ class NixProvider final : public Provider {
       return e;
     }
     if (summary->candidates == 0 && summary->other_platform > 0 && !summary->other_system.empty())
-      ctx.warn(index_.name + " is an index for " + summary->other_system + ", not " + system_ +
-               ": none of its " + std::to_string(summary->attributes) + " attributes is a candidate here");
+      ctx.warn(index_.name + " is an index for " + summary->other_system + ", not " + system_ + ": none of its " +
+               std::to_string(summary->attributes) + " attributes is a candidate here");
     return {};
   }
 
@@ -232,9 +232,10 @@ class NixProvider final : public Provider {
       ctx.warn(profile_ + " is a nix-env profile, and nix-env is not on PATH: its packages are not read");
       return {};
     }
-    std::string out = (fs::temp_directory_path() / ("extdeps-nix-env-q-" + std::to_string(::getpid()) + ".json")).string();
-    auto ran = detect::run_to_file(ctx, {detect::find_on_path(ctx, "nix-env"), "-q", "--json", "-p", profile_}, nix_environment(ctx), out,
-                                   120 * 1000);
+    std::string out =
+        (fs::temp_directory_path() / ("extdeps-nix-env-q-" + std::to_string(::getpid()) + ".json")).string();
+    auto ran = detect::run_to_file(ctx, {detect::find_on_path(ctx, "nix-env"), "-q", "--json", "-p", profile_},
+                                   nix_environment(ctx), out, 120 * 1000);
     struct Remove {
       std::string path;
       ~Remove() { std::remove(path.c_str()); }
@@ -261,7 +262,7 @@ class NixProvider final : public Provider {
   std::string command_profile_;  // named in commands: the one given, not the default
   ProfileKind kind_ = ProfileKind::none;
   Frontend frontend_ = Frontend::profile;
-  fetch::Fetcher* fetcher_ = nullptr;  // from prepare(); outlives load()
+  fetch::Fetcher* fetcher_ = nullptr;                // from prepare(); outlives load()
   std::unordered_set<std::string> wanted_;           // restrict_to(): empty keeps every attribute
   std::unordered_set<std::string> installed_names_;  // of the last load()
 };

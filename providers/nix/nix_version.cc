@@ -79,9 +79,7 @@ std::string nix_pool_order(std::string_view version) {
         out += ".b";
         out += detail::strip_zeros(c);
         break;
-      case Kind::pre:
-        out += ".~";
-        break;
+      case Kind::pre: out += ".~"; break;
       case Kind::string:
         out += ".a";
         for (char ch : c) {
@@ -90,8 +88,7 @@ std::string nix_pool_order(std::string_view version) {
           out += kNibble[u & 15];
         }
         break;
-      case Kind::empty:
-        break;
+      case Kind::empty: break;
     }
   }
   return out;

@@ -18,11 +18,16 @@ struct Cpu {
 
 const std::map<std::string, Cpu>& cpus() {
   static const std::map<std::string, Cpu> kCpus = {
-      {"x86_64", {"x86", 64, "littleEndian"}},     {"i686", {"x86", 32, "littleEndian"}},
-      {"aarch64", {"arm", 64, "littleEndian"}},    {"armv7l", {"arm", 32, "littleEndian"}},
-      {"armv6l", {"arm", 32, "littleEndian"}},     {"powerpc64le", {"power", 64, "littleEndian"}},
-      {"powerpc64", {"power", 64, "bigEndian"}},   {"riscv64", {"riscv", 64, "littleEndian"}},
-      {"s390x", {"s390", 64, "bigEndian"}},        {"mips64el", {"mips", 64, "littleEndian"}},
+      {"x86_64", {"x86", 64, "littleEndian"}},
+      {"i686", {"x86", 32, "littleEndian"}},
+      {"aarch64", {"arm", 64, "littleEndian"}},
+      {"armv7l", {"arm", 32, "littleEndian"}},
+      {"armv6l", {"arm", 32, "littleEndian"}},
+      {"powerpc64le", {"power", 64, "littleEndian"}},
+      {"powerpc64", {"power", 64, "bigEndian"}},
+      {"riscv64", {"riscv", 64, "littleEndian"}},
+      {"s390x", {"s390", 64, "bigEndian"}},
+      {"mips64el", {"mips", 64, "littleEndian"}},
       {"loongarch64", {"loongarch", 64, "littleEndian"}},
   };
   return kCpus;
@@ -51,9 +56,9 @@ std::optional<bool> match_attrs(const nlohmann::json& pattern, const nlohmann::j
 std::optional<std::string> machine_system(const Context& ctx) {
   if (auto s = ctx.env("EXTDEPS_NIX_SYSTEM"); s && !s->empty()) return *s;
   static const std::map<std::string, std::string> kByDpkg = {
-      {"amd64", "x86_64-linux"},      {"arm64", "aarch64-linux"},  {"i386", "i686-linux"},
-      {"armhf", "armv7l-linux"},      {"armel", "armv6l-linux"},   {"ppc64el", "powerpc64le-linux"},
-      {"riscv64", "riscv64-linux"},   {"s390x", "s390x-linux"},    {"loong64", "loongarch64-linux"},
+      {"amd64", "x86_64-linux"},      {"arm64", "aarch64-linux"}, {"i386", "i686-linux"},
+      {"armhf", "armv7l-linux"},      {"armel", "armv6l-linux"},  {"ppc64el", "powerpc64le-linux"},
+      {"riscv64", "riscv64-linux"},   {"s390x", "s390x-linux"},   {"loong64", "loongarch64-linux"},
       {"mips64el", "mips64el-linux"},
   };
   auto it = kByDpkg.find(detect::dpkg_architecture(ctx));

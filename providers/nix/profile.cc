@@ -23,8 +23,9 @@ bool exists(const std::string& path) {
 
 // Outputs nixpkgs appends to store path names ("openssl-3.0.15-dev").
 bool is_output_name(std::string_view s, const std::vector<std::string>& outputs) {
-  static const char* kCommon[] = {"bin", "dev", "lib", "man", "doc", "info", "debug", "static", "devdoc", "devman",
-                                  "out", "py", "python", "libexec", "sbin", "modules", "tools", "data", "examples"};
+  static const char* kCommon[] = {"bin",    "dev",     "lib",    "man",  "doc",     "info",   "debug",
+                                  "static", "devdoc",  "devman", "out",  "py",      "python", "libexec",
+                                  "sbin",   "modules", "tools",  "data", "examples"};
   if (std::find(outputs.begin(), outputs.end(), s) != outputs.end()) return true;
   return std::any_of(std::begin(kCommon), std::end(kCommon), [&](const char* o) { return s == o; });
 }
@@ -93,7 +94,8 @@ class ManifestReader {
       while (in_.next_element())
         if (!element("elements[" + std::to_string(i++) + "]")) return false;
     } else {
-      if (summary_.version != 3) return wrong("elements", *kind, "a list in version " + std::to_string(summary_.version));
+      if (summary_.version != 3)
+        return wrong("elements", *kind, "a list in version " + std::to_string(summary_.version));
       in_.begin_object();
       std::string name;
       while (in_.next_key(name))
@@ -156,7 +158,8 @@ class ManifestReader {
     if (!active || store_paths.empty()) return true;
     DrvName d = parse_drv_name(store_path_name(store_paths.front()));
     // "3.0.15-bin": the output is not part of the version.
-    if (auto dash = d.version.rfind('-'); dash != std::string::npos && is_output_name(d.version.substr(dash + 1), outputs))
+    if (auto dash = d.version.rfind('-');
+        dash != std::string::npos && is_output_name(d.version.substr(dash + 1), outputs))
       d.version.erase(dash);
     PackageRecord r;
     bool from_nixpkgs = url.find("nixpkgs") != std::string::npos || original_url.find("nixpkgs") != std::string::npos;
@@ -215,7 +218,10 @@ Result<size_t> read_nix_env_installed(json::ByteSource& source, const std::strin
     in.begin_object();
     std::string name, pname, version;
     while (in.next_key(field)) {
-      std::string* target = field == "name" ? &name : field == "pname" ? &pname : field == "version" ? &version : nullptr;
+      std::string* target = field == "name"      ? &name
+                            : field == "pname"   ? &pname
+                            : field == "version" ? &version
+                                                 : nullptr;
       if (!target) {
         if (!in.skip_value()) return in.error();
         continue;

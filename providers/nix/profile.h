@@ -33,7 +33,6 @@ Result<ProfileSummary> read_profile_manifest(json::ByteSource& source, const std
 
 // The output of `nix-env -q --json` (keys are positions; name, pname, version, outputs): a record
 // named by pname per element.
-Result<size_t> read_nix_env_installed(json::ByteSource& source, const std::string& origin,
-                                      const RecordSink& installed);
+Result<size_t> read_nix_env_installed(json::ByteSource& source, const std::string& origin, const RecordSink& installed);
 
 }  // namespace extdeps::nix

@@ -103,8 +103,9 @@ namespace {
 Result<void> read_servers(const std::string& path, const std::string& root, int depth, int& reads,
                           std::vector<std::string>& out) {
   if (++reads > kMaxIncludeReads)
-    return error_at(ExitCode::bad_input, path, "more than " + std::to_string(kMaxIncludeReads) +
-                                                   " mirrorlist files read through Include (docs/limits.md)");
+    return error_at(
+        ExitCode::bad_input, path,
+        "more than " + std::to_string(kMaxIncludeReads) + " mirrorlist files read through Include (docs/limits.md)");
   auto text = read_regular_file(path, kMaxMirrorlistBytes, Links::follow, ExitCode::bad_input);
   if (!text) return error_at(ExitCode::bad_input, path, "cannot read the file (" + text.error().what + ")");
   std::istringstream in(std::move(text).value());

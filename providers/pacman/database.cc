@@ -67,7 +67,8 @@ class TarReader {
       if (!checksum_ok(h)) return bad(at, "a tar header with a wrong checksum", "a ustar header");
       auto size = octal(std::string_view(h).substr(124, 12));
       if (!size) return bad(at + 124, "a tar member size that is not a number", "an octal size");
-      if (*size > kMaxMember) return bad(at + 124, "a tar member of " + std::to_string(*size) + " bytes", "at most 64 MiB");
+      if (*size > kMaxMember)
+        return bad(at + 124, "a tar member of " + std::to_string(*size) + " bytes", "at most 64 MiB");
       Member m;
       m.type = h[156] == 0 ? '0' : h[156];
       std::string path = field(h, 0, 100);
@@ -101,8 +102,8 @@ class TarReader {
   static constexpr std::uint64_t kMaxMember = 64u << 20;
 
   Error bad(std::uint64_t at, const std::string& what, const std::string& expected) const {
-    return error_at(ExitCode::environment, name_ + ": byte " + std::to_string(at) + " of the tar data", what,
-                    expected, "the database may be damaged; pacman -Sy fetches it again");
+    return error_at(ExitCode::environment, name_ + ": byte " + std::to_string(at) + " of the tar data", what, expected,
+                    "the database may be damaged; pacman -Sy fetches it again");
   }
 
   static std::string field(const std::string& h, std::size_t at, std::size_t len) {

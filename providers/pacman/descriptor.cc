@@ -17,8 +17,11 @@ std::optional<std::string> name_problem(std::string_view name) {
   if (name.front() == '-' || name.front() == '.')
     return "'" + mapping::printable(name) + "' starts with '" + name.front() + "', which pacman refuses";
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || std::string_view("@._+-").find(c) != std::string_view::npos;
-    if (!ok) return "'" + mapping::printable(name) + "' is not a pacman package name (lower-case letters, digits and @._+- only)";
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || std::string_view("@._+-").find(c) != std::string_view::npos;
+    if (!ok)
+      return "'" + mapping::printable(name) +
+             "' is not a pacman package name (lower-case letters, digits and @._+- only)";
   }
   return std::nullopt;
 }
@@ -46,9 +49,10 @@ Result<mapping::NameIndex> verify_index(Context& ctx, const VerifyInput& input) 
   }
   for (auto& [name, by] : provided)
     if (!index.names.count(name)) index.provided_by.emplace(name, std::move(by));
-  index.description = std::string(input.sources.empty() ? "this machine's pacman sync databases" : "the given sync databases") +
-                      " (" + std::to_string(dbs.size()) + (dbs.size() == 1 ? " database, " : " databases, ") +
-                      std::to_string(index.names.size()) + " packages)";
+  index.description =
+      std::string(input.sources.empty() ? "this machine's pacman sync databases" : "the given sync databases") + " (" +
+      std::to_string(dbs.size()) + (dbs.size() == 1 ? " database, " : " databases, ") +
+      std::to_string(index.names.size()) + " packages)";
   return index;
 }
 

@@ -106,8 +106,7 @@ class PacmanProvider final : public Provider {
     for (const auto& f : files) {
       std::error_code ec;
       if (!fs::exists(f, ec)) {
-        if (!dbs_.empty())
-          return error_at(ExitCode::environment, f, "no such sync database", "", "check --pacman-db");
+        if (!dbs_.empty()) return error_at(ExitCode::environment, f, "no such sync database", "", "check --pacman-db");
         continue;  // a repository pacman -Sy has not fetched yet
       }
       if (auto r = read_sync_db(f, a, available); !r) return r;

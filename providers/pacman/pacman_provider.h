@@ -49,8 +49,7 @@ Result<bool> parse_desc(std::string_view text, const std::string& origin, Packag
 Result<void> read_sync_db(const std::string& path, std::string_view arch, const RecordSink& sink);
 
 // The same from a decompressed stream; `name` names it in errors and is the records' origin.
-Result<void> read_sync_db(CompressedReader& in, const std::string& name, std::string_view arch,
-                          const RecordSink& sink);
+Result<void> read_sync_db(CompressedReader& in, const std::string& name, std::string_view arch, const RecordSink& sink);
 
 // Streams the installed records of a local database folder (DBPath/local/NAME-VERSION/desc).
 Result<void> read_local_db(const std::string& dir, const RecordSink& sink);

@@ -123,8 +123,7 @@ class Client {
 
 // pkg-config's own filter: missing dirs are dropped and a dir reached twice (same device and
 // inode, e.g. through a symlink) is scanned once, at its first place.
-std::vector<std::string> existing_dirs(pkgconf_client_t* client,
-                                       const std::vector<std::string>& dirs) {
+std::vector<std::string> existing_dirs(pkgconf_client_t* client, const std::vector<std::string>& dirs) {
   for (const auto& d : dirs) pkgconf_path_add(d.c_str(), &client->dir_list, true);
   std::vector<std::string> out;
   pkgconf_node_t* n;
@@ -231,11 +230,10 @@ struct Fingerprint {
   void add(std::int64_t v) { add(&v, sizeof v); }
 };
 
-
 // Folders a compiler and linker search without being told: nothing to add for them.
 bool is_system_dir(std::string_view dir) {
-  for (std::string_view d : {"/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/lib",
-                             "/lib64", "/usr/local/lib"})
+  for (std::string_view d :
+       {"/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib"})
     if (dir == d) return true;
   // The multiarch folders: /usr/lib/x86_64-linux-gnu, /lib/aarch64-linux-gnu, ...
   for (std::string_view base : {"/usr/lib/", "/lib/", "/usr/local/lib/"}) {
@@ -305,16 +303,14 @@ class PkgconfProvider final : public Provider {
         ++count;
       }
       char line[128];
-      std::snprintf(line, sizeof line, " mtime=%lld pc=%zu sum=%016llx\n",
-                    static_cast<long long>(mtime_ns(st)), count,
+      std::snprintf(line, sizeof line, " mtime=%lld pc=%zu sum=%016llx\n", static_cast<long long>(mtime_ns(st)), count,
                     static_cast<unsigned long long>(fp.h));
       key += dir + line;
     }
     return SourceId{std::move(key)};
   }
 
-  Result<void> load(const Context& ctx, const RecordSink& /*available*/,
-                    const RecordSink& installed) override {
+  Result<void> load(const Context& ctx, const RecordSink& /*available*/, const RecordSink& installed) override {
     Client client(ctx);
     if (!client.get()) return error_at(ExitCode::environment, "", "libpkgconf could not create a client");
     std::set<std::string, std::less<>> seen;
@@ -335,9 +331,7 @@ class PkgconfProvider final : public Provider {
     return {};
   }
 
-  std::vector<Command> install_commands(const std::vector<PlannedPackage>&) const override {
-    return {};
-  }
+  std::vector<Command> install_commands(const std::vector<PlannedPackage>&) const override { return {}; }
 
   // A module on the default search path needs nothing. One found elsewhere (PKG_CONFIG_PATH, a
   // prefix under /opt) gives its folder to PKG_CONFIG_PATH, its prefix to CMAKE_PREFIX_PATH, and
@@ -408,8 +402,6 @@ std::vector<std::string> search_path(const Context& ctx) {
   return out;
 }
 
-std::unique_ptr<Provider> make_provider(const Context&) {
-  return std::make_unique<PkgconfProvider>();
-}
+std::unique_ptr<Provider> make_provider(const Context&) { return std::make_unique<PkgconfProvider>(); }
 
 }  // namespace extdeps::pkgconf

@@ -73,7 +73,8 @@ Result<PyRequirement> parse_requirement(std::string_view text) {
   std::string_view rest = trim(s.substr(i));
   if (!rest.empty() && rest.front() == '[') {
     auto close = rest.find(']');
-    if (close == std::string_view::npos) return error_at(ExitCode::bad_input, "'" + std::string(text) + "'", "'[' without ']'");
+    if (close == std::string_view::npos)
+      return error_at(ExitCode::bad_input, "'" + std::string(text) + "'", "'[' without ']'");
     std::string_view extras = rest.substr(1, close - 1);
     while (!extras.empty()) {
       auto comma = extras.find(',');

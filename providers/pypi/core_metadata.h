@@ -12,7 +12,7 @@
 namespace extdeps::pypi {
 
 struct CoreMetadata {
-  std::string name;     // as written
+  std::string name;  // as written
   std::string version;
   std::string requires_python;
   std::vector<std::string> requires_dist;  // one line each, as written
@@ -26,10 +26,10 @@ Result<CoreMetadata> parse_core_metadata(std::string_view text, const std::strin
 // "nvidia-cublas-cu12 (>=12.1) ; platform_system == 'Linux'", "foo[bar,baz]>=1,<2; extra == 'x'",
 // "pkg @ https://host/pkg.whl".
 struct PyRequirement {
-  std::string name;        // normalised (PEP 503)
+  std::string name;  // normalised (PEP 503)
   std::vector<std::string> extras;
-  std::string specifier;   // ">=12.1", ">=1,<2"; empty for any version or a direct reference
-  std::string marker;      // empty when none
+  std::string specifier;  // ">=12.1", ">=1,<2"; empty for any version or a direct reference
+  std::string marker;     // empty when none
 };
 Result<PyRequirement> parse_requirement(std::string_view text);
 

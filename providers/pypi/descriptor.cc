@@ -2,8 +2,8 @@
 #include <algorithm>
 
 #include "core/mapping/names.h"
-#include "providers/pypi/pypi_provider.h"
 #include "core/version/version.h"
+#include "providers/pypi/pypi_provider.h"
 
 namespace extdeps::pypi {
 
@@ -13,12 +13,14 @@ namespace {
 // joined by single '-' ("nvidia-cublas-cu12", not "Nvidia_CuBLAS").
 bool is_pypi_name(std::string_view s) {
   if (s.empty() || s.front() == '-' || s.back() == '-' || s.find("--") != std::string_view::npos) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
 }
 
 std::optional<std::string> name_problem(std::string_view name) {
   if (is_pypi_name(name)) return std::nullopt;
-  return "'" + mapping::printable(name) + "' is not a normalised PyPI project name (lower case letters, digits, single '-')";
+  return "'" + mapping::printable(name) +
+         "' is not a normalised PyPI project name (lower case letters, digits, single '-')";
 }
 
 }  // namespace

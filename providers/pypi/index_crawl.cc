@@ -155,7 +155,8 @@ Result<CrawlResult> crawl(fetch::Fetcher& fetcher, const CrawlInput& in) {
         asked_at.push_back(i);
       }
     }
-    auto fresh = fetcher.fetch_all(asked, [&](std::size_t j, const Result<fetch::Response>& a) { parse(asked_at[j], a); });
+    auto fresh =
+        fetcher.fetch_all(asked, [&](std::size_t j, const Result<fetch::Response>& a) { parse(asked_at[j], a); });
     for (std::size_t j = 0; j < asked.size(); ++j) known[asked_at[j]] = std::move(fresh[j]);
     std::vector<Result<fetch::Response>> answers;
     answers.reserve(pages.size());

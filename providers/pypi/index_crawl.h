@@ -18,30 +18,30 @@
 namespace extdeps::pypi {
 
 struct CrawlInput {
-  std::vector<std::string> roots;        // project names to start from (normalised)
-  std::vector<std::string> index_urls;   // the first is the main index ("https://pypi.org/simple")
-  std::vector<std::string> tags;         // compatible_tags(), best first
-  std::string python_version;            // "3.12.1", for requires-python
-  declare::MarkerEnv env;                // for Requires-Dist markers
+  std::vector<std::string> roots;            // project names to start from (normalised)
+  std::vector<std::string> index_urls;       // the first is the main index ("https://pypi.org/simple")
+  std::vector<std::string> tags;             // compatible_tags(), best first
+  std::string python_version;                // "3.12.1", for requires-python
+  declare::MarkerEnv env;                    // for Requires-Dist markers
   std::optional<std::pair<int, int>> glibc;  // the host's, to prefer wheels that run here
-  std::string memo_dir;  // where the crawl's memo is kept (crawl_memo.h); empty: none
+  std::string memo_dir;                      // where the crawl's memo is kept (crawl_memo.h); empty: none
 };
 
 struct Candidate {
-  std::string name;              // normalised
-  std::string version;           // as the file name writes it
-  std::string filename, url;     // the wheel chosen for this version
-  std::string platform;          // its best platform tag ("manylinux2014_x86_64", "any")
+  std::string name;                          // normalised
+  std::string version;                       // as the file name writes it
+  std::string filename, url;                 // the wheel chosen for this version
+  std::string platform;                      // its best platform tag ("manylinux2014_x86_64", "any")
   std::optional<std::pair<int, int>> glibc;  // what that manylinux tag needs
-  bool metadata_known = false;   // its dependencies were read (PEP 658)
+  bool metadata_known = false;               // its dependencies were read (PEP 658)
   std::vector<std::string> requires_dist;
 };
 
 struct CrawlResult {
-  std::vector<Candidate> candidates;   // by name, then version as found
-  std::vector<std::string> fetched;    // every page and metadata URL read, in order (for identity)
-  std::vector<std::string> bodies;     // their cached bodies, same order
-  std::vector<std::string> stamps;     // file_stamp of each body when it was read ("missing")
+  std::vector<Candidate> candidates;     // by name, then version as found
+  std::vector<std::string> fetched;      // every page and metadata URL read, in order (for identity)
+  std::vector<std::string> bodies;       // their cached bodies, same order
+  std::vector<std::string> stamps;       // file_stamp of each body when it was read ("missing")
   std::vector<std::string> no_metadata;  // projects some of whose wheels had no PEP 658 metadata
   int pages = 0;                         // project pages read (found)
 };

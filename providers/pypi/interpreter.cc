@@ -1,6 +1,6 @@
 // The question is a short Python program run with the interpreter itself; its answer is JSON.
-#include "core/json/document.h"
 #include "providers/pypi/interpreter.h"
+#include "core/json/document.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -104,7 +104,8 @@ Result<Interpreter> from_answer(const std::string& text, const std::string& path
     in.has_pip = j.at("has_pip").get<bool>();
     in.externally_managed_file = j.at("externally_managed_file").get<std::string>();
   } catch (const nlohmann::json::exception& e) {
-    return error_at(ExitCode::environment, path, "its answer about itself lacks a field (" + std::string(e.what()) + ")");
+    return error_at(ExitCode::environment, path,
+                    "its answer about itself lacks a field (" + std::string(e.what()) + ")");
   }
   in.externally_managed = !in.externally_managed_file.empty() && !in.in_venv();
   return in;
@@ -129,7 +130,8 @@ Result<Interpreter> find_interpreter(const Context& ctx, const std::string& pyth
     path = found;
   }
   char real_buf[PATH_MAX];
-  if (!::realpath(path.c_str(), real_buf)) return error_at(ExitCode::environment, path, "no such interpreter (--python)");
+  if (!::realpath(path.c_str(), real_buf))
+    return error_at(ExitCode::environment, path, "no such interpreter (--python)");
   std::string real = real_buf;
   struct stat st {};
   if (::stat(real.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::access(real.c_str(), X_OK) != 0)
@@ -189,7 +191,7 @@ declare::MarkerEnv marker_env(const Interpreter& in) {
   env["implementation_version"] = in.version;
   env["platform_python_implementation"] = in.implementation == "cpython" ? "CPython"
                                           : in.implementation == "pypy"  ? "PyPy"
-                                                                          : in.implementation;
+                                                                         : in.implementation;
   return env;
 }
 

@@ -20,13 +20,13 @@ struct Interpreter {
   std::string implementation;  // sys.implementation.name: "cpython", "pypy"
   std::string version;         // "3.12.1"
   int major = 0, minor = 0;
-  std::string abiflags;        // "", "t" (free-threaded), "m" (old builds)
+  std::string abiflags;  // "", "t" (free-threaded), "m" (old builds)
   bool gil_disabled = false;
   std::string machine, system, release, platform_version, os_name, sys_platform;
   std::string prefix, base_prefix, stdlib;
   std::vector<std::string> site_dirs;  // purelib, platlib, site.getsitepackages(), the user site
   bool has_pip = false;
-  bool externally_managed = false;     // PEP 668: EXTERNALLY-MANAGED in stdlib, outside a venv
+  bool externally_managed = false;  // PEP 668: EXTERNALLY-MANAGED in stdlib, outside a venv
   std::string externally_managed_file;
   bool from_cache = false;
 

@@ -6,19 +6,19 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <limits>
 #include <charconv>
+#include <limits>
 
 #include "core/declare/declare.h"
 #include "core/detect/process.h"
 #include "core/fetch/fetch.h"
-#include "extdeps/build_env.h"
 #include "core/util/text.h"
 #include "core/version/pep440.h"
+#include "core/version/version.h"
+#include "extdeps/build_env.h"
 #include "providers/pypi/index_crawl.h"
 #include "providers/pypi/interpreter.h"
 #include "providers/pypi/site_packages.h"
-#include "core/version/version.h"
 
 namespace extdeps::pypi {
 
@@ -92,8 +92,8 @@ class PypiProvider final : public Provider {
   Result<SourceId> identity(const Context&) const override {
     std::string key = std::string(kRecordFormat) + "\n";
     if (!interpreter_) return SourceId{key + "not prepared\n"};
-    key += "python " + interpreter_->executable + " " + interpreter_->version + " " + interpreter_->abiflags +
-           " " + interpreter_->machine + "\nlibc " + glibc_key_ + "\n";
+    key += "python " + interpreter_->executable + " " + interpreter_->version + " " + interpreter_->abiflags + " " +
+           interpreter_->machine + "\nlibc " + glibc_key_ + "\n";
     // The stamps the crawl read (or its memo kept): what the records are made from.
     for (size_t i = 0; i < crawl_.fetched.size(); ++i) key += crawl_.fetched[i] + " " + crawl_.stamps[i] + "\n";
     key += site_packages_identity(interpreter_->site_dirs);
@@ -110,8 +110,8 @@ class PypiProvider final : public Provider {
       r.depends = relations_of(c.requires_dist, env_);
       // A manylinux wheel runs only on a glibc at least that new: the host's __glibc says.
       if (c.glibc)
-        r.depends.push_back({{"__glibc", DepOp::spec,
-                              ">=" + std::to_string(c.glibc->first) + "." + std::to_string(c.glibc->second)}});
+        r.depends.push_back(
+            {{"__glibc", DepOp::spec, ">=" + std::to_string(c.glibc->first) + "." + std::to_string(c.glibc->second)}});
       // A CUDA wheel cannot run on a driver older than its CUDA major release (a machine without
       // a driver may still install it, to build with).
       if (auto major = cuda_major_of(c.name, c.version))
@@ -173,8 +173,8 @@ std::optional<int> cuda_major_of(const std::string& name, const std::string& ver
   if (!name.starts_with("nvidia-")) return std::nullopt;
   auto cu = name.rfind("-cu");
   if (cu != std::string::npos && cu + 3 < name.size() &&
-      std::all_of(name.begin() + static_cast<long>(cu) + 3, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-  {
+      std::all_of(name.begin() + static_cast<long>(cu) + 3, name.end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
     // nvidia-x-cu99999999999: past int, a CUDA release no driver has (issue 31: stoi threw).
     int major = 0;
     auto [end, ec] = std::from_chars(name.data() + cu + 3, name.data() + name.size(), major);

@@ -14,9 +14,7 @@ namespace extdeps::pypi {
 namespace {
 
 // Whether a PEP 691 metadata value says the file's metadata is served: true, or a dict of hashes.
-bool metadata_value(const nlohmann::json& v) {
-  return (v.is_boolean() && v.get<bool>()) || v.is_object();
-}
+bool metadata_value(const nlohmann::json& v) { return (v.is_boolean() && v.get<bool>()) || v.is_object(); }
 
 // &amp; &lt; &gt; &quot; &#39; &#NN; &#xNN; (enough for what indexes write in attributes).
 std::string decode_entities(std::string_view s) {
@@ -127,7 +125,8 @@ Result<std::vector<ProjectFile>> parse_json_page(std::string_view body, const st
     return err;
   }
   auto bad = [&](const std::string& what, const std::string& at = {}) {
-    return error_at(ExitCode::environment, at.empty() ? page_url : page_url + ": " + at, what, "a PEP 691 project page");
+    return error_at(ExitCode::environment, at.empty() ? page_url : page_url + ": " + at, what,
+                    "a PEP 691 project page");
   };
   if (!j.is_object()) return bad("the page is not a JSON object");
   if (auto m = j.find("meta"); m != j.end() && m->is_object()) {
@@ -158,9 +157,9 @@ Result<std::vector<ProjectFile>> parse_json_page(std::string_view body, const st
       return e;
     }
     pf.url = *resolved;
-    if (auto rp = f.find("requires-python"); rp != f.end() && rp->is_string()) pf.requires_python = rp->get<std::string>();
-    if (auto y = f.find("yanked"); y != f.end())
-      pf.yanked = (y->is_boolean() && y->get<bool>()) || y->is_string();
+    if (auto rp = f.find("requires-python"); rp != f.end() && rp->is_string())
+      pf.requires_python = rp->get<std::string>();
+    if (auto y = f.find("yanked"); y != f.end()) pf.yanked = (y->is_boolean() && y->get<bool>()) || y->is_string();
     for (const char* key : {"core-metadata", "dist-info-metadata", "data-dist-info-metadata"})
       if (auto m = f.find(key); m != f.end() && metadata_value(*m)) pf.has_metadata = true;
     out.push_back(std::move(pf));

@@ -21,7 +21,7 @@ struct ProjectFile {
   std::string url;              // absolute, without the fragment
   std::string requires_python;  // ">=3"; empty when none is given
   bool yanked = false;
-  bool has_metadata = false;    // <url>.metadata exists (PEP 658; "core-metadata" since PEP 714)
+  bool has_metadata = false;  // <url>.metadata exists (PEP 658; "core-metadata" since PEP 714)
 };
 
 // Whether a Content-Type is PEP 691's JSON ("application/vnd.pypi.simple.v1+json; charset=...").

@@ -41,7 +41,8 @@ std::vector<fs::directory_entry> entries(const std::string& dir) {
 
 }  // namespace
 
-std::vector<DepAlternatives> relations_of(const std::vector<std::string>& requires_dist, const declare::MarkerEnv& env) {
+std::vector<DepAlternatives> relations_of(const std::vector<std::string>& requires_dist,
+                                          const declare::MarkerEnv& env) {
   std::vector<DepAlternatives> out;
   for (const auto& r : active_requirements(requires_dist, env)) {
     NativeDep d{r.name, r.specifier.empty() ? DepOp::any : DepOp::spec, r.specifier};
@@ -59,8 +60,9 @@ Result<std::vector<PackageRecord>> read_site_packages(const std::vector<std::str
       std::string file = metadata_file(e);
       if (file.empty()) continue;
       auto text = read_regular_file(file, std::size_t{16} << 20, Links::follow);
-      if (!text) return error_at(ExitCode::environment, file,
-                                 "cannot read the installed distribution's metadata (" + text.error().what + ")");
+      if (!text)
+        return error_at(ExitCode::environment, file,
+                        "cannot read the installed distribution's metadata (" + text.error().what + ")");
       auto m = parse_core_metadata(*text, file);
       if (!m) return m.error();
       std::string name = normalize_name(m->name);
@@ -121,7 +123,8 @@ std::string site_packages_identity(const std::vector<std::string>& site_dirs) {
     key += dir + " " + std::to_string(mtime_ns(st)) + "\n";
     for (const auto& e : entries(dir)) {
       std::string file = metadata_file(e);
-      if (auto stamp = file.empty() ? std::nullopt : file_stamp(file)) key += e.path().filename().string() + " " + *stamp + "\n";
+      if (auto stamp = file.empty() ? std::nullopt : file_stamp(file))
+        key += e.path().filename().string() + " " + *stamp + "\n";
     }
   }
   return key;

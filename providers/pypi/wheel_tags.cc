@@ -116,8 +116,10 @@ std::vector<std::string> compatible_tags(const TagTarget& t) {
       for (const auto& p : platforms) add("cp" + std::to_string(t.major) + std::to_string(minor), "abi3", p);
   // Then wheels for any interpreter of this Python, newest first (py312, py3, py311 ... py30):
   // for a platform, then for any.
-  std::vector<std::string> pys = {"py" + std::to_string(t.major) + std::to_string(t.minor), "py" + std::to_string(t.major)};
-  for (int minor = t.minor - 1; minor >= 0; --minor) pys.push_back("py" + std::to_string(t.major) + std::to_string(minor));
+  std::vector<std::string> pys = {"py" + std::to_string(t.major) + std::to_string(t.minor),
+                                  "py" + std::to_string(t.major)};
+  for (int minor = t.minor - 1; minor >= 0; --minor)
+    pys.push_back("py" + std::to_string(t.major) + std::to_string(minor));
   for (const auto& py : pys)
     for (const auto& p : platforms) add(py, "none", p);
   add(impl, "none", "any");

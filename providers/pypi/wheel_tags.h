@@ -34,11 +34,11 @@ std::optional<std::pair<int, int>> musllinux_version(std::string_view platform_t
 struct TagTarget {
   std::string implementation = "cp";  // "cp" (CPython), "pp" (PyPy); from sys.implementation
   int major = 3, minor = 12;
-  std::string abi;                    // the interpreter's own ABI tag: "cp312", "cp313t"; empty: none
-  bool abi3 = true;                   // CPython builds (not free-threaded) accept abi3 wheels
-  std::string arch;                   // uname -m spelling: x86_64, aarch64, i686, ppc64le, s390x
-  std::string libc = "glibc";         // "glibc" or "musl"
-  int musl_major = 1, musl_minor = 2; // for musllinux
+  std::string abi;                     // the interpreter's own ABI tag: "cp312", "cp313t"; empty: none
+  bool abi3 = true;                    // CPython builds (not free-threaded) accept abi3 wheels
+  std::string arch;                    // uname -m spelling: x86_64, aarch64, i686, ppc64le, s390x
+  std::string libc = "glibc";          // "glibc" or "musl"
+  int musl_major = 1, musl_minor = 2;  // for musllinux
 };
 
 // The tags the target installs, best first, as packaging.tags.sys_tags orders them: the

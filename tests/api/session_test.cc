@@ -34,7 +34,8 @@ class ApiTest : public CliFixture {
     o.root = root_;
     o.cache_dir = cache_;
     o.inherit_environment = false;
-    o.environment = {{"EXTDEPS_MAPPINGS_DIR", EXTDEPS_SOURCE_MAPPINGS_DIR}, {"PKG_CONFIG_LIBDIR", ""}, {"PATH", "/usr/bin:/bin"}};
+    o.environment = {
+        {"EXTDEPS_MAPPINGS_DIR", EXTDEPS_SOURCE_MAPPINGS_DIR}, {"PKG_CONFIG_LIBDIR", ""}, {"PATH", "/usr/bin:/bin"}};
     return o;
   }
   api::Options apt() {
@@ -69,7 +70,8 @@ TEST_F(ApiTest, BadInputIsAnErrorWithItsPlaceAndExitCode) {
   auto r = s.resolve(project_, apt());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ExitCode::bad_input);
-  EXPECT_EQ(r.error().message.rfind(project_ + "/extdeps.toml:2:18: unknown DepURL type 'gneric'", 0), 0u) << r.error().message;
+  EXPECT_EQ(r.error().message.rfind(project_ + "/extdeps.toml:2:18: unknown DepURL type 'gneric'", 0), 0u)
+      << r.error().message;
   auto missing = s.load(project_ + "/nothing-here");
   ASSERT_FALSE(missing.ok());
 }
@@ -93,7 +95,10 @@ TEST_F(ApiTest, ResolveAndCheckGiveThePlanAndWhatIsMissing) {
   EXPECT_EQ(r->steps[0].manager, "apt");
   EXPECT_TRUE(r->steps[0].requires_elevation);
   EXPECT_EQ(r->steps[0].argv[0], "apt-get");
-  EXPECT_EQ(r->steps[0].command_line.rfind(sudo() + "apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 -- 'libxml2-dev=2.9.14", 0), 0u)
+  EXPECT_EQ(
+      r->steps[0].command_line.rfind(
+          sudo() + "apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 -- 'libxml2-dev=2.9.14", 0),
+      0u)
       << r->steps[0].command_line;
   auto j = json::parse(r->json);
   EXPECT_EQ(j["status"], "ok");
@@ -104,7 +109,8 @@ TEST_F(ApiTest, ResolveAndCheckGiveThePlanAndWhatIsMissing) {
   auto c = s.check(project_, apt());
   ASSERT_TRUE(c.ok());
   EXPECT_FALSE(c->all_satisfied);
-  EXPECT_NE(c->text.find("error: 1 of 3 needs of " + project_ + "/extdeps.toml are not met"), std::string::npos) << c->text;
+  EXPECT_NE(c->text.find("error: 1 of 3 needs of " + project_ + "/extdeps.toml are not met"), std::string::npos)
+      << c->text;
   EXPECT_EQ(c->text.find("satisfied"), std::string::npos) << "check lists only what is missing\n" << c->text;
 
   // Options: the optional group, and the build category alone (met).
@@ -172,13 +178,15 @@ TEST_F(ApiTest, EveryLibraryOptionOfTheCommandTableIsACApiKey) {
   extdeps_session_set(s, "reset", "");
   EXPECT_EQ(extdeps_session_set(s, "root", root_.c_str()), 0);
   EXPECT_EQ(extdeps_session_set(s, "cache-dir", cache_.c_str()), 0);
-  EXPECT_EQ(extdeps_session_set(s, "env", (std::string("EXTDEPS_MAPPINGS_DIR=") + EXTDEPS_SOURCE_MAPPINGS_DIR).c_str()), 0);
+  EXPECT_EQ(extdeps_session_set(s, "env", (std::string("EXTDEPS_MAPPINGS_DIR=") + EXTDEPS_SOURCE_MAPPINGS_DIR).c_str()),
+            0);
   EXPECT_EQ(extdeps_session_set(s, "manager", "apt"), 0);
   EXPECT_EQ(extdeps_session_set(s, "host", (project_ + "/no-such-facts.json").c_str()), 0);
   extdeps_result* r = nullptr;
   EXPECT_NE(extdeps_resolve(s, project_.c_str(), &r), 0);
   ASSERT_NE(extdeps_result_error(r), nullptr);
-  EXPECT_NE(std::string(extdeps_result_error(r)).find("no-such-facts.json"), std::string::npos) << extdeps_result_error(r);
+  EXPECT_NE(std::string(extdeps_result_error(r)).find("no-such-facts.json"), std::string::npos)
+      << extdeps_result_error(r);
   extdeps_result_free(r);
   extdeps_session_free(s);
 }
@@ -191,7 +199,8 @@ TEST_F(ApiTest, TheCApiGivesCodesJsonTextAndErrors) {
   EXPECT_STREQ(extdeps_version(), EXTDEPS_VERSION);
   EXPECT_EQ(extdeps_session_set(s, "root", root_.c_str()), 0);
   EXPECT_EQ(extdeps_session_set(s, "cache-dir", cache_.c_str()), 0);
-  EXPECT_EQ(extdeps_session_set(s, "env", (std::string("EXTDEPS_MAPPINGS_DIR=") + EXTDEPS_SOURCE_MAPPINGS_DIR).c_str()), 0);
+  EXPECT_EQ(extdeps_session_set(s, "env", (std::string("EXTDEPS_MAPPINGS_DIR=") + EXTDEPS_SOURCE_MAPPINGS_DIR).c_str()),
+            0);
   EXPECT_EQ(extdeps_session_set(s, "env", "PKG_CONFIG_LIBDIR="), 0);
   EXPECT_EQ(extdeps_session_set(s, "manager", "apt"), 0);
   EXPECT_EQ(extdeps_session_error(s), nullptr);
@@ -234,7 +243,8 @@ TEST_F(ApiTest, TheCApiGivesCodesJsonTextAndErrors) {
   EXPECT_EQ(extdeps_resolve(s, project_.c_str(), &r), 2);
   EXPECT_EQ(extdeps_result_json(r), nullptr);
   ASSERT_NE(extdeps_result_error(r), nullptr);
-  EXPECT_NE(std::string(extdeps_result_error(r)).find("extdeps.toml:2:18: unknown DepURL type 'gneric'"), std::string::npos);
+  EXPECT_NE(std::string(extdeps_result_error(r)).find("extdeps.toml:2:18: unknown DepURL type 'gneric'"),
+            std::string::npos);
   extdeps_result_free(r);
 
   EXPECT_EQ(extdeps_detect(s, &r), 0);

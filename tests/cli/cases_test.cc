@@ -7,16 +7,16 @@
 // (the exit code is never rewritten: a changed exit code is a change of behaviour to decide on).
 #include <gtest/gtest.h>
 
+#include <toml++/toml.h>
 #include <algorithm>
-#include <iostream>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <regex>
 #include <sstream>
 #include <string>
-#include <toml++/toml.h>
 #include <vector>
 
 #include "core/cli/cli.h"
@@ -36,7 +36,8 @@ std::vector<std::string> all_cases() {
   for (const auto& area : fs::directory_iterator(cases_dir(), ec)) {
     if (!area.is_directory()) continue;
     for (const auto& c : fs::directory_iterator(area.path(), ec))
-      if (fs::exists(c.path() / "case.toml")) out.push_back(area.path().filename().string() + "/" + c.path().filename().string());
+      if (fs::exists(c.path() / "case.toml"))
+        out.push_back(area.path().filename().string() + "/" + c.path().filename().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -134,8 +135,8 @@ void check_schema(const std::string& doc, const std::string& name) {
                            "resolver = jsonschema.RefResolver.from_schema(schema, store=store)\n"
                            "cls = jsonschema.validators.validator_for(schema)\n"
                            "cls(schema, resolver=resolver).validate(json.load(open(sys.argv[3])))\n";
-  const std::string check = "/usr/bin/python3 " + script + " " + std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) +
-                            "/../schema " + name + " " + file;
+  const std::string check =
+      "/usr/bin/python3 " + script + " " + std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/../schema " + name + " " + file;
   EXPECT_EQ(std::system(check.c_str()), 0) << "stdout does not follow schema/" << name;
 }
 
@@ -153,7 +154,9 @@ TEST_P(CliCase, GivesItsPinnedOutput) {
   std::string root = test::temp_dir() + "/root";
   std::string project = test::temp_dir();
   std::string cache = test::temp_dir();
-  Places places = {{"{project}", project}, {"{root}", root}, {"{cache}", cache},
+  Places places = {{"{project}", project},
+                   {"{root}", root},
+                   {"{cache}", cache},
                    {"{data}", fs::weakly_canonical(test::data_path(".")).string()},
                    {"{mappings}", std::string(EXTDEPS_SOURCE_MAPPINGS_DIR)}};
   if (auto* needs = spec["needs-shared"].as_string()) {
@@ -161,7 +164,8 @@ TEST_P(CliCase, GivesItsPinnedOutput) {
     if (!shared) GTEST_SKIP() << "../shared/data/" << needs->get() << " is absent (no shared/ beside the checkout)";
     places.push_back({"{shared}", fs::weakly_canonical(test::shared_data(".").value()).string()});
   }
-  std::sort(places.begin(), places.end(), [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+  std::sort(places.begin(), places.end(),
+            [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
 
   make_machine(root, spec["machine"].as_table());
   if (HasFatalFailure()) return;
@@ -174,7 +178,8 @@ TEST_P(CliCase, GivesItsPinnedOutput) {
     std::string files = test::temp_dir();
     fs::copy(dir / "files", files, tree);
     places.push_back({"{files}", files});
-    std::sort(places.begin(), places.end(), [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+    std::sort(places.begin(), places.end(),
+              [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
   }
 
   // A file NAME.in of project/, root/ or files/ is written as NAME with the placeholders filled
@@ -221,7 +226,8 @@ TEST_P(CliCase, GivesItsPinnedOutput) {
     if (auto* lines = spec[std::string(stream) + "-contains"].as_array()) {
       for (const auto& l : *lines)
         EXPECT_NE(text.find(l.value_or(std::string())), std::string::npos)
-            << stream << " lacks '" << l.value_or(std::string()) << "':\n" << text;
+            << stream << " lacks '" << l.value_or(std::string()) << "':\n"
+            << text;
     } else {
       expect_same(dir / stream, text, update, stream);
     }

@@ -30,8 +30,9 @@ host-requires = ["dep:generic/libxml2@>=2.9", "dep:generic/zlib"]
   }
   auto r = run({"resolve", project_});
   EXPECT_EQ(r.rc, 3) << r.err;
-  EXPECT_EQ(r.err, "error: " + root_ + "/var/lib/dpkg/status:2184: missing ':' in line 'Version 1.0' "
-                   "(expected 'Field: value' or an indented continuation line)\n");
+  EXPECT_EQ(r.err, "error: " + root_ +
+                       "/var/lib/dpkg/status:2184: missing ':' in line 'Version 1.0' "
+                       "(expected 'Field: value' or an indented continuation line)\n");
   EXPECT_TRUE(fs::is_empty(cache_) || !fs::exists(cache_ + "/solv") || fs::is_empty(cache_ + "/solv"));
 }
 
@@ -62,8 +63,7 @@ TEST_F(CliTest, AWarmRunSaysWhatAColdRunSays) {
     EXPECT_EQ(warm.err, cold.err);
     if (needs.find("only-in-conda") != std::string::npos)
       EXPECT_NE(warm.out.find("it is mapped for conda-forge, which is not in use here"), std::string::npos) << warm.out;
-    else
-      EXPECT_NE(warm.out.find("\"canonical_id\""), std::string::npos) << "OpenSSL is respelled in both runs";
+    else EXPECT_NE(warm.out.find("\"canonical_id\""), std::string::npos) << "OpenSSL is respelled in both runs";
   }
 }
 

@@ -38,17 +38,17 @@ class CondaCliTest : public test::CliFixture {
   }
 
   test::CliRun resolve(const std::string& managers, std::vector<std::string> more = {}) {
-    std::vector<std::string> args = {"resolve", project_, "--json", "--manager", managers, "--channel",
-                                     server_.url("/conda-forge")};
+    std::vector<std::string> args = {
+        "resolve", project_, "--json", "--manager", managers, "--channel", server_.url("/conda-forge")};
     args.insert(args.end(), more.begin(), more.end());
     return run(args, {{"CONDA_SUBDIR", "linux-64"}, {"PATH", ""}});
   }
 
   static std::map<std::string, std::string> status_of(const json& plan) {
     std::map<std::string, std::string> out;
-    for (const auto& r : plan["requirements"]) out[r["id"]] = r["status"].get<std::string>() + " " +
-                                                             (r["packages"].empty() ? std::string("-")
-                                                                                    : r["packages"][0]["manager"].get<std::string>());
+    for (const auto& r : plan["requirements"])
+      out[r["id"]] = r["status"].get<std::string>() + " " +
+                     (r["packages"].empty() ? std::string("-") : r["packages"][0]["manager"].get<std::string>());
     return out;
   }
 
@@ -70,7 +70,7 @@ TEST_F(CondaCliTest, CondaFirstTakesWhatCondaHasAndAptTheRest) {
   auto status = status_of(plan);
   EXPECT_EQ(status["dep:generic/openssl"], "planned conda");  // preferred to apt's installed copy
   EXPECT_EQ(status["dep:virtual/interface/blas"], "planned conda");
-  EXPECT_EQ(status["dep:generic/libxml2"], "planned apt");   // not in the channel
+  EXPECT_EQ(status["dep:generic/libxml2"], "planned apt");  // not in the channel
   ASSERT_EQ(plan["steps"].size(), 2u);
   EXPECT_EQ(plan["steps"][0]["manager"], "conda");
   EXPECT_EQ(plan["steps"][1]["manager"], "apt");
@@ -119,8 +119,8 @@ std::map<std::string, json> planned_records(const json& plan, const json& index)
   for (const auto& step : plan["steps"]) {
     if (step["manager"] != "conda") continue;
     for (const auto& p : step["packages"]) {
-      std::string key = p["name"].get<std::string>() + " " + p["version"].get<std::string>() + " " +
-                        p["build"].get<std::string>();
+      std::string key =
+          p["name"].get<std::string>() + " " + p["version"].get<std::string>() + " " + p["build"].get<std::string>();
       auto it = by_key.find(key);
       EXPECT_NE(it, by_key.end()) << key << " is planned but not in the index";
       if (it != by_key.end()) out[p["name"]] = it->second;
@@ -237,7 +237,8 @@ TEST_F(CondaCliTest, OfflineUsesTheCacheAndSaysHowOld) {
   ASSERT_EQ(r.rc, 0) << r.err;
   // The age is the seconds since the first run wrote it: 0 on an idle machine, more on a busy
   // one (under ASan on two shared cores the first run alone can take a second).
-  const std::string prefix = "using the cached copy of " + server_.url("/conda-forge/linux-64/repodata.json") + " from ";
+  const std::string prefix =
+      "using the cached copy of " + server_.url("/conda-forge/linux-64/repodata.json") + " from ";
   EXPECT_NE(std::find_if(r.warnings.begin(), r.warnings.end(),
                          [&](const std::string& w) {
                            if (w.rfind(prefix, 0) != 0) return false;

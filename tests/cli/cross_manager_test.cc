@@ -29,11 +29,13 @@ struct Plan {
   std::map<std::string, std::string> by;  // need id -> the manager whose step meets it
 };
 
-Plan resolve(const std::string& root, const std::string& managers, const std::string& mappings, test::HttpServer& server) {
+Plan resolve(const std::string& root, const std::string& managers, const std::string& mappings,
+             test::HttpServer& server) {
   const std::string dir = test::temp_dir();
-  std::ofstream(dir + "/pyproject.toml") << "[project]\nname = \"cross\"\nversion = \"0\"\n[external]\n"
-                                            "host-requires = [\"dep:generic/zlib\", \"dep:generic/gdal >=3.4\", \"dep:generic/hdf5\"]\n"
-                                            "dependencies = [\"dep:generic/cuda@>=12\"]\n";
+  std::ofstream(dir + "/pyproject.toml")
+      << "[project]\nname = \"cross\"\nversion = \"0\"\n[external]\n"
+         "host-requires = [\"dep:generic/zlib\", \"dep:generic/gdal >=3.4\", \"dep:generic/hdf5\"]\n"
+         "dependencies = [\"dep:generic/cuda@>=12\"]\n";
   auto ctx = Context::from_process();
   ctx.set_warning_sink(nullptr);
   // A driver of CUDA 12.4, as the pypi CLI tests assume: the plan is for a GPU machine.
@@ -44,10 +46,11 @@ Plan resolve(const std::string& root, const std::string& managers, const std::st
   });
   std::ostringstream out, err;
   Plan p;
-  p.rc = cli::run(ctx,
-                  {"resolve", dir + "/pyproject.toml", "--root", root, "--manager", managers, "--mapping-dir", mappings,
-                   "--python", kPython, "--index-url", server.url("/simple/"), "--json", "--cache-dir", test::temp_dir()},
-                  out, err);
+  p.rc =
+      cli::run(ctx,
+               {"resolve", dir + "/pyproject.toml", "--root", root, "--manager", managers, "--mapping-dir", mappings,
+                "--python", kPython, "--index-url", server.url("/simple/"), "--json", "--cache-dir", test::temp_dir()},
+               out, err);
   p.err = err.str();
   p.j = nlohmann::json::parse(out.str(), nullptr, false);
   if (p.j.is_discarded()) return p;

@@ -42,17 +42,15 @@ class EnvCommandTest : public CliFixture {
   // package greet.
   std::string greet_tables() {
     std::string dir = temp_dir();
-    std::ofstream(dir + "/pkgconfig.toml") << "schema = 1\necosystem = \"pkgconfig\"\ndescription = \"test\"\n\n"
-                                              "[[id]]\nid = \"dep:generic/extdeps-test-greet\"\nmodules = [\"greet\"]\n";
-    std::ofstream(dir + "/conda-forge.toml")
-        << "schema = 1\necosystem = \"conda-forge\"\nmanager = \"conda\"\ndescription = \"test\"\nversion = \"native\"\n\n"
-           "[[id]]\nid = \"dep:generic/extdeps-test-greet\"\nhost = [\"greet\"]\n";
+    std::ofstream(dir + "/pkgconfig.toml")
+        << "schema = 1\necosystem = \"pkgconfig\"\ndescription = \"test\"\n\n"
+           "[[id]]\nid = \"dep:generic/extdeps-test-greet\"\nmodules = [\"greet\"]\n";
+    std::ofstream(dir + "/conda-forge.toml") << "schema = 1\necosystem = \"conda-forge\"\nmanager = "
+                                                "\"conda\"\ndescription = \"test\"\nversion = \"native\"\n\n"
+                                                "[[id]]\nid = \"dep:generic/extdeps-test-greet\"\nhost = [\"greet\"]\n";
     return dir;
   }
 };
-
-
-
 
 TEST_F(EnvCommandTest, AModuleOnTheDefaultSearchPathNeedsNothing) {
   // greet.pc in a folder of libpkgconf's compiled-in search path, under the fixture root.
@@ -76,21 +74,25 @@ TEST_F(EnvCommandTest, ACondaEnvironmentGivesItsPrefix) {
   fs::create_directories(env + "/include");
   fs::create_directories(env + "/lib/pkgconfig");
   fs::create_directories(env + "/bin");
-  json rec{{"name", "greet"}, {"version", "1.2.0"}, {"build", "h0_0"}, {"build_number", 0},
+  json rec{{"name", "greet"},          {"version", "1.2.0"},   {"build", "h0_0"}, {"build_number", 0},
            {"depends", json::array()}, {"subdir", "linux-64"}, {"license", "MIT"}};
   std::string channel = temp_dir();
   fs::create_directories(channel + "/linux-64");
   fs::create_directories(channel + "/noarch");
-  std::ofstream(channel + "/linux-64/repodata.json")
-      << json{{"info", {{"subdir", "linux-64"}}}, {"packages", json::object()}, {"packages.conda", {{"greet-1.2.0-h0_0.conda", rec}}}}.dump();
-  std::ofstream(channel + "/noarch/repodata.json")
-      << json{{"info", {{"subdir", "noarch"}}}, {"packages", json::object()}, {"packages.conda", json::object()}}.dump();
+  std::ofstream(channel + "/linux-64/repodata.json") << json{
+      {"info", {{"subdir", "linux-64"}}},
+      {"packages", json::object()},
+      {"packages.conda", {{"greet-1.2.0-h0_0.conda", rec}}}}.dump();
+  std::ofstream(channel + "/noarch/repodata.json") << json{
+      {"info", {{"subdir", "noarch"}}},
+      {"packages", json::object()},
+      {"packages.conda", json::object()}}.dump();
   rec["channel"] = "file://" + channel + "/linux-64";
   std::ofstream(env + "/conda-meta/greet-1.2.0-h0_0.json") << rec.dump();
 
   write_project("extdeps.toml", "[external]\nbuild-requires = [\"dep:generic/extdeps-test-greet\"]\n");
-  auto r = run({"env", project_, "--mapping-dir", greet_tables(), "--manager", "conda", "--channel", "file://" + channel,
-                "--format", "json"},
+  auto r = run({"env", project_, "--mapping-dir", greet_tables(), "--manager", "conda", "--channel",
+                "file://" + channel, "--format", "json"},
                {{"CONDA_PREFIX", env}, {"CONDA_SUBDIR", "linux-64"}, {"PATH", "/usr/bin"}});
   ASSERT_EQ(r.rc, 0) << r.err << r.out;
   auto doc = json::parse(r.out);
@@ -117,15 +119,17 @@ TEST_F(EnvCommandTest, JsonFollowsTheEnvSchema) {
     GTEST_SKIP() << "/usr/bin/python3 with jsonschema is missing (Debian: python3-jsonschema)";
   std::string schemas = std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/../schema";
   std::string script = temp_dir() + "/validate.py";
-  std::ofstream(script) << "import json, sys, jsonschema\n"
-                           "env = json.load(open(sys.argv[1] + '/env.schema.json'))\n"
-                           "plan = json.load(open(sys.argv[1] + '/plan.schema.json'))\n"
-                           "resolver = jsonschema.RefResolver.from_schema(env, store={plan['$id']: plan})\n"
-                           "jsonschema.Draft202012Validator(env, resolver=resolver).validate(json.load(open(sys.argv[2])))\n";
+  std::ofstream(script)
+      << "import json, sys, jsonschema\n"
+         "env = json.load(open(sys.argv[1] + '/env.schema.json'))\n"
+         "plan = json.load(open(sys.argv[1] + '/plan.schema.json'))\n"
+         "resolver = jsonschema.RefResolver.from_schema(env, store={plan['$id']: plan})\n"
+         "jsonschema.Draft202012Validator(env, resolver=resolver).validate(json.load(open(sys.argv[2])))\n";
   std::string prefix = temp_dir() + "/opt/greet";
   std::string pc_dir = make_prefix(prefix);
-  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/extdeps-test-greet\", \"dep:generic/libxml2\", "
-                                "\"dep:github/apache/arrow\"]\n");
+  write_project("extdeps.toml",
+                "[external]\nhost-requires = [\"dep:generic/extdeps-test-greet\", \"dep:generic/libxml2\", "
+                "\"dep:github/apache/arrow\"]\n");
   auto r = run({"env", project_, "--mapping-dir", greet_tables(), "--manager", "apt", "--format", "json"},
                {{"PKG_CONFIG_PATH", pc_dir}});
   ASSERT_EQ(r.rc, 1) << r.err;
@@ -140,7 +144,6 @@ TEST_F(EnvCommandTest, JsonFollowsTheEnvSchema) {
   std::ofstream(file) << doc.dump();
   EXPECT_NE(std::system(("/usr/bin/python3 " + script + " " + schemas + " " + file + " 2>/dev/null").c_str()), 0);
 }
-
 
 // A CUDA toolkit: CUDA_HOME and CUDAToolkit_ROOT are the folder above nvcc's bin/, symlinks
 // resolved; its bin/ goes on PATH only when it is not there.
@@ -176,7 +179,8 @@ TEST(EnvCollect, ACudaToolkitGivesItsRoot) {
   EXPECT_EQ(e.find("PATH")->entries, std::vector<std::string>{"/usr/local/cuda-12.4/bin"});
 
   // Met by a package (Debian's toolkit): the nvcc the detection layer found, already on PATH.
-  o.requirements[0].packages = {{"apt", "debian", "nvidia-cuda-toolkit", "11.8.89~11.8.0-5~deb12u1", true, "/var/lib/dpkg/status"}};
+  o.requirements[0].packages = {
+      {"apt", "debian", "nvidia-cuda-toolkit", "11.8.89~11.8.0-5~deb12u1", true, "/var/lib/dpkg/status"}};
   detect::HostFacts host;
   host.compilers.push_back({"nvcc", "/usr/bin/nvcc", "11.8.89"});
   e = env::collect(ctx, o, none, &host);

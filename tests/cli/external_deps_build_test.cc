@@ -43,9 +43,8 @@ TEST(ExternalDepsBuild, EveryTableResolvesWithAptAndAptAcceptsThePlan) {
     auto ctx = Context::from_process();
     ctx.set_warning_sink(nullptr);
     std::ostringstream out, err;
-    int rc = cli::run(ctx, {"resolve", f.string(), "--manager", "apt", "--all-optional", "--json",
-                            "--cache-dir", cache},
-                      out, err);
+    int rc = cli::run(
+        ctx, {"resolve", f.string(), "--manager", "apt", "--all-optional", "--json", "--cache-dir", cache}, out, err);
     ASSERT_TRUE(rc == 0 || rc == 1) << err.str();
     auto j = nlohmann::json::parse(out.str());
     bool expect_ok = true;
@@ -66,7 +65,8 @@ TEST(ExternalDepsBuild, EveryTableResolvesWithAptAndAptAcceptsThePlan) {
     for (const auto& step : j["steps"]) {
       ASSERT_EQ(step["manager"], "apt");
       std::string cmd = "apt-get install -s -q";
-      for (const auto& p : step["packages"]) cmd += " '" + p["name"].get<std::string>() + "=" + p["version"].get<std::string>() + "'";
+      for (const auto& p : step["packages"])
+        cmd += " '" + p["name"].get<std::string>() + "=" + p["version"].get<std::string>() + "'";
       cmd += " >/dev/null 2>&1";
       EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     }

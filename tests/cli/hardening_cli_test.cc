@@ -22,7 +22,8 @@ TEST_F(HardeningCliTest, InvalidUtf8InADepUrlIsBadInputNotAnInternalError) {
   auto r = run({"resolve", project_, "--json"});
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("extdeps.toml:2:18: the name 'x%FF%FEy' of 'dep:generic/x%FF%FEy' decodes to bytes that are not UTF-8"),
+  EXPECT_NE(r.err.find(
+                "extdeps.toml:2:18: the name 'x%FF%FEy' of 'dep:generic/x%FF%FEy' decodes to bytes that are not UTF-8"),
             std::string::npos)
       << r.err;
 }
@@ -45,8 +46,12 @@ TEST_F(HardeningCliTest, AMarkerOf30000ParenthesesExitsTwo) {
 }
 
 TEST(JsonDump, ReplacesInvalidBytesAndKeepsValidText) {
-  nlohmann::json j = {{"name", std::string("a\xFF" "b")}, {"ok", "caf\xC3\xA9"}};
-  EXPECT_EQ(json::dump(j, -1), "{\"name\":\"a\xEF\xBF\xBD" "b\",\"ok\":\"caf\xC3\xA9\"}");
+  nlohmann::json j = {{"name", std::string("a\xFF"
+                                           "b")},
+                      {"ok", "caf\xC3\xA9"}};
+  EXPECT_EQ(json::dump(j, -1),
+            "{\"name\":\"a\xEF\xBF\xBD"
+            "b\",\"ok\":\"caf\xC3\xA9\"}");
 }
 
 }  // namespace

@@ -26,9 +26,7 @@ using nlohmann::json;
 
 const std::string kSchema = std::string(EXTDEPS_TEST_DATA) + "/../../schema/detect.schema.json";
 
-bool have_jsonschema() {
-  return std::system("/usr/bin/python3 -c 'import jsonschema' 2>/dev/null") == 0;
-}
+bool have_jsonschema() { return std::system("/usr/bin/python3 -c 'import jsonschema' 2>/dev/null") == 0; }
 
 // `extdeps detect` as a GPU machine runs it: the built binary, a clean environment, the driver
 // libraries the fakes. Returns the exit status; the facts go to `save`.
@@ -41,9 +39,10 @@ int detect_on_gpu_machine(const std::string& save, const std::map<std::string, s
 }
 
 void expect_valid(const std::string& file) {
-  std::string cmd = "/usr/bin/python3 -c 'import json,sys,jsonschema; "
-                    "jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' " +
-                    kSchema + " " + file;
+  std::string cmd =
+      "/usr/bin/python3 -c 'import json,sys,jsonschema; "
+      "jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' " +
+      kSchema + " " + file;
   EXPECT_EQ(std::system(cmd.c_str()), 0) << test::read_file(file);
 }
 
@@ -55,7 +54,8 @@ TEST(DetectJson, FromTheFakeNvmlEveryDeviceAndItsComputeCapabilityValidates) {
                                    {"EXTDEPS_CUDA_LIBRARY", "/nonexistent/libcuda.so.1"},
                                    {"EXTDEPS_FAKE_NVML_CUDA", "12080"},
                                    {"EXTDEPS_FAKE_NVML_DRIVER", "570.124.06"},
-                                   {"EXTDEPS_FAKE_NVML_DEVICES", "NVIDIA A100-SXM4-80GB:8.0:85899345920:1;NVIDIA H100 80GB HBM3:9.0:85899345920:0"}},
+                                   {"EXTDEPS_FAKE_NVML_DEVICES",
+                                    "NVIDIA A100-SXM4-80GB:8.0:85899345920:1;NVIDIA H100 80GB HBM3:9.0:85899345920:0"}},
                                   dir + "/out.json"),
             0);
   expect_valid(dir + "/out.json");
@@ -117,8 +117,10 @@ class HostFileTest : public test::CliFixture {
   }
 
   test::CliRun resolve(std::vector<std::string> more, std::map<std::string, std::string> env = {}) {
-    std::vector<std::string> args = {"resolve", project_, "--json", "--manager", "pypi", "--python",
-                                     "/usr/bin/python3", "--index-url", server_.url("/simple/"), "--no-cache"};
+    std::vector<std::string> args = {"resolve",          project_,      "--json",
+                                     "--manager",        "pypi",        "--python",
+                                     "/usr/bin/python3", "--index-url", server_.url("/simple/"),
+                                     "--no-cache"};
     args.insert(args.end(), more.begin(), more.end());
     // This machine has no driver, whatever the test machine is.
     env.emplace("EXTDEPS_CUDA_LIBRARY", "/nonexistent/libcuda.so.1");
@@ -271,7 +273,8 @@ TEST_F(HostFileTest, DetectFormatsOfTheSavedFacts) {
   auto variants = run({"detect", "--host", host, "--format", "variants"});
   ASSERT_EQ(variants.rc, 0) << variants.err;
   EXPECT_EQ(variants.out.rfind("nvidia :: cuda_version_lower_bound :: 12.8\n"
-                               "nvidia :: cuda_version_lower_bound :: 12.7\n", 0),
+                               "nvidia :: cuda_version_lower_bound :: 12.7\n",
+                               0),
             0u)
       << variants.out;
   EXPECT_NE(variants.out.find("nvidia :: cuda_version_lower_bound :: 11.0\n"), std::string::npos);

@@ -27,19 +27,14 @@ class MappingsCli : public test::CliFixture {
   }
 };
 
-
-
-
 TEST_F(MappingsCli, CoverageAsTextAndJson) {
   auto r = run({"mappings", "coverage", "--json"});
   ASSERT_EQ(r.rc, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_GE(j["count"].get<int>(), 250);
-  EXPECT_EQ(j["ecosystems"], (nlohmann::json{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch", "fedora", "homebrew", "opensuse"}));
+  EXPECT_EQ(j["ecosystems"], (nlohmann::json{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch", "fedora",
+                                             "homebrew", "opensuse"}));
 }
-
-
-
 
 // A channel's repodata by URL goes through the fetcher (and its cache): here a real conda-forge
 // repodata served on 127.0.0.1.
@@ -89,14 +84,9 @@ TEST_F(MappingsCli, ExportPep804) {
   EXPECT_GE(j["mappings"].size(), 300u);
 }
 
-
-
 }  // namespace
 }  // namespace extdeps
 
 namespace extdeps {
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 }  // namespace extdeps

@@ -23,10 +23,6 @@ class NixCliTest : public test::CliFixture {
   std::string index_ = test::data_path("nix/nix-env-qaP.json");
 };
 
-
-
-
-
 TEST_F(NixCliTest, IndexOverHttp) {
   if (!test::have_brotli()) GTEST_SKIP() << "the tests were built without libbrotlienc";
   test::HttpServer server;
@@ -41,7 +37,6 @@ TEST_F(NixCliTest, IndexOverHttp) {
   auto off = resolve({"--json", "--offline"});
   ASSERT_EQ(off.rc, 0) << off.err;
 }
-
 
 }  // namespace
 }  // namespace extdeps

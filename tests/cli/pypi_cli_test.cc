@@ -29,8 +29,9 @@ class PypiCliTest : public test::CliFixture {
   }
 
   test::CliRun resolve(std::map<std::string, std::string> env, std::vector<std::string> more = {}) {
-    std::vector<std::string> args = {"resolve", project_, "--json", "--manager", "pypi", "--python", python_,
-                                     "--index-url", server_.url("/simple/")};
+    std::vector<std::string> args = {"resolve",   project_,      "--json",
+                                     "--manager", "pypi",        "--python",
+                                     python_,     "--index-url", server_.url("/simple/")};
     args.insert(args.end(), more.begin(), more.end());
     return run(args, env);
   }
@@ -181,7 +182,12 @@ TEST_F(PypiCliTest, AVenvHasWhatIsInstalledAndTheSystemPythonIsExternallyManaged
   // Debian's own python3 is externally managed (PEP 668): said, with the choices.
   python_ = kPython;
   if (!fs::exists("/usr/lib/python3/dist-packages") ||
-      detect::run_capture(Context::from_process(), {kPython, "-c", "import sysconfig,os,sys;sys.exit(0 if os.path.isfile(os.path.join(sysconfig.get_path('stdlib'),'EXTERNALLY-MANAGED')) else 1)"}, 20000)->exit_status != 0)
+      detect::run_capture(Context::from_process(),
+                          {kPython, "-c",
+                           "import sysconfig,os,sys;sys.exit(0 if "
+                           "os.path.isfile(os.path.join(sysconfig.get_path('stdlib'),'EXTERNALLY-MANAGED')) else 1)"},
+                          20000)
+              ->exit_status != 0)
     GTEST_SKIP() << kPython << " is not externally managed here";
   auto sys = resolve({{"EXTDEPS_OVERRIDE_CUDA", "12.4"}});
   ASSERT_EQ(sys.rc, 0) << sys.err;
@@ -202,12 +208,11 @@ TEST_F(PypiCliTest, EnvFindsTheLibrariesAndHeadersOfAnInstalledWheel) {
   fs::create_directories(site + "/nvidia/cuda_runtime/include");
   std::ofstream(site + "/nvidia/cuda_runtime/lib/libcudart.so.12") << "";
   std::ofstream(site + "/nvidia/cuda_runtime/include/cuda_runtime_api.h") << "";
-  std::ofstream(info + "/RECORD")
-      << "nvidia/__init__.py,sha256=x,0\n"
-         "nvidia/cuda_runtime/include/cuda_runtime_api.h,sha256=x,1\n"
-         "nvidia/cuda_runtime/lib/libcudart.so.12,sha256=x,2\n"
-         "nvidia_cuda_runtime_cu12-12.4.127.dist-info/METADATA,sha256=x,3\n"
-         "nvidia_cuda_runtime_cu12-12.4.127.dist-info/RECORD,,\n";
+  std::ofstream(info + "/RECORD") << "nvidia/__init__.py,sha256=x,0\n"
+                                     "nvidia/cuda_runtime/include/cuda_runtime_api.h,sha256=x,1\n"
+                                     "nvidia/cuda_runtime/lib/libcudart.so.12,sha256=x,2\n"
+                                     "nvidia_cuda_runtime_cu12-12.4.127.dist-info/METADATA,sha256=x,3\n"
+                                     "nvidia_cuda_runtime_cu12-12.4.127.dist-info/RECORD,,\n";
   write_project("extdeps.toml", R"([external]
 host-requires = ["dep:generic/cudart@>=12"]
 )");

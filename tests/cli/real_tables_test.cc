@@ -143,9 +143,9 @@ void judge(const nlohmann::json& r, const Answers& answers, const std::string& t
     chosen.push_back(name.substr(0, name.find(':')));  // libfoo:amd64 is libfoo
   }
   bool met = status == "planned" || status == "satisfied";
-  bool right = expected.empty()
-                   ? !met
-                   : met && std::any_of(chosen.begin(), chosen.end(), [&](const std::string& c) { return expected.count(c); });
+  bool right = expected.empty() ? !met : met && std::any_of(chosen.begin(), chosen.end(), [&](const std::string& c) {
+                                           return expected.count(c);
+                                         });
   if (right) {
     ++t.right;
     return;
@@ -185,8 +185,8 @@ TEST(RealTables, NeedsResolveRightOnBookwormAndAptAcceptsEveryPlan) {
     SCOPED_TRACE(f.string());
     auto ctx = apt_only_context(no_modules);
     std::ostringstream out, err;
-    int rc = cli::run(ctx, {"resolve", f.string(), "--manager", "apt", "--all-optional", "--json", "--cache-dir", cache},
-                      out, err);
+    int rc = cli::run(
+        ctx, {"resolve", f.string(), "--manager", "apt", "--all-optional", "--json", "--cache-dir", cache}, out, err);
     ASSERT_TRUE(rc == 0 || rc == 1) << err.str();
     auto j = nlohmann::json::parse(out.str());
     for (const auto& r : j["requirements"]) judge(r, answers, f.filename().string(), tally);
@@ -262,8 +262,10 @@ TEST(RealTables, EveryDebianIdPlansWhatAptInstalls) {
       ++own;
       continue;
     }
-    const std::string cmd = "apt-get install -s -q --no-install-recommends '" + name + "=" + version + "' >/dev/null 2>&1";
-    if (std::system(cmd.c_str()) != 0) refused += "  " + name + "=" + version + " (apt's candidate: " + candidate[name] + ")\n";
+    const std::string cmd =
+        "apt-get install -s -q --no-install-recommends '" + name + "=" + version + "' >/dev/null 2>&1";
+    if (std::system(cmd.c_str()) != 0)
+      refused += "  " + name + "=" + version + " (apt's candidate: " + candidate[name] + ")\n";
   }
   std::printf("every debian id: %zu needs, %zu packages pinned, %zu of them apt's own candidate\n", ids.size(),
               pins.size(), own);

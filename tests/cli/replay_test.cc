@@ -49,7 +49,8 @@ TEST_F(ReplayTest, ADumpedResolveReplaysToTheSameResultWithoutTheIndexes) {
   auto replay = run({"debug", "replay", moved});
   EXPECT_EQ(replay.rc, 0) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("(" + project_ + "/extdeps.toml on Debian GNU/Linux 12 (bookworm), extdeps "),
-            std::string::npos) << replay.out;
+            std::string::npos)
+      << replay.out;
   // The two needs, the installed bundles that may go, the host's locks.
   EXPECT_NE(replay.out.find("6 jobs, 0 problems; the solver's result:\n"), std::string::npos) << replay.out;
   EXPECT_NE(replay.out.find("  install debian:libxml2-dev-"), std::string::npos) << replay.out;
@@ -94,12 +95,14 @@ TEST_F(ReplayTest, AFolderWithoutATestcaseIsBadInput) {
   EXPECT_EQ(r.rc, 2);
   EXPECT_EQ(r.err, "error: no libsolv testcase in " + project_ +
                        " (expected testcase.t, as resolve --dump-testcase writes)\n");
-  std::ofstream(project_ + "/testcase.t") << "repo x 0 testtags nowhere.repo\njob install name y\nresult transaction <inline>\n";
+  std::ofstream(project_ + "/testcase.t")
+      << "repo x 0 testtags nowhere.repo\njob install name y\nresult transaction <inline>\n";
   r = run({"debug", "replay", project_});
   EXPECT_EQ(r.rc, 2);
   EXPECT_EQ(r.err, "error: " + project_ + "/testcase.t:1: names a file 'nowhere.repo' that is not in the folder\n");
   std::ofstream(project_ + "/empty.repo") << "=Ver: 3.0\n";
-  std::ofstream(project_ + "/testcase.t") << "repo x 0 testtags empty.repo\njob install pkg y-1-1.noarch@x\nresult transaction <inline>\n";
+  std::ofstream(project_ + "/testcase.t")
+      << "repo x 0 testtags empty.repo\njob install pkg y-1-1.noarch@x\nresult transaction <inline>\n";
   r = run({"debug", "replay", project_});
   EXPECT_EQ(r.rc, 2);
   EXPECT_TRUE(r.err.starts_with("error: " + project_ + "/testcase.t: not a testcase extdeps can replay: ")) << r.err;
@@ -115,10 +118,13 @@ TEST_F(ReplayTest, ATestcaseFolderIsConfinedAndReadOnlyAsDumped) {
   std::ofstream(project_ + "/x.solv") << "SOLV\x08\x00\x00\x00garbage";
   fs::create_symlink("/dev/zero", project_ + "/zero.repo.gz");
   for (const auto& c : std::vector<Case>{
-           {"repo x 0 testtags ../../../dev/zero", "names a file '../../../dev/zero' that is not a plain name in the folder"},
-           {"repo x 0 solv x.solv", "a repo line extdeps does not read (expected repo NAME PRIORITY testtags FILE, as "
-                                    "--dump-testcase writes)"},
-           {"repo x 0 testtags zero.repo.gz", "names 'zero.repo.gz', which is not a regular file (a link, FIFO or folder)"},
+           {"repo x 0 testtags ../../../dev/zero",
+            "names a file '../../../dev/zero' that is not a plain name in the folder"},
+           {"repo x 0 solv x.solv",
+            "a repo line extdeps does not read (expected repo NAME PRIORITY testtags FILE, as "
+            "--dump-testcase writes)"},
+           {"repo x 0 testtags zero.repo.gz",
+            "names 'zero.repo.gz', which is not a regular file (a link, FIFO or folder)"},
            {"result transaction /etc/passwd", "names a file '/etc/passwd' that is not a plain name in the folder"},
        }) {
     std::ofstream(project_ + "/testcase.t") << "system - rpm installed\n" << c.line << "\njob install name y\n";
@@ -130,8 +136,9 @@ TEST_F(ReplayTest, ATestcaseFolderIsConfinedAndReadOnlyAsDumped) {
   fs::create_symlink(project_ + "/testcase.t", linked + "/testcase.t");
   auto r = run({"debug", "replay", linked});
   EXPECT_EQ(r.rc, 2);
-  EXPECT_EQ(r.err, "error: " + linked + "/testcase.t: is a symbolic link, which is not followed here (expected a "
-                   "regular file)\n");
+  EXPECT_EQ(r.err, "error: " + linked +
+                       "/testcase.t: is a symbolic link, which is not followed here (expected a "
+                       "regular file)\n");
 }
 
 // Issue 31: --dump-testcase wrote through links already in the folder. It writes only into a new

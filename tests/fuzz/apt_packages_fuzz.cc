@@ -15,7 +15,10 @@ namespace {
 const char* compressed_name(std::string_view b) {
   auto starts = [&](const char* magic, size_t n) { return b.size() >= n && std::memcmp(b.data(), magic, n) == 0; };
   if (starts("\x1f\x8b", 2)) return "Packages.gz";
-  if (starts("\xfd" "7zXZ", 5)) return "Packages.xz";
+  if (starts("\xfd"
+             "7zXZ",
+             5))
+    return "Packages.xz";
   if (starts("\x28\xb5\x2f\xfd", 4)) return "Packages.zst";
   if (starts("\x04\x22\x4d\x18", 4)) return "Packages.lz4";
   return nullptr;
@@ -33,10 +36,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     plain = std::move(*decoded);
     text = plain;
   }
-  auto r = apt::parse_stanzas(text, "Packages", archs, /*installed_only=*/false,
-                              [&](PackageRecord&& rec) {
-                                if (rec.name.empty()) fuzz::fail("a record without a name", text);
-                              });
+  auto r = apt::parse_stanzas(text, "Packages", archs, /*installed_only=*/false, [&](PackageRecord&& rec) {
+    if (rec.name.empty()) fuzz::fail("a record without a name", text);
+  });
   (void)r;
   return 0;
 }

@@ -17,12 +17,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (d.op != DepOp::spec) return;
     if (auto m = conda::compile_conda_spec(d.version)) (void)(*m)->matches("1.2.3", "py310_0");
   };
-  auto r = conda::read_repodata_buffer(fuzz::as_text(data, size), "repodata.json", options,
-                                       [&](PackageRecord&& rec) {
-                                         for (const auto& alts : rec.depends)
-                                           for (const auto& d : alts) compile(d);
-                                         for (const auto& d : rec.constrains) compile(d);
-                                       });
+  auto r = conda::read_repodata_buffer(fuzz::as_text(data, size), "repodata.json", options, [&](PackageRecord&& rec) {
+    for (const auto& alts : rec.depends)
+      for (const auto& d : alts) compile(d);
+    for (const auto& d : rec.constrains) compile(d);
+  });
   (void)r;
   return 0;
 }

@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "core/json/byte_source.h"
-#include "providers/homebrew/homebrew_version.h"
 #include "providers/homebrew/homebrew_provider.h"
+#include "providers/homebrew/homebrew_version.h"
 #include "tests/fuzz/fuzz_support.h"
 
 using namespace extdeps;

@@ -10,10 +10,14 @@ using namespace extdeps;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const declare::MarkerEnv env = {
-      {"os_name", "posix"},          {"sys_platform", "linux"},
-      {"platform_machine", "x86_64"}, {"platform_system", "Linux"},
-      {"python_version", "3.11"},    {"python_full_version", "3.11.2"},
-      {"implementation_name", "cpython"}, {"platform_python_implementation", "CPython"},
+      {"os_name", "posix"},
+      {"sys_platform", "linux"},
+      {"platform_machine", "x86_64"},
+      {"platform_system", "Linux"},
+      {"python_version", "3.11"},
+      {"python_full_version", "3.11.2"},
+      {"implementation_name", "cpython"},
+      {"platform_python_implementation", "CPython"},
   };
   std::string_view text = fuzz::as_text(data, size);
   // The whole input as one requirement line too: a METADATA header rarely reaches every branch.

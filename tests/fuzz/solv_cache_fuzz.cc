@@ -8,8 +8,8 @@
 #include "core/context/context.h"
 #include "core/provider/provider.h"
 #include "core/solve/pool_builder.h"
-#include "tests/fuzz/fuzz_support.h"
 #include "providers/apt/deb_version.h"
+#include "tests/fuzz/fuzz_support.h"
 
 using namespace extdeps;
 

@@ -13,8 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view body = fuzz::as_text(data, size);
   std::string_view stamp;
   if (size >= 8) {
-    const std::size_t n = std::size_t{data[4]} | std::size_t{data[5]} << 8 | std::size_t{data[6]} << 16 |
-                          std::size_t{data[7]} << 24;
+    const std::size_t n =
+        std::size_t{data[4]} | std::size_t{data[5]} << 8 | std::size_t{data[6]} << 16 | std::size_t{data[7]} << 24;
     if (n <= size - 8) stamp = body.substr(8, n);
   }
   auto tables = mapping::table_cache::decode(body, stamp);

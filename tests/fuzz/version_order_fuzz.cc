@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <string>
 
+#include "core/provider/descriptor.h"
 #include "core/version/version.h"
 #include "tests/fuzz/fuzz_support.h"
-#include "core/provider/descriptor.h"
 
 using namespace extdeps;
 using fuzz::sign;

@@ -345,8 +345,7 @@ struct HttpServer::Impl {
     if (route.answer_delay.count() > 0 && !pause(route.answer_delay)) return false;
     Answer a;
     if (count <= route.fail_first) {
-      a = {route.fail_status, {{"Content-Type", "text/plain"}},
-           "failing on purpose (" + std::to_string(count) + ")\n"};
+      a = {route.fail_status, {{"Content-Type", "text/plain"}}, "failing on purpose (" + std::to_string(count) + ")\n"};
       return send_head(fd, a, a.body.size(), keep_alive) && send_all(fd, a.body) && keep_alive;
     }
     a.status = route.status;

@@ -30,8 +30,8 @@ struct Route {
   int status = 200;
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // more response headers
-  std::string etag;           // sent as ETag; a request whose If-None-Match names it gets 304
-  std::string last_modified;  // sent as Last-Modified; If-Modified-Since equal to it gets 304
+  std::string etag;                        // sent as ETag; a request whose If-None-Match names it gets 304
+  std::string last_modified;               // sent as Last-Modified; If-Modified-Since equal to it gets 304
   Encoding encoding = Encoding::identity;  // used when the request's Accept-Encoding allows it
   int fail_first = 0;                      // the first N requests to the path get fail_status
   int fail_status = 500;
@@ -48,8 +48,8 @@ struct Route {
 
 struct SeenRequest {
   std::string method;
-  std::string target;                          // as sent: a query, or absolute through a proxy
-  std::map<std::string, std::string> headers;  // names in lower case
+  std::string target;                               // as sent: a query, or absolute through a proxy
+  std::map<std::string, std::string> headers;       // names in lower case
   std::string header(std::string_view name) const;  // "" when absent
 };
 

@@ -31,7 +31,7 @@ std::optional<NixTool> nix_tool();
 }  // namespace extdeps::test
 
 // Skips the current test when nix-bin is not installed (scripts/install-deps.sh installs it).
-#define EXTDEPS_NIX_OR_SKIP(var)                                          \
-  auto var##_opt = ::extdeps::test::nix_tool();                           \
-  if (!var##_opt) GTEST_SKIP() << ::extdeps::test::nix_missing();          \
+#define EXTDEPS_NIX_OR_SKIP(var)                                  \
+  auto var##_opt = ::extdeps::test::nix_tool();                   \
+  if (!var##_opt) GTEST_SKIP() << ::extdeps::test::nix_missing(); \
   const ::extdeps::test::NixTool& var = *var##_opt

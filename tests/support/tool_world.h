@@ -51,9 +51,9 @@ inline const ToolWorld& tool_world(const std::string& provider) {
 
 // The world of `provider` as `var` (its folder); the test skips, saying what is missing, where
 // the tools are not here, and fails with the script's output where it failed otherwise.
-#define TOOL_WORLD_OR_SKIP(var, provider)                                                       \
-  const ::extdeps::test::ToolWorld& var##_world = ::extdeps::test::tool_world(provider);        \
-  if (!var##_world.missing.empty()) GTEST_SKIP() << var##_world.missing;                        \
+#define TOOL_WORLD_OR_SKIP(var, provider)                                                                \
+  const ::extdeps::test::ToolWorld& var##_world = ::extdeps::test::tool_world(provider);                 \
+  if (!var##_world.missing.empty()) GTEST_SKIP() << var##_world.missing;                                 \
   if (var##_world.dir.empty()) FAIL() << (provider) << "/make_world.sh failed: " << var##_world.failure; \
   const std::string& var = var##_world.dir
 

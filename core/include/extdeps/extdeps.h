@@ -28,18 +28,18 @@ struct Options {
   std::vector<std::string> categories;       // "build", "host", "run"; empty: all three
   std::vector<std::string> optional_groups;  // also plan these optional or dependency groups
   bool all_optional = false;
-  std::vector<std::string> mapping_dirs;     // extra mapping tables folders
+  std::vector<std::string> mapping_dirs;  // extra mapping tables folders
   // The providers' options by name, as on the command line without "--": "channel" (conda
   // channels), "prefix" (a conda environment), "index-url", "extra-index-url", "nix-index";
   // `extdeps providers` lists them. A plain option takes one value.
   std::map<std::string, std::vector<std::string>> provider_options;
-  bool offline = false;                      // downloads from the cache only
-  bool use_cache = true;                     // the index cache under the cache folder
+  bool offline = false;   // downloads from the cache only
+  bool use_cache = true;  // the index cache under the cache folder
   // The Python interpreter pypi plans for; for check(), also an environment audit: the
   // Requires-External-Dep of every distribution it has installed is checked too (with path ""
   // or "." holding no declaration, only those).
   std::string python;
-  std::string host_file;                     // plan for the facts `extdeps detect --save` wrote
+  std::string host_file;  // plan for the facts `extdeps detect --save` wrote
 };
 
 // How a Session sees the machine. The defaults are the running process's.
@@ -48,8 +48,8 @@ struct SessionOptions {
   // EXTDEPS_MANAGERS, PKG_CONFIG_PATH, CONDA_PREFIX, EXTDEPS_OVERRIDE_CUDA...
   std::map<std::string, std::string> environment;
   bool inherit_environment = true;
-  std::string cache_dir;  // empty: $XDG_CACHE_HOME/extdeps
-  std::string root = "/"; // the file system root the machine's indexes are read under
+  std::string cache_dir;   // empty: $XDG_CACHE_HOME/extdeps
+  std::string root = "/";  // the file system root the machine's indexes are read under
   // The extdeps program, run as the child that probes the NVIDIA driver. Empty: the one installed
   // beside this library (<prefix>/bin/extdeps), if there is one; without it the driver is not probed.
   std::string program;
@@ -80,9 +80,9 @@ struct Package {
   std::string manager;    // apt, conda, pkgconf, host
   std::string ecosystem;  // debian, conda-forge, pkgconfig
   std::string name;
-  std::string version;    // native
+  std::string version;  // native
   bool installed = false;
-  std::string where;      // for installed ones: the .pc file, the dpkg status file, ...
+  std::string where;  // for installed ones: the .pc file, the dpkg status file, ...
 };
 
 struct NeedOutcome {
@@ -97,7 +97,7 @@ struct Step {
   std::string manager;
   std::vector<std::string> argv;  // without sudo
   bool requires_elevation = false;
-  std::string command_line;       // for people: quoted, through sudo when needed and not root
+  std::string command_line;  // for people: quoted, through sudo when needed and not root
 };
 
 struct Report {
@@ -109,8 +109,8 @@ struct Report {
   std::vector<std::string> warnings;
   bool plan_found = false;     // every need is met or planned
   bool all_satisfied = false;  // every need is met already
-  std::string json;  // schema/plan.schema.json, with "declaration" and "satisfied"
-  std::string text;  // what `extdeps resolve` (or `extdeps check`, for check()) prints
+  std::string json;            // schema/plan.schema.json, with "declaration" and "satisfied"
+  std::string text;            // what `extdeps resolve` (or `extdeps check`, for check()) prints
 };
 
 struct Compiler {
@@ -118,9 +118,9 @@ struct Compiler {
 };
 
 struct Host {
-  std::string os;            // "Debian GNU/Linux 12 (bookworm)"
-  std::string arch;          // dpkg's: amd64
-  std::string machine;       // uname -m: x86_64
+  std::string os;       // "Debian GNU/Linux 12 (bookworm)"
+  std::string arch;     // dpkg's: amd64
+  std::string machine;  // uname -m: x86_64
   std::string kernel;
   std::string libc, libc_version;
   std::string x86_64_level;  // "x86-64-v3"; empty elsewhere
@@ -128,20 +128,20 @@ struct Host {
   std::string cuda_state;    // "ok", "no-library", "stub-library", "no-device", ...
   std::string cuda_version;  // what the driver supports: "12.4"; empty when unknown
   int gpus = 0;
-  std::string json;          // schema/detect.schema.json
+  std::string json;  // schema/detect.schema.json
 };
 
 // What a build needs to find the needs that are met (`extdeps env`).
 struct Environment {
   std::string declaration;
-  bool satisfied = false;             // every need is met; else `missing` says which are not
+  bool satisfied = false;  // every need is met; else `missing` says which are not
   BuildEnv variables;
   std::vector<NeedOutcome> missing;
-  std::vector<Step> steps;            // what would install the missing ones
-  std::string explanation;            // for people: what is missing and how to install it
+  std::vector<Step> steps;                // what would install the missing ones
+  std::string explanation;                // for people: what is missing and how to install it
   EXTDEPS_API std::string sh() const;     // `export NAME=...` lines, quoted for a POSIX shell
   EXTDEPS_API std::string cmake() const;  // a script for include()
-  std::string json;                   // what `extdeps env --format json` prints
+  std::string json;                       // what `extdeps env --format json` prints
 };
 
 class EXTDEPS_API Session {

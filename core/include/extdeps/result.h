@@ -11,9 +11,9 @@ namespace extdeps {
 
 enum class ExitCode : int {
   ok = 0,
-  unsatisfied = 1,   // unsatisfiable request, or a need that is missing (check)
-  bad_input = 2,     // malformed file, bad argument, unknown key
-  environment = 3,   // the machine failed us: unreadable index, network, a command that failed
+  unsatisfied = 1,  // unsatisfiable request, or a need that is missing (check)
+  bad_input = 2,    // malformed file, bad argument, unknown key
+  environment = 3,  // the machine failed us: unreadable index, network, a command that failed
 };
 
 struct Error {
@@ -32,9 +32,7 @@ struct Error {
 };
 
 inline Error bad_input(std::string message) { return {ExitCode::bad_input, std::move(message)}; }
-inline Error environment_error(std::string message) {
-  return {ExitCode::environment, std::move(message)};
-}
+inline Error environment_error(std::string message) { return {ExitCode::environment, std::move(message)}; }
 
 // An error at a place, as data; its message is rendered from the parts, the one way every
 // such error reads: "PLACE: WHAT (expected EXPECTED); HINT".
@@ -55,8 +53,8 @@ inline Error error_at(ExitCode code, std::string place, std::string what, std::s
 // An error whose one line keeps a wording that does not read as error_at's ("expected X, got Y",
 // "no such file: P", "plugin p exited with status 3"; tests, docs and the plugin protocol quote
 // them): the line as it is, with its parts beside it as data.
-inline Error worded(ExitCode code, std::string message, std::string place, std::string what,
-                    std::string expected = {}, std::string hint = {}) {
+inline Error worded(ExitCode code, std::string message, std::string place, std::string what, std::string expected = {},
+                    std::string hint = {}) {
   Error e{code, std::move(message)};
   e.place = std::move(place);
   e.what = std::move(what);

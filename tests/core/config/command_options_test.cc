@@ -61,11 +61,12 @@ TEST(CommandOptions, TheTableIsEveryOptionOfTheCli) {
       if (provider_options.count(name) && !command_option(name, c)) continue;
       const CommandOption* row = command_option(name, c);
       ASSERT_NE(row, nullptr) << "'" << words << "' has --" << name << ", which the table does not give it";
-      const std::string help = c == Command::version_compare && name == "scheme" ? version_scheme_names_text()
-                                                                                   : std::string(row->help);
+      const std::string help =
+          c == Command::version_compare && name == "scheme" ? version_scheme_names_text() : std::string(row->help);
       EXPECT_NE(line.find(help), std::string::npos) << line;
       if (!row->value_name.empty()) EXPECT_NE(line.find(" " + std::string(row->value_name)), std::string::npos) << line;
-      if (!row->short_name.empty()) EXPECT_NE(line.find("-" + std::string(row->short_name) + ","), std::string::npos) << line;
+      if (!row->short_name.empty())
+        EXPECT_NE(line.find("-" + std::string(row->short_name) + ","), std::string::npos) << line;
     }
     for (const CommandOption& row : command_options())
       if ((row.commands & bit(c)) != 0)
@@ -83,7 +84,9 @@ TEST(CommandOptions, APluginOptionNamedLikeAnyCommandOptionIsRefused) {
     const std::string path = "/opt/plugins/extdeps-provider-clash";
     nlohmann::json m;
     ASSERT_FALSE(json::parse_document(R"({"protocol":1,"name":"clash","ecosystem":"clash","scheme":"deb",
-                                          "options":[{"name":")" + name + R"(","help":"x"}]})", m));
+                                          "options":[{"name":")" +
+                                          name + R"(","help":"x"}]})",
+                                      m));
     auto d = plugin::descriptor_of(m, path);
     ASSERT_FALSE(d.ok()) << name;
     EXPECT_EQ(d.error().code, ExitCode::bad_input) << name;

@@ -65,10 +65,13 @@ TEST(ConfigTest, BadValuesNameTheFileLineAndColumn) {
   s = config::read_file(dir + "/pyproject.toml", true);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().message,
-            dir + "/pyproject.toml:2:11: unknown configuration key 'manager' (known: managers, mapping-dirs, offline, "
-                  "plugin-timeout, detect-ttl, probe-timeout, max-download-size, max-download-total, "
-                  "download-deadline, allow-insecure-http, system, python-version, conda-channels, conda-frontend, nix-frontend, "
-                  "nix-timeout, pypi-frontend, pacman-config, pacman-dbs, dnf-repos, dnf-frontend, homebrew-api, homebrew-prefix, root)");
+            dir +
+                "/pyproject.toml:2:11: unknown configuration key 'manager' (known: managers, mapping-dirs, offline, "
+                "plugin-timeout, detect-ttl, probe-timeout, max-download-size, max-download-total, "
+                "download-deadline, allow-insecure-http, system, python-version, conda-channels, conda-frontend, "
+                "nix-frontend, "
+                "nix-timeout, pypi-frontend, pacman-config, pacman-dbs, dnf-repos, dnf-frontend, homebrew-api, "
+                "homebrew-prefix, root)");
 }
 
 // The providers' options (their descriptors' config keys and variables) by the same precedence:

@@ -57,9 +57,8 @@ TEST(DeclareRequirement, RangeInTheDepUrl) {
 }
 
 TEST(DeclareRequirement, RangeAfterTheDepUrl) {
-  for (std::string_view text : {"dep:generic/gdal >=3.4", "dep:generic/gdal (>=3.4)",
-                                "dep:generic/gdal>=3.4", "dep:generic/gdal ( >= 3.4 )",
-                                "  dep:generic/gdal@>=3.4  "}) {
+  for (std::string_view text : {"dep:generic/gdal >=3.4", "dep:generic/gdal (>=3.4)", "dep:generic/gdal>=3.4",
+                                "dep:generic/gdal ( >= 3.4 )", "  dep:generic/gdal@>=3.4  "}) {
     auto r = parse_requirement(text);
     ASSERT_TRUE(r.ok()) << text << ": " << r.error().message;
     EXPECT_EQ(r->url.id(), "dep:generic/gdal") << text;
@@ -93,10 +92,8 @@ TEST(DeclareRequirement, Errors) {
   EXPECT_EQ(message("dep:generic/gdal (>=3.4"), "expected ')' to close the version range in 'dep:generic/gdal (>=3.4'");
   EXPECT_EQ(message("dep:generic/gdal ()"), "expected a version range inside '()' in 'dep:generic/gdal ()'");
   EXPECT_EQ(message("dep:generic/gdal;"), "expected a marker after ';' in 'dep:generic/gdal;'");
-  EXPECT_EQ(message("; os_name == 'posix'"),
-            "expected a DepURL like 'dep:generic/zlib', got '; os_name == 'posix''");
-  EXPECT_EQ(message("dep:generic/gdal@>=three"),
-            "expected a PEP 440 version after '>=', got 'three' in '>=three'");
+  EXPECT_EQ(message("; os_name == 'posix'"), "expected a DepURL like 'dep:generic/zlib', got '; os_name == 'posix''");
+  EXPECT_EQ(message("dep:generic/gdal@>=three"), "expected a PEP 440 version after '>=', got 'three' in '>=three'");
   EXPECT_EQ(message("dep:generic/gdal; platfrom_system == 'Linux'"),
             "unknown marker variable 'platfrom_system' (did you mean 'platform_system'?)");
   EXPECT_EQ(message("dep:generic/gdal; os == 'posix'"), "unknown marker variable 'os'");
@@ -161,9 +158,8 @@ TEST(DeclareReader, DependencyGroupsIncludeOtherGroups) {
                      {"debug", "dep:generic/gdb"},
                  }));
   // An included requirement points at where it is written, in the included group.
-  auto valgrind = std::find_if(d.requirements.begin(), d.requirements.end(), [](const Requirement& r) {
-    return r.group == "test" && r.url.name == "valgrind";
-  });
+  auto valgrind = std::find_if(d.requirements.begin(), d.requirements.end(),
+                               [](const Requirement& r) { return r.group == "test" && r.url.name == "valgrind"; });
   ASSERT_NE(valgrind, d.requirements.end());
   EXPECT_EQ(valgrind->where.str(), path + ":37:10");
 }
@@ -197,9 +193,10 @@ TEST(DeclareReader, DependencyGroupErrors) {
 
 TEST(DeclareReader, MalformedToml) {
   std::string path = test::data_path("declare/malformed/pyproject.toml");
-  EXPECT_EQ(read_error(path), path + ":7:3: error while parsing array: expected comma or closing ']', saw '\"' "
-                              "(the strings of an array are separated by commas; one is likely missing at the end "
-                              "of the line before)");
+  EXPECT_EQ(read_error(path), path +
+                                  ":7:3: error while parsing array: expected comma or closing ']', saw '\"' "
+                                  "(the strings of an array are separated by commas; one is likely missing at the end "
+                                  "of the line before)");
 }
 
 TEST(DeclareReader, UnknownKeySuggestsTheKnownOne) {
@@ -225,10 +222,12 @@ TEST(DeclareReader, WrongValueTypes) {
                                       ":2:25: expected a table of groups for 'optional-dependencies' "
                                       "(like [external.optional-dependencies] name = [...]), got an array");
   std::string group = write_file("pyproject.toml", "[external.optional-host-requires]\nx = \"dep:generic/zlib\"\n");
-  EXPECT_EQ(read_error(group), group + ":2:5: expected an array of strings for 'optional-host-requires' group 'x', got a string");
+  EXPECT_EQ(read_error(group),
+            group + ":2:5: expected an array of strings for 'optional-host-requires' group 'x', got a string");
   std::string external = write_file("pyproject.toml", "external = 1\n");
   EXPECT_EQ(read_error(external), external + ":1:12: expected [external] to be a table, got an integer");
-  std::string marker = write_file("pyproject.toml", "[external]\ndependencies = [\"dep:generic/git; os_name = 'nt'\"]\n");
+  std::string marker =
+      write_file("pyproject.toml", "[external]\ndependencies = [\"dep:generic/git; os_name = 'nt'\"]\n");
   EXPECT_EQ(read_error(marker), marker +
                                     ":2:17: invalid marker 'os_name = 'nt'': unknown operator '=' at "
                                     "position 9");
@@ -238,23 +237,23 @@ TEST(DeclareReader, LegacySpellingsWarnOnce) {
   Context ctx = Context::for_test("/");
   std::string path = test::data_path("declare/legacy/pyproject.toml");
   Declaration d = read_ok(ctx, path);
-  EXPECT_EQ(ids(d, Category::build, false),
-            (std::vector<std::string>{"dep:virtual/compiler/c", "dep:generic/ninja"}));
+  EXPECT_EQ(ids(d, Category::build, false), (std::vector<std::string>{"dep:virtual/compiler/c", "dep:generic/ninja"}));
   EXPECT_EQ(ids(d, Category::host, false), (std::vector<std::string>{"dep:generic/zlib"}));
   EXPECT_EQ(ids(d, Category::host, true), (std::vector<std::string>{"dep:generic/libtiff"}));
-  EXPECT_EQ(ctx.warnings(), (std::vector<std::string>{
-                                path + ":2:19: 'virtual:compiler/c' uses an older DepURL spelling; write 'dep:virtual/compiler/c'",
-                                path + ":2:41: 'pkg:generic/ninja' uses an older DepURL spelling; write 'dep:generic/ninja'",
-                                path + ":3:1: 'build-host-requires' is the older name of 'host-requires'; rename it to 'host-requires'",
-                                path + ":5:11: 'optional-build-host-requires' is the older name of 'optional-host-requires'; rename it to 'optional-host-requires'",
-                            }));
+  EXPECT_EQ(ctx.warnings(),
+            (std::vector<std::string>{
+                path + ":2:19: 'virtual:compiler/c' uses an older DepURL spelling; write 'dep:virtual/compiler/c'",
+                path + ":2:41: 'pkg:generic/ninja' uses an older DepURL spelling; write 'dep:generic/ninja'",
+                path + ":3:1: 'build-host-requires' is the older name of 'host-requires'; rename it to 'host-requires'",
+                path + ":5:11: 'optional-build-host-requires' is the older name of 'optional-host-requires'; rename it "
+                       "to 'optional-host-requires'",
+            }));
   read_ok(ctx, path);  // a second read adds nothing
   EXPECT_EQ(ctx.warnings().size(), 4u);
 }
 
 TEST(DeclareReader, NewAndOldKeyTogetherIsAnError) {
-  std::string path = write_file("pyproject.toml",
-                                "[external]\nhost-requires = []\nbuild-host-requires = []\n");
+  std::string path = write_file("pyproject.toml", "[external]\nhost-requires = []\nbuild-host-requires = []\n");
   EXPECT_EQ(read_error(path), path +
                                   ":3:1: 'build-host-requires' repeats 'host-requires' under its older "
                                   "name (keep 'host-requires')");
@@ -296,8 +295,8 @@ TEST(DeclareFind, Errors) {
   std::string data = test::data_path("declare");
   auto none = find_declaration(data + "/no-external");
   ASSERT_FALSE(none.ok());
-  EXPECT_EQ(none.error().message, "no [external] table in " + data + "/no-external/pyproject.toml and no " +
-                                      data + "/no-external/extdeps.toml");
+  EXPECT_EQ(none.error().message, "no [external] table in " + data + "/no-external/pyproject.toml and no " + data +
+                                      "/no-external/extdeps.toml");
   EXPECT_EQ(none.error().code, ExitCode::bad_input);
   std::string empty = test::temp_dir();
   EXPECT_EQ(find_declaration(empty).error().message, "no pyproject.toml or extdeps.toml in " + empty);
@@ -313,18 +312,24 @@ struct Expected {
   int build, host, run, optional;
 };
 constexpr Expected kExternalDepsBuild[] = {
-    {"aiohttp", 1, 0, 0, 0},        {"bcrypt", 2, 0, 0, 0},         {"cffi", 1, 1, 0, 0},
-    {"charset-normalizer", 1, 0, 0, 0}, {"coverage", 1, 0, 0, 0},   {"cryptography", 3, 2, 0, 0},
-    {"frozenlist", 2, 0, 0, 0},     {"google-crc32c", 1, 0, 0, 0},  {"greenlet", 2, 0, 0, 0},
-    {"grpcio-tools", 2, 0, 0, 0},   {"grpcio", 2, 0, 0, 0},         {"httptools", 1, 0, 0, 0},
-    {"kiwisolver", 1, 0, 0, 0},     {"lxml", 1, 3, 0, 0},           {"markupsafe", 1, 0, 0, 0},
-    {"matplotlib", 4, 0, 0, 0},     {"msgpack", 2, 0, 0, 0},        {"multidict", 1, 0, 0, 0},
-    {"numpy", 5, 2, 0, 0},          {"pandas", 3, 0, 0, 0},         {"pillow", 1, 2, 0, 9},
-    {"protobuf", 1, 0, 0, 0},       {"psutil", 1, 0, 0, 0},         {"psycopg2-binary", 1, 1, 0, 0},
-    {"pyarrow", 4, 3, 0, 2},        {"pycryptodomex", 1, 0, 0, 1},  {"pydantic-core", 1, 0, 0, 0},
-    {"pynacl", 2, 0, 0, 0},         {"pyrsistent", 1, 0, 0, 0},     {"pyyaml", 1, 1, 0, 0},
-    {"regex", 1, 0, 0, 0},          {"rpds-py", 2, 0, 0, 0},        {"scikit-learn", 2, 0, 0, 0},
-    {"scipy", 5, 2, 0, 0},          {"sqlalchemy", 1, 0, 0, 0},     {"wrapt", 1, 0, 0, 0},
+    {"aiohttp", 1, 0, 0, 0},       {"bcrypt", 2, 0, 0, 0},
+    {"cffi", 1, 1, 0, 0},          {"charset-normalizer", 1, 0, 0, 0},
+    {"coverage", 1, 0, 0, 0},      {"cryptography", 3, 2, 0, 0},
+    {"frozenlist", 2, 0, 0, 0},    {"google-crc32c", 1, 0, 0, 0},
+    {"greenlet", 2, 0, 0, 0},      {"grpcio-tools", 2, 0, 0, 0},
+    {"grpcio", 2, 0, 0, 0},        {"httptools", 1, 0, 0, 0},
+    {"kiwisolver", 1, 0, 0, 0},    {"lxml", 1, 3, 0, 0},
+    {"markupsafe", 1, 0, 0, 0},    {"matplotlib", 4, 0, 0, 0},
+    {"msgpack", 2, 0, 0, 0},       {"multidict", 1, 0, 0, 0},
+    {"numpy", 5, 2, 0, 0},         {"pandas", 3, 0, 0, 0},
+    {"pillow", 1, 2, 0, 9},        {"protobuf", 1, 0, 0, 0},
+    {"psutil", 1, 0, 0, 0},        {"psycopg2-binary", 1, 1, 0, 0},
+    {"pyarrow", 4, 3, 0, 2},       {"pycryptodomex", 1, 0, 0, 1},
+    {"pydantic-core", 1, 0, 0, 0}, {"pynacl", 2, 0, 0, 0},
+    {"pyrsistent", 1, 0, 0, 0},    {"pyyaml", 1, 1, 0, 0},
+    {"regex", 1, 0, 0, 0},         {"rpds-py", 2, 0, 0, 0},
+    {"scikit-learn", 2, 0, 0, 0},  {"scipy", 5, 2, 0, 0},
+    {"sqlalchemy", 1, 0, 0, 0},    {"wrapt", 1, 0, 0, 0},
     {"yarl", 1, 0, 0, 0},
 };
 
@@ -365,8 +370,7 @@ TEST(DeclareExternalDepsBuild, Pillow) {
   std::string path = dir + "/pillow.toml";
   Declaration d = read_ok(ctx, path);
   EXPECT_EQ(ids(d, Category::build, false), (std::vector<std::string>{"dep:virtual/compiler/c"}));
-  EXPECT_EQ(ids(d, Category::host, false),
-            (std::vector<std::string>{"dep:generic/libjpeg", "dep:generic/zlib"}));
+  EXPECT_EQ(ids(d, Category::host, false), (std::vector<std::string>{"dep:generic/libjpeg", "dep:generic/zlib"}));
   EXPECT_EQ(ids(d, Category::host, true),
             (std::vector<std::string>{"dep:generic/lcms2", "dep:generic/freetype", "dep:generic/libimagequant",
                                       "dep:generic/libraqm", "dep:generic/libtiff", "dep:generic/libxcb",
@@ -384,10 +388,12 @@ TEST(DeclareExternalDepsBuild, Pillow) {
   EXPECT_EQ(openjpeg->where.str(), path + ":19:3");
   EXPECT_TRUE(range_contains(openjpeg->range, "2.5.2"));
   EXPECT_FALSE(range_contains(openjpeg->range, "1.5.2"));
-  EXPECT_EQ(ctx.warnings(), (std::vector<std::string>{
-                                path + ":5:1: 'build-host-requires' is the older name of 'host-requires'; rename it to 'host-requires'",
-                                path + ":10:11: 'optional-build-host-requires' is the older name of 'optional-host-requires'; rename it to 'optional-host-requires'",
-                            }));
+  EXPECT_EQ(ctx.warnings(),
+            (std::vector<std::string>{
+                path + ":5:1: 'build-host-requires' is the older name of 'host-requires'; rename it to 'host-requires'",
+                path + ":10:11: 'optional-build-host-requires' is the older name of 'optional-host-requires'; rename "
+                       "it to 'optional-host-requires'",
+            }));
 }
 
 TEST(DeclareExternalDepsBuild, PyarrowAndPycryptodomex) {

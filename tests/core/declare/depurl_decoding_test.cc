@@ -25,8 +25,9 @@ TEST(DepUrlDecoding, ControlCharactersAreRefused) {
             "the name 'zlib%00' of 'dep:generic/zlib%00' decodes to the control character \\x00");
   EXPECT_EQ(parse_error("dep:github/ap%0Dache/arrow"),
             "the namespace 'ap%0Dache' of 'dep:github/ap%0Dache/arrow' decodes to the control character \\x0d");
-  EXPECT_EQ(parse_error("dep:generic/zlib@%0A1.0"), "the version of 'dep:generic/zlib@%0A1.0' decodes to the "
-                                                    "control character \\x0a");
+  EXPECT_EQ(parse_error("dep:generic/zlib@%0A1.0"),
+            "the version of 'dep:generic/zlib@%0A1.0' decodes to the "
+            "control character \\x0a");
   EXPECT_EQ(parse_error("dep:generic/zlib?arch=x%7F"),
             "qualifier 'arch' of 'dep:generic/zlib?arch=x%7F' decodes to the control character \\x7f");
 }
@@ -57,8 +58,10 @@ TEST(DepUrlDecoding, AnEncodedSlashIsNotASegmentSeparator) {
 
 // Unescaped control characters (a TOML string may hold them) are named, not printed raw.
 TEST(DepUrlDecoding, ARawControlCharacterIsShownEscaped) {
-  EXPECT_EQ(parse_error("dep:generic/a\x1b" "b"),
-            "unexpected character '\\x1b' in the name of 'dep:generic/a\x1b" "b'");
+  EXPECT_EQ(parse_error("dep:generic/a\x1b"
+                        "b"),
+            "unexpected character '\\x1b' in the name of 'dep:generic/a\x1b"
+            "b'");
 }
 
 }  // namespace

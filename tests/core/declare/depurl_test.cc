@@ -91,9 +91,7 @@ TEST(DepUrl, QualifiersAreSortedWithLowerCaseKeys) {
   EXPECT_EQ(u.str(), "dep:generic/cmake?arch=x86_64&repository_url=https://gitlab.kitware.com/cmake/cmake");
 }
 
-TEST(DepUrl, EmptyQualifierValueIsDropped) {
-  EXPECT_TRUE(parse_ok("dep:generic/zlib?arch=").qualifiers.empty());
-}
+TEST(DepUrl, EmptyQualifierValueIsDropped) { EXPECT_TRUE(parse_ok("dep:generic/zlib?arch=").qualifiers.empty()); }
 
 TEST(DepUrl, Subpath) {
   DepUrl u = parse_ok("dep:github/apache/arrow@14.0#cpp/./src%20dir/");
@@ -103,13 +101,11 @@ TEST(DepUrl, Subpath) {
 }
 
 TEST(DepUrl, RoundTrips) {
-  for (std::string_view text : {
-           "dep:virtual/compiler/c", "dep:virtual/interface/lapack@>=3.7.1",
-           "dep:github/apache/arrow", "dep:generic/llvm@<20", "dep:pypi/numpy@2.0",
-           "dep:golang/github.com/junegunn/fzf", "dep:npm/%40angular/core@>=17.0,<18",
-           "dep:generic/cmake?repository_url=https://gitlab.kitware.com/cmake/cmake",
-           "dep:conda/conda-forge/gdal@==3.8.*?channel=conda-forge#lib",
-           "dep:generic/my%20lib%3Bx"}) {
+  for (std::string_view text :
+       {"dep:virtual/compiler/c", "dep:virtual/interface/lapack@>=3.7.1", "dep:github/apache/arrow",
+        "dep:generic/llvm@<20", "dep:pypi/numpy@2.0", "dep:golang/github.com/junegunn/fzf",
+        "dep:npm/%40angular/core@>=17.0,<18", "dep:generic/cmake?repository_url=https://gitlab.kitware.com/cmake/cmake",
+        "dep:conda/conda-forge/gdal@==3.8.*?channel=conda-forge#lib", "dep:generic/my%20lib%3Bx"}) {
     DepUrl u = parse_ok(text);
     EXPECT_EQ(u.str(), text);
     DepUrl again = parse_ok(u.str());
@@ -167,10 +163,8 @@ TEST(DepUrl, Errors) {
   EXPECT_EQ(parse_error("dep:generic/gdal>=3.4"),
             "unexpected character '>' in the name of 'dep:generic/gdal>=3.4' (a version range goes "
             "after '@', like dep:generic/gdal@>=3.4)");
-  EXPECT_EQ(parse_error("dep:generic/zlib?arch"),
-            "qualifier 'arch' in 'dep:generic/zlib?arch' is not key=value");
-  EXPECT_EQ(parse_error("dep:generic/zlib?a=1&A=2"),
-            "qualifier 'a' appears twice in 'dep:generic/zlib?a=1&A=2'");
+  EXPECT_EQ(parse_error("dep:generic/zlib?arch"), "qualifier 'arch' in 'dep:generic/zlib?arch' is not key=value");
+  EXPECT_EQ(parse_error("dep:generic/zlib?a=1&A=2"), "qualifier 'a' appears twice in 'dep:generic/zlib?a=1&A=2'");
   EXPECT_EQ(parse_error("dep:github/a%2Fb/c"), "namespace segment 'a%2Fb' of 'dep:github/a%2Fb/c' decodes to a '/'");
 }
 

@@ -81,8 +81,8 @@ TEST(DeclareLimits, ADiamondOfDepth40IsReadOncePerGroup) {
     for (char side : {'a', 'b'}) {
       text += std::string(1, side) + std::to_string(i) + " = [\"dep:generic/n" + std::to_string(i) + "\"";
       if (i + 1 < depth)
-        text += ", {include-group = \"a" + std::to_string(i + 1) + "\"}, {include-group = \"b" +
-                std::to_string(i + 1) + "\"}";
+        text += ", {include-group = \"a" + std::to_string(i + 1) + "\"}, {include-group = \"b" + std::to_string(i + 1) +
+                "\"}";
       text += "]\n";
     }
   }
@@ -137,8 +137,8 @@ TEST(DeclareLimits, AMarkerOf100000NestedParenthesesIsAnError) {
 }
 
 TEST(DeclareLimits, AMarkerAsDeepAsTheLimitIsRead) {
-  std::string marker = std::string(limits::kMaxMarkerDepth, '(') + "os_name == 'posix'" +
-                       std::string(limits::kMaxMarkerDepth, ')');
+  std::string marker =
+      std::string(limits::kMaxMarkerDepth, '(') + "os_name == 'posix'" + std::string(limits::kMaxMarkerDepth, ')');
   EXPECT_TRUE(check_marker(marker).ok());
   auto v = evaluate_marker(marker, {{"os_name", "posix"}});
   ASSERT_TRUE(v.ok()) << v.error().message;

@@ -109,8 +109,7 @@ TEST(Marker, Errors) {
   EXPECT_EQ(marker_error("sys_platform 'linux'"),
             "invalid marker 'sys_platform 'linux'': expected a comparison operator, got 'linux' at "
             "position 14");
-  EXPECT_EQ(marker_error("(os_name == 'posix'"),
-            "invalid marker '(os_name == 'posix'': expected ')' at the end");
+  EXPECT_EQ(marker_error("(os_name == 'posix'"), "invalid marker '(os_name == 'posix'': expected ')' at the end");
   EXPECT_EQ(marker_error("os_name == 'posix' or"),
             "invalid marker 'os_name == 'posix' or': expected a marker variable or a quoted string "
             "at the end");
@@ -161,7 +160,8 @@ TEST(Marker, HostEnvFromUname) {
 // context gives its names to the markers, and dpkg's name of the CPU follows it.
 TEST(Marker, HostEnvFollowsTheContextsUname) {
   Context ctx = Context::for_test("/", {{"EXTDEPS_PYTHON_VERSION", "3.12.1"}});
-  ctx.set_uname({.system = "Darwin", .release = "23.4.0", .version = "Darwin Kernel Version 23.4.0", .machine = "arm64"});
+  ctx.set_uname(
+      {.system = "Darwin", .release = "23.4.0", .version = "Darwin Kernel Version 23.4.0", .machine = "arm64"});
   MarkerEnv env = host_marker_env(ctx);
   EXPECT_EQ(env.at("platform_system"), "Darwin");
   EXPECT_EQ(env.at("sys_platform"), "darwin");

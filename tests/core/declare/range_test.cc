@@ -45,9 +45,7 @@ TEST(Range, BareVersionMeansEqual) {
   EXPECT_EQ(r.str(), "==2.0");
 }
 
-TEST(Range, WhitespaceIsAllowed) {
-  EXPECT_EQ(range_ok(" >= 3.4 , < 4 ").str(), ">=3.4,<4");
-}
+TEST(Range, WhitespaceIsAllowed) { EXPECT_EQ(range_ok(" >= 3.4 , < 4 ").str(), ">=3.4,<4"); }
 
 TEST(Range, Wildcards) {
   VersionRange eq = range_ok("==1.2.*");
@@ -68,8 +66,8 @@ TEST(Range, CompatibleReleaseExpands) {
 }
 
 TEST(Range, Pep440Spellings) {
-  for (std::string_view v : {"1.0a1", "1.0.rc2", "1.0-post1", "1.0.dev3", "2!1.0", "1.0+ubuntu.1",
-                             "v1.0", "1.0-1", "1.0RC1"}) {
+  for (std::string_view v :
+       {"1.0a1", "1.0.rc2", "1.0-post1", "1.0.dev3", "2!1.0", "1.0+ubuntu.1", "v1.0", "1.0-1", "1.0RC1"}) {
     EXPECT_TRUE(parse_range(std::string(">=") + std::string(v)).ok()) << v;
   }
 }
@@ -120,7 +118,7 @@ TEST(Range, ContainsUsesPep440Order) {
 }
 
 TEST(Range, ExclusiveComparisonsFollowPep440) {
-  EXPECT_FALSE(range_contains(range_ok(">1.0"), "1.0.post1"));  // a post-release of 1.0
+  EXPECT_FALSE(range_contains(range_ok(">1.0"), "1.0.post1"));    // a post-release of 1.0
   EXPECT_FALSE(range_contains(range_ok(">1.0"), "1.0+ubuntu1"));  // a local version of 1.0
   EXPECT_TRUE(range_contains(range_ok(">1.0.post1"), "1.0.post2"));
   EXPECT_FALSE(range_contains(range_ok("<20"), "20.0rc1"));  // a pre-release of 20

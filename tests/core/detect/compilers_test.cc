@@ -15,8 +15,9 @@ TEST(HostCompilers, ParsesVersionLines) {
   EXPECT_EQ(parse_compiler_version("rustc", "rustc 1.95.0 (59807616e 2026-04-14)\n"), "1.95.0");
   EXPECT_EQ(parse_compiler_version("cc", "Debian clang version 14.0.6\nTarget: x86_64"), "14.0.6");
   EXPECT_EQ(parse_compiler_version("c++", "g++ (GCC) 13.2.1 20230801\n"), "13.2.1");
-  EXPECT_EQ(parse_compiler_version("nvcc", "nvcc: NVIDIA (R) Cuda compiler driver\n"
-                                           "Cuda compilation tools, release 13.0, V13.0.48\n"),
+  EXPECT_EQ(parse_compiler_version("nvcc",
+                                   "nvcc: NVIDIA (R) Cuda compiler driver\n"
+                                   "Cuda compilation tools, release 13.0, V13.0.48\n"),
             "13.0.48");
   EXPECT_EQ(parse_compiler_version("nvcc", "Cuda compilation tools, release 11.8\n"), "11.8");
   EXPECT_EQ(parse_compiler_version("cc", "no version here\n"), "");

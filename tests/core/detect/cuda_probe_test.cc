@@ -58,9 +58,9 @@ TEST(CudaProbe, DriverVersionText) {
 TEST(CudaProbe, FoundBySearchPathRecordsTheFile) {
   // No override: libcuda.so.1 found by the loader's search (LD_LIBRARY_PATH here).
   std::string dir = fs::path(EXTDEPS_FAKE_LIBCUDA).parent_path().string();
-  auto ctx = Context::for_test(test::temp_dir(), {{"LD_LIBRARY_PATH", dir},
-                                                  {"EXTDEPS_NVML_LIBRARY", "/nonexistent/x.so"},
-                                                  {"EXTDEPS_FAKE_CUDA_DEVICES", kTwo}});
+  auto ctx = Context::for_test(
+      test::temp_dir(),
+      {{"LD_LIBRARY_PATH", dir}, {"EXTDEPS_NVML_LIBRARY", "/nonexistent/x.so"}, {"EXTDEPS_FAKE_CUDA_DEVICES", kTwo}});
   auto f = probe(ctx);
   EXPECT_EQ(f.state, CudaState::ok) << f.detail;
   EXPECT_EQ(f.library, fs::canonical(EXTDEPS_FAKE_LIBCUDA).string());
@@ -131,9 +131,8 @@ TEST(CudaProbe, GarbageOutputIsADriverError) {
 }
 
 TEST(CudaProbe, CudaVisibleDevicesIsNotPassedToTheChild) {
-  auto f = probe(fake_context({{"EXTDEPS_FAKE_CUDA_DEVICES", kTwo},
-                               {"EXTDEPS_FAKE_CUDA_ECHO_CVD", "1"},
-                               {"CUDA_VISIBLE_DEVICES", ""}}));
+  auto f = probe(fake_context(
+      {{"EXTDEPS_FAKE_CUDA_DEVICES", kTwo}, {"EXTDEPS_FAKE_CUDA_ECHO_CVD", "1"}, {"CUDA_VISIBLE_DEVICES", ""}}));
   EXPECT_EQ(f.state, CudaState::ok) << f.detail;
   EXPECT_EQ(f.devices.size(), 2u);
 }
@@ -188,9 +187,10 @@ TEST(CudaProbe, KernelDriverFromProcDriver) {
 TEST(CudaProbe, NvidiaSmiWhenNoLibraryLoads) {
   std::string bin = test::temp_dir();
   std::string smi = bin + "/nvidia-smi";
-  std::ofstream(smi) << "#!/bin/sh\n"
-                        "echo '0, NVIDIA H100 80GB HBM3, 9.0, 81559, GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee, 550.54.15'\n"
-                        "echo '1, NVIDIA A10, 8.6, 23028, GPU-11111111-2222-3333-4444-555555555555, 550.54.15'\n";
+  std::ofstream(smi)
+      << "#!/bin/sh\n"
+         "echo '0, NVIDIA H100 80GB HBM3, 9.0, 81559, GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee, 550.54.15'\n"
+         "echo '1, NVIDIA A10, 8.6, 23028, GPU-11111111-2222-3333-4444-555555555555, 550.54.15'\n";
   chmod(smi.c_str(), 0755);
   auto f = probe(fake_context({{"EXTDEPS_CUDA_LIBRARY", "/nonexistent/libcuda.so.1"}, {"PATH", bin}}));
   EXPECT_EQ(f.state, CudaState::ok) << f.detail;

@@ -18,8 +18,7 @@ struct Ran {
 };
 
 // The fixture root; cuda overridden so no driver probe child is started from the test binary.
-Ran detect(std::vector<std::string> args, std::map<std::string, std::string> env = {},
-           const std::string& cache = "") {
+Ran detect(std::vector<std::string> args, std::map<std::string, std::string> env = {}, const std::string& cache = "") {
   env.emplace("EXTDEPS_OVERRIDE_CUDA", "");
   env.emplace("PATH", "/usr/bin");
   auto ctx = Context::for_test(test::data_path("detect/root"), env);
@@ -33,8 +32,7 @@ Ran detect(std::vector<std::string> args, std::map<std::string, std::string> env
 TEST(DetectCommand, TextNamesEachFact) {
   auto r = detect({});
   EXPECT_EQ(r.code, 0) << r.err;
-  for (const char* label : {"os:", "arch:", "kernel:", "libc:", "compilers:", "cuda:", "overridden:",
-                            "cached:"})
+  for (const char* label : {"os:", "arch:", "kernel:", "libc:", "compilers:", "cuda:", "overridden:", "cached:"})
     EXPECT_NE(r.out.find(label), std::string::npos) << label << " in\n" << r.out;
   EXPECT_NE(r.out.find("Debian GNU/Linux 12 (bookworm) [debian 12]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("cuda:       no-library (source: override)"), std::string::npos) << r.out;
@@ -45,8 +43,7 @@ TEST(DetectCommand, TextSaysWhenCached) {
   auto cold = detect({}, {}, cache);
   EXPECT_NE(cold.out.find("cached:     no, detected now"), std::string::npos) << cold.out;
   auto warm = detect({}, {}, cache);
-  EXPECT_NE(warm.out.find("cached:     yes, " + cache + "/detect/host.json"), std::string::npos)
-      << warm.out;
+  EXPECT_NE(warm.out.find("cached:     yes, " + cache + "/detect/host.json"), std::string::npos) << warm.out;
   auto refreshed = detect({"--refresh"}, {}, cache);
   EXPECT_NE(refreshed.out.find("cached:     no, detected now"), std::string::npos);
   auto uncached = detect({"--no-cache"}, {}, cache);
@@ -73,17 +70,18 @@ TEST(DetectCommand, BadOverrideIsExit2) {
 
 TEST(DetectCommand, JsonValidatesAgainstTheSchema) {
   const std::string python = "/usr/bin/python3";
-  if (!std::filesystem::exists(python) ||
-      std::system((python + " -c 'import jsonschema' 2>/dev/null").c_str()) != 0)
+  if (!std::filesystem::exists(python) || std::system((python + " -c 'import jsonschema' 2>/dev/null").c_str()) != 0)
     GTEST_SKIP() << "no jsonschema for /usr/bin/python3";
   const std::string schema = std::string(EXTDEPS_TEST_DATA) + "/../../schema/detect.schema.json";
   auto dir = test::temp_dir();
   int n = 0;
-  for (auto env : std::vector<std::map<std::string, std::string>>{
-           {},
-           {{"EXTDEPS_OVERRIDE_CUDA", "12.4"}, {"EXTDEPS_OVERRIDE_CUDA_ARCH", "sm_90"},
-            {"EXTDEPS_OVERRIDE_GLIBC", ""}, {"EXTDEPS_OVERRIDE_ARCH", "arm64"},
-            {"EXTDEPS_OVERRIDE_LINUX", "6.8.0"}, {"EXTDEPS_OVERRIDE_OS", "ubuntu:24.04"}}}) {
+  for (auto env : std::vector<std::map<std::string, std::string>>{{},
+                                                                  {{"EXTDEPS_OVERRIDE_CUDA", "12.4"},
+                                                                   {"EXTDEPS_OVERRIDE_CUDA_ARCH", "sm_90"},
+                                                                   {"EXTDEPS_OVERRIDE_GLIBC", ""},
+                                                                   {"EXTDEPS_OVERRIDE_ARCH", "arm64"},
+                                                                   {"EXTDEPS_OVERRIDE_LINUX", "6.8.0"},
+                                                                   {"EXTDEPS_OVERRIDE_OS", "ubuntu:24.04"}}}) {
     auto r = detect({"--json"}, env);
     ASSERT_EQ(r.code, 0) << r.err;
     std::string file = dir + "/detect" + std::to_string(n++) + ".json";

@@ -216,8 +216,7 @@ TEST(HostCache, ExpiresAfterTheTtl) {
 }
 
 TEST(HostCache, CorruptFileIsIgnoredAndRewritten) {
-  for (const char* garbage : {"{not json", "[]", R"({"format": 1, "key": 3})",
-                              R"({"format": "one"})"}) {
+  for (const char* garbage : {"{not json", "[]", R"({"format": 1, "key": 3})", R"({"format": "one"})"}) {
     Machine m;
     fs::create_directories(m.cache + "/detect");
     std::ofstream(m.cache + "/detect/host.json") << garbage;

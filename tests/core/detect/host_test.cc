@@ -71,8 +71,8 @@ TEST(HostFacts, X86LevelAgreesWithProcCpuinfo) {
     EXPECT_TRUE(f.x86_64_level.empty());
     GTEST_SKIP() << "not x86-64";
   }
-  ASSERT_TRUE(f.x86_64_level == "x86-64-v1" || f.x86_64_level == "x86-64-v2" ||
-              f.x86_64_level == "x86-64-v3" || f.x86_64_level == "x86-64-v4")
+  ASSERT_TRUE(f.x86_64_level == "x86-64-v1" || f.x86_64_level == "x86-64-v2" || f.x86_64_level == "x86-64-v3" ||
+              f.x86_64_level == "x86-64-v4")
       << f.x86_64_level;
   std::ifstream in("/proc/cpuinfo");
   std::string line;
@@ -97,8 +97,11 @@ TEST(HostFacts, X86LevelAgreesWithProcCpuinfo) {
   }
   // Every feature reported is one cpuinfo lists, in the psABI spelling.
   for (const auto& feature : f.cpu_features) {
-    std::string c = feature == "sse3" ? "pni" : feature == "sse4.1" ? "sse4_1"
-                  : feature == "sse4.2" ? "sse4_2" : feature == "lzcnt" ? "abm" : feature;
+    std::string c = feature == "sse3"     ? "pni"
+                    : feature == "sse4.1" ? "sse4_1"
+                    : feature == "sse4.2" ? "sse4_2"
+                    : feature == "lzcnt"  ? "abm"
+                                          : feature;
     if (c == "osxsave") continue;  // cpuinfo may not list it; avx stands for it
     EXPECT_TRUE(has(c.c_str())) << feature;
   }
@@ -124,8 +127,7 @@ TEST(HostFacts, CcIsFoundWithItsVersion) {
   auto where = shell("command -v cc");
   if (!dumped || !where) GTEST_SKIP() << "no cc on PATH, or not gcc";
   auto f = detect_here();
-  auto it = std::find_if(f.compilers.begin(), f.compilers.end(),
-                         [](const Compiler& c) { return c.name == "cc"; });
+  auto it = std::find_if(f.compilers.begin(), f.compilers.end(), [](const Compiler& c) { return c.name == "cc"; });
   ASSERT_NE(it, f.compilers.end());
   EXPECT_EQ(it->path, *where);
   EXPECT_EQ(it->version, *dumped);

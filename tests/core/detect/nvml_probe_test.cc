@@ -38,7 +38,8 @@ const char* kThree =
     "NVIDIA A100-SXM4-80GB:8.0:85899345920:1;NVIDIA H100 80GB HBM3:9.0:85899345920:0;Tesla T4:7.5:16106127360";
 
 TEST(NvmlProbe, EveryDeviceWithItsComputeCapabilityAndMigMode) {
-  auto f = probe(nvml_context({{"EXTDEPS_FAKE_NVML_DEVICES", kThree}, {"EXTDEPS_FAKE_NVML_CUDA", "12080"},
+  auto f = probe(nvml_context({{"EXTDEPS_FAKE_NVML_DEVICES", kThree},
+                               {"EXTDEPS_FAKE_NVML_CUDA", "12080"},
                                {"EXTDEPS_FAKE_NVML_DRIVER", "570.124.06"}}));
   EXPECT_EQ(f.state, CudaState::ok) << f.detail;
   EXPECT_EQ(f.source, "nvml");
@@ -62,8 +63,8 @@ TEST(NvmlProbe, EveryDeviceWithItsComputeCapabilityAndMigMode) {
 }
 
 TEST(NvmlProbe, OlderDriversWithoutTheV2EntryPointAreAskedTheFirst) {
-  auto f = probe(nvml_context({{"EXTDEPS_FAKE_NVML_DEVICES", kThree}, {"EXTDEPS_FAKE_NVML_NO_V2", "1"},
-                               {"EXTDEPS_FAKE_NVML_CUDA", "11040"}}));
+  auto f = probe(nvml_context(
+      {{"EXTDEPS_FAKE_NVML_DEVICES", kThree}, {"EXTDEPS_FAKE_NVML_NO_V2", "1"}, {"EXTDEPS_FAKE_NVML_CUDA", "11040"}}));
   EXPECT_EQ(f.state, CudaState::ok) << f.detail;
   EXPECT_EQ(f.cuda_version, "11.4");
 }
@@ -101,7 +102,8 @@ TEST(NvmlProbe, TheDriverApiAnswersWhereNvmlCannot) {
 TEST(NvmlProbe, AKernelModuleNewerThanTheUserModeDriverIsSaid) {
   // An upgrade without a reboot: the loaded module is 560, the libraries on disk 550.
   std::string root = root_with({{"/sys/module/nvidia/version", "560.35.03\n"}});
-  auto f = probe(nvml_context({{"EXTDEPS_FAKE_NVML_DEVICES", kThree}, {"EXTDEPS_FAKE_NVML_DRIVER", "550.54.15"}}, root));
+  auto f =
+      probe(nvml_context({{"EXTDEPS_FAKE_NVML_DEVICES", kThree}, {"EXTDEPS_FAKE_NVML_DRIVER", "550.54.15"}}, root));
   EXPECT_EQ(f.kernel_driver, "560.35.03");
   EXPECT_EQ(f.user_driver, "550.54.15");
   EXPECT_NE(f.detail.find("the kernel module is 560.35.03 but the user-mode driver is 550.54.15: reboot or "
@@ -115,8 +117,7 @@ TEST(NvmlProbe, AVersionMismatchNvmlRefusesIsInTheDetail) {
                                {"EXTDEPS_CUDA_LIBRARY", EXTDEPS_FAKE_LIBCUDA},
                                {"EXTDEPS_FAKE_CUDA_INIT_ERROR", "803"}}));
   EXPECT_EQ(f.state, CudaState::driver_error);
-  EXPECT_NE(f.detail.find("nvmlInit_v2 returned 18 (RM has detected an NVML/RM version mismatch.)"),
-            std::string::npos)
+  EXPECT_NE(f.detail.find("nvmlInit_v2 returned 18 (RM has detected an NVML/RM version mismatch.)"), std::string::npos)
       << f.detail;
 }
 
@@ -150,8 +151,9 @@ TEST(NvmlProbe, NoKernelModuleAnswersAtOnceWithoutAChild) {
 }
 
 TEST(NvmlProbe, AKernelModuleStartsTheProbe) {
-  std::string root = root_with({{"/proc/driver/nvidia/version",
-                                 "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Thu Feb 22 01:44:30 UTC 2024\n"}});
+  std::string root =
+      root_with({{"/proc/driver/nvidia/version",
+                  "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Thu Feb 22 01:44:30 UTC 2024\n"}});
   auto r = probe_cuda(Context::for_test(root, {{"PATH", test::temp_dir()}}), 10000, "/nonexistent/extdeps");
   EXPECT_FALSE(r.ok()) << "with a module the probe child must be started";
 }

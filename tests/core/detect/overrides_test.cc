@@ -30,9 +30,7 @@ Result<HostFacts> with_env(std::map<std::string, std::string> env) {
   return f;
 }
 
-bool has(const std::vector<std::string>& v, const char* s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
+bool has(const std::vector<std::string>& v, const char* s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 TEST(HostOverrides, NoneSetChangesNothing) {
   auto f = with_env({});

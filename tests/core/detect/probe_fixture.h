@@ -17,8 +17,8 @@ namespace extdeps::detect::test_probe {
 using Env = std::map<std::string, std::string>;
 
 inline Context probe_context(std::string nvml, std::string cuda, const Env& extra, std::string root) {
-  Env env = {{"EXTDEPS_NVML_LIBRARY", std::move(nvml)}, {"EXTDEPS_CUDA_LIBRARY", std::move(cuda)},
-             {"PATH", test::temp_dir()}};
+  Env env = {
+      {"EXTDEPS_NVML_LIBRARY", std::move(nvml)}, {"EXTDEPS_CUDA_LIBRARY", std::move(cuda)}, {"PATH", test::temp_dir()}};
   for (const auto& [k, v] : extra) env[k] = v;
   return Context::for_test(root.empty() ? test::temp_dir() : root, env);
 }

@@ -84,22 +84,22 @@ TEST(RenderSh, AShellReadsBackEveryValueAndKeepsWhatWasSet) {
 TEST(RenderCmake, CMakeReadsBackEveryValueAsVariablesEnvironmentAndSearchPaths) {
   std::string dir = test::temp_dir();
   std::ofstream(dir + "/env.cmake") << render_cmake(awkward());
-  std::ofstream(dir + "/show.cmake")
-      << "set(CMAKE_PREFIX_PATH /before)\n"
-      << "set(CMAKE_INCLUDE_PATH /before/include)\n"
-      << "include(" << dir << "/env.cmake)\n"
-      << "message(\"vars=${EXTDEPS_ENV_VARIABLES}\")\n"
-      << "message(\"cpath=$ENV{CPATH}\")\n"
-      << "list(LENGTH EXTDEPS_ENV_CPATH n)\n"
-      << "message(\"cpath entries=${n}\")\n"
-      << "message(\"library_path=$ENV{LIBRARY_PATH}\")\n"
-      << "list(GET CMAKE_LIBRARY_PATH 0 first)\n"
-      << "message(\"cmake_library_path[0]=${first}\")\n"
-      << "message(\"include_path=${CMAKE_INCLUDE_PATH}\")\n"
-      << "message(\"cuda_home=$ENV{CUDA_HOME}|${EXTDEPS_ENV_CUDA_HOME}\")\n"
-      << "message(\"pkg_config_path=$ENV{PKG_CONFIG_PATH}\")\n";
+  std::ofstream(dir + "/show.cmake") << "set(CMAKE_PREFIX_PATH /before)\n"
+                                     << "set(CMAKE_INCLUDE_PATH /before/include)\n"
+                                     << "include(" << dir << "/env.cmake)\n"
+                                     << "message(\"vars=${EXTDEPS_ENV_VARIABLES}\")\n"
+                                     << "message(\"cpath=$ENV{CPATH}\")\n"
+                                     << "list(LENGTH EXTDEPS_ENV_CPATH n)\n"
+                                     << "message(\"cpath entries=${n}\")\n"
+                                     << "message(\"library_path=$ENV{LIBRARY_PATH}\")\n"
+                                     << "list(GET CMAKE_LIBRARY_PATH 0 first)\n"
+                                     << "message(\"cmake_library_path[0]=${first}\")\n"
+                                     << "message(\"include_path=${CMAKE_INCLUDE_PATH}\")\n"
+                                     << "message(\"cuda_home=$ENV{CUDA_HOME}|${EXTDEPS_ENV_CUDA_HOME}\")\n"
+                                     << "message(\"pkg_config_path=$ENV{PKG_CONFIG_PATH}\")\n";
   int status = 0;
-  std::string out = capture("env -u CPATH LIBRARY_PATH=/old PKG_CONFIG_PATH= cmake -P " + dir + "/show.cmake 2>&1", &status);
+  std::string out =
+      capture("env -u CPATH LIBRARY_PATH=/old PKG_CONFIG_PATH= cmake -P " + dir + "/show.cmake 2>&1", &status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(out,
             "vars=CPATH;CUDA_HOME;LIBRARY_PATH;PKG_CONFIG_PATH\n"
@@ -150,7 +150,8 @@ TEST(RenderSh, HostileValuesStayValues) {
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(out, evil + "|" + evil + "/include");
   std::ofstream(dir + "/show.cmake") << "include(" << dir << "/env.cmake)\n"
-                                     << "file(WRITE " << dir << "/out.txt \"$ENV{CUDA_HOME}|${EXTDEPS_ENV_CUDA_HOME}\")\n";
+                                     << "file(WRITE " << dir
+                                     << "/out.txt \"$ENV{CUDA_HOME}|${EXTDEPS_ENV_CUDA_HOME}\")\n";
   out = capture("cd " + dir + " && env -u CPATH cmake -P " + dir + "/show.cmake 2>&1", &status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(test::read_file(dir + "/out.txt"), evil + "|" + evil);

@@ -39,7 +39,8 @@ class FetchCacheCommandsTest : public FetchFixture {
     ASSERT_TRUE(f.fetch({.url = server.url("/stale.json")}).ok());
     ASSERT_TRUE(f.fetch({.url = server.url("/none.zst"), .missing_ok = true}).ok());
     fs::create_directories(cache + "/solv");
-    std::ofstream(cache + "/solv/debian-0123456789abcdef.available.solv") << sealed::seal("solv", std::string(936, 'x'));
+    std::ofstream(cache + "/solv/debian-0123456789abcdef.available.solv")
+        << sealed::seal("solv", std::string(936, 'x'));
     fs::create_directories(cache + "/tables");
     std::ofstream(cache + "/tables/0123456789abcdef.tables") << sealed::seal("tabl", std::string(436, 't'));
     std::ofstream(cache + "/tables/notes.tables") << sealed::seal("tabl", "mine");
@@ -72,8 +73,10 @@ TEST_F(FetchCacheCommandsTest, InfoListsTheDownloadsAndSummarisesTheOtherCaches)
   EXPECT_TRUE(contains(text, "  stale       30 min ago        1 B  " + server.url("/stale.json") + "\n")) << text;
   EXPECT_TRUE(contains(text, "  not found   30 min ago        0 B  " + server.url("/none.zst") + "\n")) << text;
   EXPECT_TRUE(contains(text, "  3 downloads, ")) << text;
-  EXPECT_TRUE(contains(text, "  1 leftover file (unfinished downloads, entries without metadata), 7 B: "
-                             "`extdeps cache clean` removes them\n")) << text;
+  EXPECT_TRUE(contains(text,
+                       "  1 leftover file (unfinished downloads, entries without metadata), 7 B: "
+                       "`extdeps cache clean` removes them\n"))
+      << text;
   EXPECT_TRUE(contains(text, "solv: " + cache + "/solv: 1 file, 1000 B\n")) << text;
   EXPECT_TRUE(contains(text, "tables: " + cache + "/tables: 3 files, ")) << text;
   EXPECT_TRUE(contains(text, "detect: " + cache + "/detect: 1 file, 2 B\n")) << text;
@@ -84,9 +87,9 @@ TEST_F(FetchCacheCommandsTest, InfoListsTheDownloadsAndSummarisesTheOtherCaches)
 
 TEST_F(FetchCacheCommandsTest, InfoOnAnEmptyCache) {
   EXPECT_EQ(info(), "downloads: " + cache + "/http\n  no downloads\nsolv: " + cache + "/solv: empty\ntables: " + cache +
-                        "/tables: empty\ndetect: " +
-                        cache + "/detect: empty\nplugins: " + cache + "/plugins: empty\npypi/interpreters: " + cache + "/pypi/interpreters: empty\npypi/crawls: " + cache +
-                        "/pypi/crawls: empty\ntotal: 0 B\n");
+                        "/tables: empty\ndetect: " + cache + "/detect: empty\nplugins: " + cache +
+                        "/plugins: empty\npypi/interpreters: " + cache +
+                        "/pypi/interpreters: empty\npypi/crawls: " + cache + "/pypi/crawls: empty\ntotal: 0 B\n");
 }
 
 // A cache folder that is a symlink is not followed by info either (it may point at /), nor is a
@@ -169,8 +172,10 @@ TEST_F(FetchCacheCommandsTest, CleanNeverFollowsSymlinksNorRemovesFilesItDidNotW
   ASSERT_TRUE(cache_clean(ctx, cache + "/http", out).ok());
   std::string text = out.str();
   EXPECT_TRUE(text.starts_with("removed 3 downloads (")) << text;
-  EXPECT_TRUE(contains(text, "skipped " + cache + "/solv: not a folder extdeps made (a symlink or a file); "
-                             "remove it yourself\n")) << text;
+  EXPECT_TRUE(contains(text, "skipped " + cache +
+                                 "/solv: not a folder extdeps made (a symlink or a file); "
+                                 "remove it yourself\n"))
+      << text;
   EXPECT_TRUE(contains(text, "kept 4 files in " + cache + "/http that extdeps did not write\n")) << text;
   EXPECT_TRUE(contains(text, "removed 1 file (2 B) from " + cache + "/detect\n")) << text;
   EXPECT_TRUE(contains(text, "kept 1 file in " + cache + "/detect that extdeps did not write\n")) << text;

@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 #include "tests/test_support.h"
 
@@ -33,8 +33,8 @@ Run run(const std::string& command) {
 }
 
 std::string command(const std::string& args) {
-  return "EXTDEPS_LIBCURL=/nonexistent/libcurl.so.4 " + std::string(EXTDEPS_BINARY) + " " + args +
-         " --root " + test::data_path("apt/bookworm") + " --cache-dir " + test::temp_dir();
+  return "EXTDEPS_LIBCURL=/nonexistent/libcurl.so.4 " + std::string(EXTDEPS_BINARY) + " " + args + " --root " +
+         test::data_path("apt/bookworm") + " --cache-dir " + test::temp_dir();
 }
 
 TEST(CurlApi, LoadsTheSystemLibcurl) {

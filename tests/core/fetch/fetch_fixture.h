@@ -62,8 +62,6 @@ class FetchFixture : public ::testing::Test {
   Context ctx = Context::for_test("/");
 };
 
-inline bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace extdeps::fetch

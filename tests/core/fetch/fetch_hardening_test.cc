@@ -92,7 +92,8 @@ TEST(DownloadLimits, SizesComeFromTheEnvironment) {
     auto bad_deadline = Context::for_test("/", {{"EXTDEPS_DOWNLOAD_DEADLINE", v}});
     auto d = options_for(bad_deadline, {});
     ASSERT_FALSE(d.ok()) << v;
-    EXPECT_EQ(d.error().message, std::string("EXTDEPS_DOWNLOAD_DEADLINE: expected a number of seconds from 1 to 604800, got '") + v + "'");
+    EXPECT_EQ(d.error().message,
+              std::string("EXTDEPS_DOWNLOAD_DEADLINE: expected a number of seconds from 1 to 604800, got '") + v + "'");
   }
 }
 
@@ -158,10 +159,13 @@ TEST(RemoteDocuments, NameOnlyHttpOrHttpsUrls) {
             std::string::npos)
       << bad.error().message;
   EXPECT_FALSE(resolve_url("http://127.0.0.1:1/simple/a/", "FILE:///etc/passwd").ok());
-  EXPECT_EQ(*resolve_url("https://pypi.example/simple/a/", "../../files/a-1.tar.gz"), "https://pypi.example/files/a-1.tar.gz");
-  EXPECT_EQ(*resolve_url("https://pypi.example/simple/a/", "http://mirror.example/a-1.tar.gz"), "http://mirror.example/a-1.tar.gz");
+  EXPECT_EQ(*resolve_url("https://pypi.example/simple/a/", "../../files/a-1.tar.gz"),
+            "https://pypi.example/files/a-1.tar.gz");
+  EXPECT_EQ(*resolve_url("https://pypi.example/simple/a/", "http://mirror.example/a-1.tar.gz"),
+            "http://mirror.example/a-1.tar.gz");
   EXPECT_EQ(*resolve_url("file:///srv/simple/a/", "file:///srv/files/a-1.tar.gz"), "file:///srv/files/a-1.tar.gz");
-  EXPECT_EQ(*resolve_url("file:///srv/simple/a/", "https://pypi.example/a-1.tar.gz"), "https://pypi.example/a-1.tar.gz");
+  EXPECT_EQ(*resolve_url("file:///srv/simple/a/", "https://pypi.example/a-1.tar.gz"),
+            "https://pypi.example/a-1.tar.gz");
   EXPECT_TRUE(remote_may_name("HTTPS://mirrors.example/metalink", "https://a.example/repodata/repomd.xml"));
   EXPECT_FALSE(remote_may_name("https://mirrors.example/metalink", "file:///dev/zero?/repodata/repomd.xml"));
   EXPECT_FALSE(remote_may_name("https://mirrors.example/metalink", "ftp://a.example/repodata/repomd.xml"));

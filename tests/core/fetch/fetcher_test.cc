@@ -127,8 +127,8 @@ TEST_F(FetchTest, TheRequestMaxAgeReplacesTheServers) {
 
 TEST_F(FetchTest, ExpiresMinusDateIsTheLifetime) {
   auto sent = std::chrono::system_clock::now();
-  server.route("/exp", {.body = "e",
-                        .headers = {{"Date", test::http_date(sent)}, {"Expires", test::http_date(sent + 120s)}}});
+  server.route("/exp",
+               {.body = "e", .headers = {{"Date", test::http_date(sent)}, {"Expires", test::http_date(sent + 120s)}}});
   ASSERT_TRUE(get("/exp").ok());
   later(60s);
   EXPECT_TRUE(get("/exp")->from_cache);
@@ -153,7 +153,8 @@ TEST_F(FetchTest, NoStoreIsReadableButNeverServedAgain) {
 TEST_F(FetchTest, DecodesGzipAndZstdContentEncoding) {
   std::string text;
   for (int i = 0; i < 2000; ++i) text += "package-" + std::to_string(i) + "\n";
-  for (auto [path, enc, token] : {std::tuple{"/gz", Encoding::gzip, "gzip"}, std::tuple{"/zst", Encoding::zstd, "zstd"}}) {
+  for (auto [path, enc, token] :
+       {std::tuple{"/gz", Encoding::gzip, "gzip"}, std::tuple{"/zst", Encoding::zstd, "zstd"}}) {
     server.route(path, {.body = text, .encoding = enc});
     auto r = get(path);
     EXPECT_EQ(body_of(r), text) << path;
@@ -386,13 +387,15 @@ TEST_F(FetchTest, ATrickleIsStoppedAtTheRunsDeadline) {
   const std::string e = error_of(r);
   EXPECT_EQ(e.rfind(server.url("/trickle") + ": stopped after ", 0), 0u) << e;
   EXPECT_NE(e.find(" bytes: the downloads of this run took longer than 2 s in all (EXTDEPS_DOWNLOAD_DEADLINE)"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
   EXPECT_EQ(e.find("tries"), std::string::npos) << e;
   EXPECT_EQ(server.count("/trickle"), 1);
   EXPECT_GE(std::chrono::steady_clock::now() - start, 1500ms);
   EXPECT_EQ(error_of(f.fetch({.url = server.url("/next")})),
-            server.url("/next") + ": not downloaded: the downloads of this run took longer than 2 s in all "
-                                  "(EXTDEPS_DOWNLOAD_DEADLINE)");
+            server.url("/next") +
+                ": not downloaded: the downloads of this run took longer than 2 s in all "
+                "(EXTDEPS_DOWNLOAD_DEADLINE)");
   EXPECT_EQ(server.count("/next"), 0);
   expect_no_temp_files();
   // A new run has its own deadline.
@@ -619,12 +622,13 @@ TEST_F(FetchTest, NoCacheFolderIsAClearError) {
   auto c = Context::for_test("/");
   Options o;
   auto r = Fetcher(c, o).fetch({.url = server.url("/x")});
-  EXPECT_EQ(error_of(r), server.url("/x") +
-                             ": no cache folder to download into (set XDG_CACHE_HOME or pass --cache-dir)");
+  EXPECT_EQ(error_of(r),
+            server.url("/x") + ": no cache folder to download into (set XDG_CACHE_HOME or pass --cache-dir)");
   std::string file = test::temp_dir() + "/file";
   std::ofstream(file) << "";
   o.cache_dir = file + "/http";
-  EXPECT_TRUE(error_of(Fetcher(c, o).fetch({.url = server.url("/x")})).starts_with("cannot create the cache folder " + file + "/http: "));
+  EXPECT_TRUE(error_of(Fetcher(c, o).fetch({.url = server.url("/x")}))
+                  .starts_with("cannot create the cache folder " + file + "/http: "));
 }
 
 TEST_F(FetchTest, TheProgressLineIsDrawnOnlyWhenAsked) {

@@ -30,9 +30,8 @@ ResponseHeaders headers(std::initializer_list<const char*> lines) {
 }
 
 TEST(FetchHeadersTest, ReadsStatusValidatorsAndLength) {
-  auto h = headers({"HTTP/1.1 503 Service Unavailable", "ETag: \"abc\"",
-                    "last-modified: Mon, 01 Jan 2024 00:00:00 GMT", "Content-Length: 42",
-                    "Content-Encoding: ZSTD", "Age: 7"});
+  auto h = headers({"HTTP/1.1 503 Service Unavailable", "ETag: \"abc\"", "last-modified: Mon, 01 Jan 2024 00:00:00 GMT",
+                    "Content-Length: 42", "Content-Encoding: ZSTD", "Age: 7"});
   EXPECT_EQ(h.status, 503);
   EXPECT_EQ(h.reason, "Service Unavailable");
   EXPECT_EQ(h.etag, "\"abc\"");
@@ -43,8 +42,8 @@ TEST(FetchHeadersTest, ReadsStatusValidatorsAndLength) {
 }
 
 TEST(FetchHeadersTest, ANewStatusLineForgetsTheRedirectsHeaders) {
-  auto h = headers({"HTTP/1.1 301 Moved Permanently", "ETag: \"old\"", "Cache-Control: max-age=9",
-                    "HTTP/2 200", "Content-Length: 3"});
+  auto h = headers({"HTTP/1.1 301 Moved Permanently", "ETag: \"old\"", "Cache-Control: max-age=9", "HTTP/2 200",
+                    "Content-Length: 3"});
   EXPECT_EQ(h.status, 200);
   EXPECT_EQ(h.reason, "");
   EXPECT_EQ(h.etag, "");
@@ -54,14 +53,14 @@ TEST(FetchHeadersTest, ANewStatusLineForgetsTheRedirectsHeaders) {
 TEST(FetchHeadersTest, Lifetime) {
   EXPECT_EQ(headers({"HTTP/1.1 200 OK", "Cache-Control: max-age=60"}).lifetime_s(), 60);
   // max-age wins over Expires.
-  EXPECT_EQ(headers({"HTTP/1.1 200 OK", "Date: Mon, 01 Jan 2024 00:00:00 GMT",
-                     "Expires: Mon, 01 Jan 2024 01:00:00 GMT", "Cache-Control: max-age=60"})
+  EXPECT_EQ(headers({"HTTP/1.1 200 OK", "Date: Mon, 01 Jan 2024 00:00:00 GMT", "Expires: Mon, 01 Jan 2024 01:00:00 GMT",
+                     "Cache-Control: max-age=60"})
                 .lifetime_s(),
             60);
-  EXPECT_EQ(headers({"HTTP/1.1 200 OK", "Date: Mon, 01 Jan 2024 00:00:00 GMT",
-                     "Expires: Mon, 01 Jan 2024 01:00:00 GMT"})
-                .lifetime_s(),
-            3600);
+  EXPECT_EQ(
+      headers({"HTTP/1.1 200 OK", "Date: Mon, 01 Jan 2024 00:00:00 GMT", "Expires: Mon, 01 Jan 2024 01:00:00 GMT"})
+          .lifetime_s(),
+      3600);
   EXPECT_EQ(headers({"HTTP/1.1 200 OK", "Expires: 0"}).lifetime_s(), 0);
   EXPECT_EQ(headers({"HTTP/1.1 200 OK", "Cache-Control: max-age=60", "Cache-Control: no-cache"}).lifetime_s(), 0);
   EXPECT_FALSE(headers({"HTTP/1.1 200 OK", "Last-Modified: Mon, 01 Jan 2024 00:00:00 GMT"}).lifetime_s());

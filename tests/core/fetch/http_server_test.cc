@@ -154,8 +154,7 @@ TEST(HttpServerTest, ServesAFolder) {
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, "{}\n");
   ASSERT_FALSE(r.headers["etag"].empty());
-  EXPECT_EQ(get(server, "/channel/linux-64/repodata.json", "If-None-Match: " + r.headers["etag"] + "\r\n").status,
-            304);
+  EXPECT_EQ(get(server, "/channel/linux-64/repodata.json", "If-None-Match: " + r.headers["etag"] + "\r\n").status, 304);
   EXPECT_EQ(get(server, "/channel/linux-64/missing.json").status, 404);
   EXPECT_EQ(get(server, "/channel/../etc/passwd").status, 403);
 }

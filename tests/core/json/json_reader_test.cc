@@ -114,8 +114,8 @@ TEST(JsonReader, ReadsValuesAndEscapesAcrossChunkBoundaries) {
       values.push_back(v);
     }
     EXPECT_EQ(texts, (std::vector<std::string>{"0", "-1", "2.5e-3", "18446744073709551615", "18446744073709551616"}));
-    EXPECT_EQ(values, (std::vector<std::optional<std::uint64_t>>{0, std::nullopt, std::nullopt,
-                                                                 18446744073709551615ull, std::nullopt}));
+    EXPECT_EQ(values, (std::vector<std::optional<std::uint64_t>>{0, std::nullopt, std::nullopt, 18446744073709551615ull,
+                                                                 std::nullopt}));
     ASSERT_TRUE(in.next_key(key));
     EXPECT_EQ(key, "deep");
     std::uint64_t deep_at = in.offset();
@@ -290,7 +290,8 @@ TEST(JsonReader, SyntaxErrorsNameTheByteOffsetAndWhatWasExpected) {
   EXPECT_EQ(error_of("\"a\nb\""),
             "in.json: unexpected byte 0x0a at byte offset 2 (expected '\"' to end the string; control characters "
             "must be escaped)");
-  EXPECT_EQ(error_of(R"("\x")"), "in.json: unexpected 'x' at byte offset 2 (expected one of \" \\ / b f n r t u after '\\')");
+  EXPECT_EQ(error_of(R"("\x")"),
+            "in.json: unexpected 'x' at byte offset 2 (expected one of \" \\ / b f n r t u after '\\')");
   EXPECT_EQ(error_of(R"("\u12g4")"), "in.json: unexpected 'g' at byte offset 5 (expected four hex digits after '\\u')");
   EXPECT_EQ(error_of(R"(["ok", "\udc00"])"),
             "in.json: lone low surrogate in a \\u escape at byte offset 8 (expected a high surrogate before it)");
@@ -301,11 +302,14 @@ TEST(JsonReader, SyntaxErrorsNameTheByteOffsetAndWhatWasExpected) {
             "\\udc00 to \\udfff, after it)");
   EXPECT_EQ(error_of("{\"a\": \"unterminated"),
             "in.json: data ends early at byte offset 19 (expected '\"' to end the string; the file may be truncated)");
-  EXPECT_EQ(error_of(""), "in.json: data ends early at byte offset 0 (expected a JSON value; the file may be truncated)");
-  EXPECT_EQ(error_of("   \n"), "in.json: data ends early at byte offset 4 (expected a JSON value; the file may be truncated)");
+  EXPECT_EQ(error_of(""),
+            "in.json: data ends early at byte offset 0 (expected a JSON value; the file may be truncated)");
+  EXPECT_EQ(error_of("   \n"),
+            "in.json: data ends early at byte offset 4 (expected a JSON value; the file may be truncated)");
   EXPECT_EQ(error_of("<html>"), "in.json: unexpected '<' at byte offset 0 (expected a JSON value)");
   EXPECT_EQ(error_of("{} x"), "in.json: unexpected 'x' at byte offset 3 (expected the end of the data)");
-  EXPECT_EQ(error_of(std::string("[\"a\", \xff]")), "in.json: unexpected byte 0xff at byte offset 6 (expected a JSON value)");
+  EXPECT_EQ(error_of(std::string("[\"a\", \xff]")),
+            "in.json: unexpected byte 0xff at byte offset 6 (expected a JSON value)");
 }
 
 TEST(JsonReader, CompressedInputSaysOffsetsCountDecompressedBytes) {
@@ -313,9 +317,9 @@ TEST(JsonReader, CompressedInputSaysOffsetsCountDecompressedBytes) {
   EXPECT_EQ(error_of(packed, "in.json.zst"),
             "in.json.zst: unexpected '}' at byte offset 6 of the decompressed data (expected a JSON value)");
   std::string cut = packed.substr(0, packed.size() - 3);
-  EXPECT_EQ(error_of(cut, "in.json.zst"),
-            "in.json.zst: zstd data ends early at byte offset " + std::to_string(cut.size()) +
-                " (expected the rest of the stream; the file may be truncated)");
+  EXPECT_EQ(error_of(cut, "in.json.zst"), "in.json.zst: zstd data ends early at byte offset " +
+                                              std::to_string(cut.size()) +
+                                              " (expected the rest of the stream; the file may be truncated)");
   EXPECT_EQ(error_of(R"({"plain": "json"})", "plain.json.zst"),
             "plain.json.zst: corrupt zstd data at byte offset 0 (expected a valid zstd stream; Unknown frame "
             "descriptor)");
@@ -354,8 +358,9 @@ TEST(JsonReader, BrotliErrorsNameTheCompressedOffset) {
   long_text += "0]";
   std::string cut = test::encode(test::Encoding::brotli, long_text);
   cut.resize(cut.size() / 2);
-  EXPECT_EQ(error_of(cut, "in.json.br"), "in.json.br: brotli data ends early at byte offset " + std::to_string(cut.size()) +
-                                              " (expected the rest of the stream; the file may be truncated)");
+  EXPECT_EQ(error_of(cut, "in.json.br"), "in.json.br: brotli data ends early at byte offset " +
+                                             std::to_string(cut.size()) +
+                                             " (expected the rest of the stream; the file may be truncated)");
   std::string bad = error_of(R"({"plain": "json"})", "plain.json.br");
   EXPECT_EQ(bad.rfind("plain.json.br: corrupt brotli data at byte offset ", 0), 0u) << bad;
   EXPECT_NE(bad.find("(expected a valid brotli stream; "), std::string::npos) << bad;
@@ -382,8 +387,9 @@ TEST(JsonReader, ReadsBooleans) {
 
 TEST(JsonReader, DeepNestingIsAnErrorNotACrash) {
   std::string deep(200000, '[');
-  EXPECT_EQ(error_of(deep), "in.json: data ends early at byte offset 200000 (expected a JSON value; the file may be "
-                            "truncated)");
+  EXPECT_EQ(error_of(deep),
+            "in.json: data ends early at byte offset 200000 (expected a JSON value; the file may be "
+            "truncated)");
   EXPECT_EQ(error_of(deep + std::string(200000, ']')), "(no error)");
 }
 

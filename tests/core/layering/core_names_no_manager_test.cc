@@ -22,9 +22,10 @@ namespace {
 
 const std::set<std::string>& manager_words() {
   static const std::set<std::string> words{
-      "apt", "dpkg", "deb", "debian", "ubuntu", "dnf", "yum", "zypper", "rpm", "fedora", "rhel", "suse", "opensuse",
-      "pacman", "archlinux", "homebrew", "brew", "formula", "conda", "mamba", "micromamba", "pixi", "condarc", "repodata",
-      "nix", "nixpkgs", "pypi", "pip", "wheel", "pkgconf", "pkgconfig", "rosdep"};
+      "apt",  "dpkg",    "deb",   "debian", "ubuntu",     "dnf",     "yum",       "zypper",
+      "rpm",  "fedora",  "rhel",  "suse",   "opensuse",   "pacman",  "archlinux", "homebrew",
+      "brew", "formula", "conda", "mamba",  "micromamba", "pixi",    "condarc",   "repodata",
+      "nix",  "nixpkgs", "pypi",  "pip",    "wheel",      "pkgconf", "pkgconfig", "rosdep"};
   return words;
 }
 
@@ -40,7 +41,8 @@ std::string without_comments(const std::string& s) {
       const std::size_t end = s.find("*/", i + 2);
       i = end == std::string::npos ? s.size() : end + 2;
       out += ' ';
-    } else if (s[i] == 'R' && i + 1 < s.size() && s[i + 1] == '"' && (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1])))) {
+    } else if (s[i] == 'R' && i + 1 < s.size() && s[i + 1] == '"' &&
+               (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1])))) {
       const std::size_t open = s.find('(', i);
       const std::string close = ")" + s.substr(i + 2, open - i - 2) + "\"";
       const std::size_t end = s.find(close, open);
@@ -75,7 +77,8 @@ std::size_t manager_word_count(const std::string& text) {
       end_word();
       continue;
     }
-    if (std::isupper(static_cast<unsigned char>(c)) && i > 0 && std::islower(static_cast<unsigned char>(text[i - 1]))) end_word();
+    if (std::isupper(static_cast<unsigned char>(c)) && i > 0 && std::islower(static_cast<unsigned char>(text[i - 1])))
+      end_word();
     word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   end_word();
@@ -123,7 +126,8 @@ TEST(CoreNamesNoManager, TheScanSeesCodeAndStringsNotComments) {
   EXPECT_EQ(manager_word_count(without_comments("bool debian_like = id == \"ubuntu\"; // debian")), 2u);
   EXPECT_EQ(manager_word_count(without_comments("AptProvider p; auto s = R\"(use pip // here)\";")), 2u);
   EXPECT_EQ(manager_word_count(without_comments("std::string url = \"https://x/y\"; char c = '/'; int nix;")), 1u);
-  EXPECT_EQ(manager_word_count("aptitude capture nixos archive arch"), 0u);  // words, not parts; a CPU arch is no manager
+  EXPECT_EQ(manager_word_count("aptitude capture nixos archive arch"),
+            0u);  // words, not parts; a CPU arch is no manager
 }
 
 }  // namespace

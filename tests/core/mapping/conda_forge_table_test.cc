@@ -10,8 +10,8 @@
 #include <map>
 #include <set>
 
-#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
+#include <nlohmann/json.hpp>
 
 #include "core/mapping/mapping.h"
 #include "tests/core/mapping/shipped.h"
@@ -82,10 +82,8 @@ TEST(CondaForgeTable, LoadsSortedAndLinesUpWithDebian) {
     absent.insert(e.id);
     EXPECT_NE(e.note, "") << e.id;
   }
-  EXPECT_EQ(absent, (std::set<std::string>{"dep:generic/atlas", "dep:generic/libraqm",
-                                           "dep:virtual/compiler/obj-c",
-                                           "dep:virtual/compiler/obj-cxx",
-                                           "dep:virtual/compiler/swift"}));
+  EXPECT_EQ(absent, (std::set<std::string>{"dep:generic/atlas", "dep:generic/libraqm", "dep:virtual/compiler/obj-c",
+                                           "dep:virtual/compiler/obj-cxx", "dep:virtual/compiler/swift"}));
 }
 
 TEST(CondaForgeTable, CoversThePep804Registry) {
@@ -102,8 +100,7 @@ TEST(CondaForgeTable, CoversThePep804Registry) {
   EXPECT_EQ(n, 52u);
   EXPECT_EQ(t.find("dep:github/OpenMathLib/OpenBLAS")->id, "dep:generic/openblas");
   EXPECT_EQ(t.find("dep:github/Reference-LAPACK/lapack")->id, "dep:generic/lapack");
-  EXPECT_EQ(t.find("dep:generic/cmake?repository_url=https://gitlab.kitware.com/cmake/cmake")->id,
-            "dep:generic/cmake");
+  EXPECT_EQ(t.find("dep:generic/cmake?repository_url=https://gitlab.kitware.com/cmake/cmake")->id, "dep:generic/cmake");
 }
 
 TEST(CondaForgeTable, CoversTheRealExternalTables) {
@@ -148,17 +145,14 @@ const std::set<std::pair<std::string, std::string>> kWeDifferFromPep804 = {
 // Ids PEP 804's conda-forge mapping leaves empty and we map: these compilers are conda-forge
 // packages (mono, cuda-nvcc, go, nodejs, ocaml, typescript, zig), and so are MPI and OpenMP.
 const std::set<std::string> kWeMapWherePep804HasNothing = {
-    "dep:virtual/compiler/c-sharp",    "dep:virtual/compiler/cuda",
-    "dep:virtual/compiler/go",         "dep:virtual/compiler/javascript",
-    "dep:virtual/compiler/ocaml",      "dep:virtual/compiler/typescript",
-    "dep:virtual/compiler/zig",        "dep:virtual/interface/mpi",
-    "dep:virtual/interface/openmp",
+    "dep:virtual/compiler/c-sharp",    "dep:virtual/compiler/cuda",  "dep:virtual/compiler/go",
+    "dep:virtual/compiler/javascript", "dep:virtual/compiler/ocaml", "dep:virtual/compiler/typescript",
+    "dep:virtual/compiler/zig",        "dep:virtual/interface/mpi",  "dep:virtual/interface/openmp",
 };
 
 bool not_a_linux_conda_forge_name(const std::string& name) {
-  return name.rfind("m2-", 0) == 0 || name.rfind("m2w64-", 0) == 0 ||
-         name.find("-cos6-") != std::string::npos || name.find("-cos7-") != std::string::npos ||
-         name.find("{{") != std::string::npos;
+  return name.rfind("m2-", 0) == 0 || name.rfind("m2w64-", 0) == 0 || name.find("-cos6-") != std::string::npos ||
+         name.find("-cos7-") != std::string::npos || name.find("{{") != std::string::npos;
 }
 
 // The package names of one "specs" value: a string, a list, or {build, host, run} of either.
@@ -272,9 +266,7 @@ TEST(CondaForgeTable, KnowsTheNamesOfRealRepodata) {
   const Alternative& openblas = blas->alternatives(Category::host).front();
   EXPECT_EQ(upstream_version(openblas.version, version_of["libblas"]), "3.9.0");
   const Entry* ob = t.find("dep:generic/openblas");
-  EXPECT_EQ(upstream_version(ob->alternatives(Category::run).front().version,
-                             version_of["libopenblas"]),
-            "0.3.26");
+  EXPECT_EQ(upstream_version(ob->alternatives(Category::run).front().version, version_of["libopenblas"]), "0.3.26");
 }
 
 TEST(CondaForgeTable, BuildVariantsAreOrderedAlternatives) {
@@ -289,12 +281,13 @@ TEST(CondaForgeTable, BuildVariantsAreOrderedAlternatives) {
     return out;
   };
   using L = std::vector<std::vector<std::string>>;
-  EXPECT_EQ(host("dep:virtual/interface/blas"),
-            (L{{"libblas", "libcblas", "libopenblas"}, {"libblas", "libcblas", "mkl"},
-               {"libblas", "libcblas", "blis"}, {"libblas", "libcblas"}}));
-  EXPECT_EQ(host("dep:virtual/interface/lapack"),
-            (L{{"liblapack", "liblapacke", "libopenblas"}, {"liblapack", "liblapacke", "mkl"},
-               {"liblapack", "liblapacke"}}));
+  EXPECT_EQ(host("dep:virtual/interface/blas"), (L{{"libblas", "libcblas", "libopenblas"},
+                                                   {"libblas", "libcblas", "mkl"},
+                                                   {"libblas", "libcblas", "blis"},
+                                                   {"libblas", "libcblas"}}));
+  EXPECT_EQ(
+      host("dep:virtual/interface/lapack"),
+      (L{{"liblapack", "liblapacke", "libopenblas"}, {"liblapack", "liblapacke", "mkl"}, {"liblapack", "liblapacke"}}));
   EXPECT_EQ(host("dep:virtual/interface/mpi"), (L{{"openmpi"}, {"mpich"}}));
   EXPECT_EQ(host("dep:virtual/interface/openmp"), (L{{"libgomp"}, {"llvm-openmp"}}));
   const Entry* omp = t.find("dep:virtual/interface/openmp");
@@ -310,17 +303,15 @@ TEST(CondaForgeTable, BuildVariantsAreOrderedAlternatives) {
 // entries read the CUDA release from cuda-version, as debian.toml reads the toolkit's.
 TEST(CondaForgeTable, CudaLibrariesReadTheCudaRelease) {
   const Table t = shipped("conda-forge.toml");
-  for (const char* id : {"dep:generic/cublas", "dep:generic/cufft", "dep:generic/curand",
-                         "dep:generic/cusolver", "dep:generic/cusparse"}) {
+  for (const char* id : {"dep:generic/cublas", "dep:generic/cufft", "dep:generic/curand", "dep:generic/cusolver",
+                         "dep:generic/cusparse"}) {
     const Entry* e = t.find(id);
     ASSERT_NE(e, nullptr) << id;
     for (Category c : {Category::build, Category::host, Category::run}) {
       ASSERT_FALSE(e->alternatives(c).empty()) << id;
       for (const auto& a : e->alternatives(c)) {
         EXPECT_EQ(a.version.from, "cuda-version") << id;
-        EXPECT_NE(std::find(a.packages.begin(), a.packages.end(), "cuda-version"),
-                  a.packages.end())
-            << id;
+        EXPECT_NE(std::find(a.packages.begin(), a.packages.end(), "cuda-version"), a.packages.end()) << id;
         EXPECT_EQ(upstream_version(a.version, "12.4"), "12.4");
       }
     }
@@ -342,8 +333,7 @@ TEST(CondaForgeTable, LoadTablesReadsItWithTheOthers) {
   ASSERT_NE(cf, nullptr);
   const Entry* gdal = cf->find("dep:github/OSGeo/gdal");
   ASSERT_NE(gdal, nullptr);
-  EXPECT_EQ(gdal->alternatives(Category::host).front().packages,
-            std::vector<std::string>{"libgdal"});
+  EXPECT_EQ(gdal->alternatives(Category::host).front().packages, std::vector<std::string>{"libgdal"});
   ASSERT_NE(tables->find_ecosystem("debian"), nullptr);
 }
 

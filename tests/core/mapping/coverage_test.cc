@@ -34,7 +34,8 @@ const CoverageRow* row(const Coverage& c, const std::string& id) {
 
 TEST(Coverage, AtLeast900IdsInEveryTableThatHasThem) {
   const Coverage c = coverage(shipped());
-  EXPECT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch", "fedora", "homebrew", "opensuse"}));
+  EXPECT_EQ(c.ecosystems, (std::vector<std::string>{"debian", "conda-forge", "pkgconfig", "nixpkgs", "pypi", "arch",
+                                                    "fedora", "homebrew", "opensuse"}));
   EXPECT_GE(c.rows.size(), 900u);
   const std::size_t deb = column(c, "debian"), cf = column(c, "conda-forge"), nix = column(c, "nixpkgs");
   // Every id is in debian.toml, mapped or said to be absent there with a note; the other tables
@@ -89,11 +90,11 @@ TEST(Coverage, TheFamiliesTheIssueNames) {
   const Tables t = shipped();
   EXPECT_EQ(t.find_ecosystem("debian")->find("dep:generic/nvcc")->id, "dep:virtual/compiler/cuda");
   EXPECT_EQ(t.find_ecosystem("conda-forge")->find("dep:generic/cuda-nvcc")->id, "dep:virtual/compiler/cuda");
-  for (const char* id : {"dep:generic/openmpi", "dep:generic/mpich", "dep:virtual/interface/mpi",
-                         "dep:virtual/interface/openmp", "dep:generic/libomp", "dep:generic/libgomp",
-                         "dep:virtual/interface/blas", "dep:virtual/interface/lapack", "dep:generic/openblas",
-                         "dep:generic/blis", "dep:generic/lapack", "dep:generic/mkl", "dep:generic/lapacke",
-                         "dep:generic/scalapack"})
+  for (const char* id :
+       {"dep:generic/openmpi", "dep:generic/mpich", "dep:virtual/interface/mpi", "dep:virtual/interface/openmp",
+        "dep:generic/libomp", "dep:generic/libgomp", "dep:virtual/interface/blas", "dep:virtual/interface/lapack",
+        "dep:generic/openblas", "dep:generic/blis", "dep:generic/lapack", "dep:generic/mkl", "dep:generic/lapacke",
+        "dep:generic/scalapack"})
     expect(id, Cover::mapped, Cover::mapped);
   expect("dep:generic/atlas", Cover::mapped, Cover::none);
 }
@@ -211,8 +212,7 @@ unverified = true
   std::ostringstream text;
   print_coverage(c, text);
   EXPECT_NE(text.str().find("\ndep:generic/b  yes     yes?"), std::string::npos) << text.str();
-  EXPECT_NE(text.str().find("conda-forge: 2 mapped (1 unverified), 0 none, 0 absent"), std::string::npos)
-      << text.str();
+  EXPECT_NE(text.str().find("conda-forge: 2 mapped (1 unverified), 0 none, 0 absent"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("debian: 2 mapped, 0 none"), std::string::npos) << text.str();
   const auto j = coverage_json(c);
   EXPECT_EQ(j["totals"]["conda-forge"]["unverified"], 1);

@@ -78,8 +78,9 @@ TEST(GuessCandidates, CondaForgeAndPkgconfig) {
 // rpm: a library's .pc file is the evidence (rpm's automatic Provides: pkgconfig(NAME)), then the
 // -devel forms; pacman and Homebrew ship headers with the library, one package of its name.
 TEST(GuessCandidates, RpmPacmanAndHomebrew) {
-  EXPECT_EQ(names("dep:generic/libxml2", "fedora", "dnf", Category::host),
-            (V{"provides:pkgconfig(libxml2)", "provides:pkgconfig(xml2)", "libxml2-devel", "libxml2", "provides:libxml2"}));
+  EXPECT_EQ(
+      names("dep:generic/libxml2", "fedora", "dnf", Category::host),
+      (V{"provides:pkgconfig(libxml2)", "provides:pkgconfig(xml2)", "libxml2-devel", "libxml2", "provides:libxml2"}));
   EXPECT_EQ(names("dep:generic/zlib", "opensuse", "zypper", Category::host),
             (V{"provides:pkgconfig(zlib)", "provides:pkgconfig(libzlib)", "zlib-devel", "libzlib-devel", "zlib",
                "provides:zlib"}));

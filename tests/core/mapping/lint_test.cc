@@ -82,18 +82,21 @@ TEST_F(Lint, OneIdSpelledTwoWaysAcrossTables) {
   write("debian.toml", std::string(kHeader) +
                            "\n[[id]]\nid = \"dep:generic/cublas\"\naliases = [\"dep:generic/libcublas\"]\n"
                            "host = [\"nvidia-cuda-dev\"]\n");
-  write("conda-forge.toml", "schema = 1\necosystem = \"conda-forge\"\nmanager = \"conda\"\n"
-                            "\n[[id]]\nid = \"dep:generic/libcublas\"\nhost = [\"libcublas-dev\"]\n");
-  EXPECT_EQ(run(), (std::vector<std::string>{
-                       "conda-forge.toml:5:1: id dep:generic/libcublas is an alias of dep:generic/cublas in " +
-                       dir_ + "/debian.toml:5:1: use the same id in every table"}));
+  write("conda-forge.toml",
+        "schema = 1\necosystem = \"conda-forge\"\nmanager = \"conda\"\n"
+        "\n[[id]]\nid = \"dep:generic/libcublas\"\nhost = [\"libcublas-dev\"]\n");
+  EXPECT_EQ(
+      run(),
+      (std::vector<std::string>{"conda-forge.toml:5:1: id dep:generic/libcublas is an alias of dep:generic/cublas in " +
+                                dir_ + "/debian.toml:5:1: use the same id in every table"}));
 }
 
 TEST_F(Lint, APkgconfigIdNoPackageTableKnows) {
   write("debian.toml", std::string(kHeader) + "\n[[id]]\nid = \"dep:generic/zlib\"\nhost = [\"zlib1g-dev\"]\n");
-  write("pkgconfig.toml", "schema = 1\necosystem = \"pkgconfig\"\n"
-                          "\n[[id]]\nid = \"dep:generic/libfoo\"\nmodules = [\"foo.pc\"]\n"
-                          "\n[[id]]\nid = \"dep:generic/zlib\"\nmodules = [\"zlib\"]\n");
+  write("pkgconfig.toml",
+        "schema = 1\necosystem = \"pkgconfig\"\n"
+        "\n[[id]]\nid = \"dep:generic/libfoo\"\nmodules = [\"foo.pc\"]\n"
+        "\n[[id]]\nid = \"dep:generic/zlib\"\nmodules = [\"zlib\"]\n");
   EXPECT_EQ(run(), (std::vector<std::string>{
                        "pkgconfig.toml:4:1: module 'foo.pc' of dep:generic/libfoo is a file name: write 'foo'",
                        "pkgconfig.toml:4:1: dep:generic/libfoo is in no package manager's table: a pkg-config "
@@ -106,7 +109,8 @@ TEST_F(Lint, TheSameIdTwiceInOneFolderAndARepeatedAlternative) {
                            "\n[[id.alternative]]\nhost = [\"libopenblas-dev\"]\n"
                            "\n[[id.alternative]]\nhost = [\"libblas-dev\"]\n"
                            "\n[[id.alternative]]\nhost = [\"libopenblas-dev\"]\n");
-  write("more.toml", std::string(kHeader) + "\n[[id]]\nid = \"dep:virtual/interface/blas\"\nhost = [\"libblis-dev\"]\n");
+  write("more.toml",
+        std::string(kHeader) + "\n[[id]]\nid = \"dep:virtual/interface/blas\"\nhost = [\"libblis-dev\"]\n");
   EXPECT_EQ(run(), (std::vector<std::string>{
                        "debian.toml:14:1: alternative 3 of dep:virtual/interface/blas repeats alternative 1 (line 8)",
                        "more.toml:5:1: dep:virtual/interface/blas is also in " + dir_ +
@@ -138,10 +142,11 @@ TEST(MappingJsonSchema, AcceptsTheShippedTables) {
     GTEST_SKIP() << "/usr/bin/python3 with tomllib and jsonschema is missing (Debian: python3-jsonschema)";
   const std::string schema = kMappings + "/../schema/mapping.schema.json";
   for (const std::string& table : {kMappings + "/debian.toml", kMappings + "/conda-forge.toml",
-                                  kMappings + "/pkgconfig.toml", test::data_path("mapping/releases/debian.toml")}) {
-    const std::string check = "/usr/bin/python3 -c 'import json,sys,tomllib,jsonschema; "
-                              "jsonschema.validate(tomllib.load(open(sys.argv[2], \"rb\")), json.load(open(sys.argv[1])))' " +
-                              schema + " " + table;
+                                   kMappings + "/pkgconfig.toml", test::data_path("mapping/releases/debian.toml")}) {
+    const std::string check =
+        "/usr/bin/python3 -c 'import json,sys,tomllib,jsonschema; "
+        "jsonschema.validate(tomllib.load(open(sys.argv[2], \"rb\")), json.load(open(sys.argv[1])))' " +
+        schema + " " + table;
     EXPECT_EQ(std::system(check.c_str()), 0) << table;
   }
 }

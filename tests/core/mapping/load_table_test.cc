@@ -131,13 +131,11 @@ TEST(MappingLoad, UnknownKeySuggestsTheKnownOne) {
 }
 
 TEST(MappingLoad, UnknownHeaderKey) {
-  EXPECT_EQ(error_of("bad_header.toml"),
-            "F:2:1: unknown key 'ecosytem' (did you mean 'ecosystem'?)");
+  EXPECT_EQ(error_of("bad_header.toml"), "F:2:1: unknown key 'ecosytem' (did you mean 'ecosystem'?)");
 }
 
 TEST(MappingLoad, DuplicateIdNamesBothLines) {
-  EXPECT_EQ(error_of("duplicate_id.toml"),
-            "F:14:6: duplicate id 'dep:generic/zlib' (first at line 6)");
+  EXPECT_EQ(error_of("duplicate_id.toml"), "F:14:6: duplicate id 'dep:generic/zlib' (first at line 6)");
 }
 
 TEST(MappingLoad, AliasThatIsAnotherId) {
@@ -186,13 +184,11 @@ unverified = true
 }
 
 TEST(MappingLoad, InvalidTomlIsAnErrorNotAnException) {
-  EXPECT_EQ(error_of("bad_toml.toml"),
-            "F:6:22: invalid TOML: error while parsing array: encountered end-of-file");
+  EXPECT_EQ(error_of("bad_toml.toml"), "F:6:22: invalid TOML: error while parsing array: encountered end-of-file");
 }
 
 TEST(MappingLoad, WrongType) {
-  EXPECT_EQ(error_of("wrong_type.toml"),
-            "F:7:8: 'host' must be an array of strings, got string");
+  EXPECT_EQ(error_of("wrong_type.toml"), "F:7:8: 'host' must be an array of strings, got string");
 }
 
 TEST(MappingLoad, NothingWithoutANote) {
@@ -215,7 +211,8 @@ TEST(MappingLoad, RegexesPastTheLimitsAreRefusedBeforeTheyCompile) {
   auto error_for = [](const std::string& regex) {
     const std::string path = test::temp_dir() + "/debian.toml";
     std::ofstream(path) << "schema = 1\necosystem = \"debian\"\nmanager = \"apt\"\n\n[[id]]\nid = \"dep:generic/go\"\n"
-                           "build = [\"golang-go\"]\nversion = { regex = '" << regex << "' }\n";
+                           "build = [\"golang-go\"]\nversion = { regex = '"
+                        << regex << "' }\n";
     auto t = load_table(path);
     if (t) return std::string("(loaded)");
     std::string m = t.error().message;
@@ -227,7 +224,9 @@ TEST(MappingLoad, RegexesPastTheLimitsAreRefusedBeforeTheyCompile) {
   EXPECT_EQ(error_for("^(go.**\\d+)"), "version regex '^(go.**\\d+)' does not compile: bad repetition operator: **");
   EXPECT_EQ(error_for("^(\\d{1,99999})"), "version regex '^(\\d{1,99999})' has a repetition count above 1000");
   EXPECT_EQ(error_for("^(\\d{1001})"), "version regex '^(\\d{1001})' has a repetition count above 1000");
-  EXPECT_EQ(error_for("^(" + std::string(2000, 'a') + ")").find("bytes long (extdeps reads at most 1024)") != std::string::npos, true);
+  EXPECT_EQ(error_for("^(" + std::string(2000, 'a') + ")").find("bytes long (extdeps reads at most 1024)") !=
+                std::string::npos,
+            true);
   EXPECT_EQ(error_for("^(\\d{1,3}[{99999}])"), "(loaded)");  // in a class, braces are characters
   EXPECT_EQ(error_for("^(\\d+\\.\\d+)"), "(loaded)");
 }
@@ -244,8 +243,7 @@ TEST(MappingLoad, VersionFromMustBeListed) {
 }
 
 TEST(MappingLoad, DebianPackageNamesAreChecked) {
-  EXPECT_EQ(error_of("bad_package.toml"),
-            "F:7:9: 'Zlib1g-dev' is not a valid Debian package name");
+  EXPECT_EQ(error_of("bad_package.toml"), "F:7:9: 'Zlib1g-dev' is not a valid Debian package name");
 }
 
 // The components a `component` key may name are the manager's (apt's descriptor gives
@@ -266,8 +264,7 @@ TEST(MappingLoad, PkgconfigTablesListModules) {
 }
 
 TEST(MappingLoad, IdMustBeADepUrl) {
-  EXPECT_EQ(error_of("not_depurl.toml"),
-            "F:5:6: id 'generic/zlib' is not a DepURL (expected dep:TYPE/NAME)");
+  EXPECT_EQ(error_of("not_depurl.toml"), "F:5:6: id 'generic/zlib' is not a DepURL (expected dep:TYPE/NAME)");
 }
 
 TEST(MappingLoad, MissingFile) {

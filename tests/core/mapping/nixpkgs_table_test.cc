@@ -11,8 +11,8 @@
 #include <map>
 #include <set>
 
-#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
+#include <nlohmann/json.hpp>
 
 #include "core/mapping/mapping.h"
 #include "tests/core/mapping/shipped.h"
@@ -40,10 +40,13 @@ TEST(NixpkgsTable, LoadsSortedAndLinesUpWithTheOtherTables) {
   EXPECT_EQ(t.manager, "nix");
   std::vector<const Entry*> by_line;
   for (const auto& e : t.entries) by_line.push_back(&e);
-  std::sort(by_line.begin(), by_line.end(), [](const Entry* a, const Entry* b) { return a->where.line < b->where.line; });
-  for (std::size_t i = 1; i < by_line.size(); ++i) EXPECT_LT(by_line[i - 1]->id, by_line[i]->id) << "line " << by_line[i]->where.line;
-  // The ids this table shares with the others mean the same thing: its aliases are debian.toml's. Every id here is in debian.toml; an id of the other tables missing
-  // here is one nobody has mapped for nixpkgs yet (the 339 ids before issue 14 are all here).
+  std::sort(by_line.begin(), by_line.end(),
+            [](const Entry* a, const Entry* b) { return a->where.line < b->where.line; });
+  for (std::size_t i = 1; i < by_line.size(); ++i)
+    EXPECT_LT(by_line[i - 1]->id, by_line[i]->id) << "line " << by_line[i]->where.line;
+  // The ids this table shares with the others mean the same thing: its aliases are debian.toml's. Every id here is in
+  // debian.toml; an id of the other tables missing here is one nobody has mapped for nixpkgs yet (the 339 ids before
+  // issue 14 are all here).
   std::set<std::string> others;
   for (const char* name : {"debian.toml", "conda-forge.toml", "pkgconfig.toml"}) {
     const Table o = shipped(name);
@@ -132,10 +135,10 @@ const std::set<std::pair<std::string, std::string>> kWeDifferFromPep804 = {
 // Ids PEP 804's nix mapping leaves empty that nixpkgs has: CUDA (cudaPackages), mono, go,
 // nodejs, Objective-C through clang, ocaml, swift, typescript, zig, MPI and OpenMP.
 const std::set<std::string> kWeMapWherePep804HasNothing = {
-    "dep:virtual/compiler/c-sharp",   "dep:virtual/compiler/cuda",       "dep:virtual/compiler/go",
-    "dep:virtual/compiler/javascript", "dep:virtual/compiler/obj-c",     "dep:virtual/compiler/obj-cxx",
-    "dep:virtual/compiler/ocaml",      "dep:virtual/compiler/swift",     "dep:virtual/compiler/typescript",
-    "dep:virtual/compiler/zig",        "dep:virtual/interface/mpi",      "dep:virtual/interface/openmp",
+    "dep:virtual/compiler/c-sharp",    "dep:virtual/compiler/cuda",  "dep:virtual/compiler/go",
+    "dep:virtual/compiler/javascript", "dep:virtual/compiler/obj-c", "dep:virtual/compiler/obj-cxx",
+    "dep:virtual/compiler/ocaml",      "dep:virtual/compiler/swift", "dep:virtual/compiler/typescript",
+    "dep:virtual/compiler/zig",        "dep:virtual/interface/mpi",  "dep:virtual/interface/openmp",
 };
 
 TEST(NixpkgsTable, AgreesWithThePep804NixMapping) {
@@ -225,8 +228,9 @@ class NixNames : public ::testing::Test {
  protected:
   std::string load(const std::string& host_list) {
     const std::string path = dir_ + "/t" + std::to_string(n_++) + ".toml";
-    std::ofstream(path) << "schema = 1\necosystem = \"nixpkgs\"\nmanager = \"nix\"\n\n[[id]]\nid = \"dep:generic/x\"\nhost = "
-                        << host_list << "\n";
+    std::ofstream(path)
+        << "schema = 1\necosystem = \"nixpkgs\"\nmanager = \"nix\"\n\n[[id]]\nid = \"dep:generic/x\"\nhost = "
+        << host_list << "\n";
     auto t = load_table(path);
     if (t) return "";
     std::string m = t.error().message;

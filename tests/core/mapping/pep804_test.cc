@@ -61,9 +61,11 @@ TEST(Pep804Import, UbuntuLintsCleanAndKeepsWhatTheFileSays) {
   EXPECT_EQ(t.manager, "apt");
   EXPECT_EQ(t.entries.size(), 47u);
   // A repeated id is an ordered alternative.
-  EXPECT_EQ(alternatives(t, "dep:generic/libjpeg", Category::host),
-            (L{{"libjpeg-turbo8", "libjpeg-turbo8-dev"}, {"libjpeg9", "libjpeg9-dev"}, {"libjpeg62", "libjpeg62-dev"}}));
-  EXPECT_EQ(alternatives(t, "dep:generic/libjpeg", Category::run), (L{{"libjpeg-turbo8"}, {"libjpeg9"}, {"libjpeg62"}}));
+  EXPECT_EQ(
+      alternatives(t, "dep:generic/libjpeg", Category::host),
+      (L{{"libjpeg-turbo8", "libjpeg-turbo8-dev"}, {"libjpeg9", "libjpeg9-dev"}, {"libjpeg62", "libjpeg62-dev"}}));
+  EXPECT_EQ(alternatives(t, "dep:generic/libjpeg", Category::run),
+            (L{{"libjpeg-turbo8"}, {"libjpeg9"}, {"libjpeg62"}}));
   // {build: [], host: [...]}: the empty build list is "nothing extra", so build falls back to host.
   EXPECT_EQ(alternatives(t, "dep:generic/zlib", Category::build), (L{{"zlib1g", "zlib1g-dev"}}));
   EXPECT_EQ(alternatives(t, "dep:generic/openssl", Category::build), (L{{"libssl-dev", "openssl"}}));
@@ -82,8 +84,9 @@ TEST(Pep804Import, CondaForgeMatchSpecsBecomeNamesWithTheSpecInANote) {
   EXPECT_EQ(got.table.manager, "conda");
   // Recipe macros are no package names: left out, each said once.
   EXPECT_EQ(got.result.warnings.size(), 4u);
-  EXPECT_EQ(got.result.warnings[0], "dep:virtual/compiler/c: '{{ compiler('c') }}' is not a valid conda package "
-                                    "name (lower case letters, digits, - _ .); left out");
+  EXPECT_EQ(got.result.warnings[0],
+            "dep:virtual/compiler/c: '{{ compiler('c') }}' is not a valid conda package "
+            "name (lower case letters, digits, - _ .); left out");
   EXPECT_EQ(alternatives(got.table, "dep:virtual/interface/blas", Category::host), (L{{"libblas"}}));
   const std::string note = got.table.find("dep:virtual/interface/blas")->alternatives(Category::host)[0].note +
                            got.table.find("dep:virtual/interface/blas")->note;
@@ -111,12 +114,16 @@ TEST(Pep804Import, BadFilesAreBadInputWithTheirPlace) {
   auto r = import_pep804(dir + "/x.mapping.json");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ExitCode::bad_input);
-  EXPECT_EQ(r.error().message, dir + "/x.mapping.json: not JSON at byte offset 52 (syntax error while parsing value - "
-                                     "unexpected end of input; expected '[', '{', or a literal; a PEP 804 mapping file is JSON)");
-  std::ofstream(dir + "/y.mapping.json") << R"({"mappings": [{"id": "dep:generic/a", "specs": "a"}, {"id": "zlib", "specs": "z"}]})";
+  EXPECT_EQ(r.error().message,
+            dir +
+                "/x.mapping.json: not JSON at byte offset 52 (syntax error while parsing value - "
+                "unexpected end of input; expected '[', '{', or a literal; a PEP 804 mapping file is JSON)");
+  std::ofstream(dir + "/y.mapping.json")
+      << R"({"mappings": [{"id": "dep:generic/a", "specs": "a"}, {"id": "zlib", "specs": "z"}]})";
   r = import_pep804(dir + "/y.mapping.json");
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message, dir + "/y.mapping.json: mappings[1]: id 'zlib' is not a DepURL (expected dep:TYPE/NAME)");
+  EXPECT_EQ(r.error().message,
+            dir + "/y.mapping.json: mappings[1]: id 'zlib' is not a DepURL (expected dep:TYPE/NAME)");
   std::ofstream(dir + "/z.json") << R"({"mappings": [{"id": "dep:generic/a", "specs": {"host": 3}}]})";
   r = import_pep804(dir + "/z.json", "debian");
   ASSERT_FALSE(r);
@@ -134,9 +141,10 @@ TEST(Pep804Export, DebianIsAValidPep804FileThatImportsBack) {
   const std::string dir = test::temp_dir();
   std::ofstream(dir + "/debian.mapping.json") << j->dump(2);
   if (std::system("/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1") == 0) {
-    const std::string check = "/usr/bin/python3 -c 'import json,sys,jsonschema; "
-                              "jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' " +
-                              schema + " " + dir + "/debian.mapping.json";
+    const std::string check =
+        "/usr/bin/python3 -c 'import json,sys,jsonschema; "
+        "jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' " +
+        schema + " " + dir + "/debian.mapping.json";
     EXPECT_EQ(std::system(check.c_str()), 0);
   } else {
     ADD_FAILURE() << "/usr/bin/python3 with jsonschema is missing (Debian: python3-jsonschema)";
@@ -168,9 +176,9 @@ TEST(Pep804Export, ADetectorTableHasNoPep804Form) {
   ASSERT_TRUE(table);
   auto j = export_pep804(*table);
   ASSERT_FALSE(j);
-  EXPECT_EQ(j.error().message, "the pkgconfig table names no package manager: PEP 804 mappings are for package managers");
+  EXPECT_EQ(j.error().message,
+            "the pkgconfig table names no package manager: PEP 804 mappings are for package managers");
 }
-
 
 // nlohmann's exceptions stay inside: a number out of range or a value of the wrong type is bad
 // input with the file and byte offset, not an internal error.
@@ -180,8 +188,9 @@ TEST(Pep804Import, ANumberOutOfRangeOrAValueOfTheWrongTypeIsBadInput) {
   auto r = import_pep804(dir + "/big.mapping.json");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ExitCode::bad_input);
-  EXPECT_EQ(r.error().message, dir + "/big.mapping.json: not JSON at byte offset 9 (number overflow parsing "
-                                     "'1e999'; a PEP 804 mapping file is JSON)");
+  EXPECT_EQ(r.error().message, dir +
+                                   "/big.mapping.json: not JSON at byte offset 9 (number overflow parsing "
+                                   "'1e999'; a PEP 804 mapping file is JSON)");
   std::ofstream(dir + "/num.mapping.json")
       << R"({"name": 5, "description": 6, "package_managers": [3], "mappings": [{"id": "dep:generic/a", "specs": "a"}]})";
   auto ok = import_pep804(dir + "/num.mapping.json", "debian");

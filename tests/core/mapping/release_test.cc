@@ -55,8 +55,7 @@ TEST(Releases, TheMachinesCodenameSelectsItsLists) {
   select_for_host(t, HostRelease{"debian", {}, "trixie", "13"});
   const Table* deb = t.find_ecosystem("debian");
   EXPECT_EQ(deb->selected_release, "trixie");
-  EXPECT_EQ(packages(*deb->find("dep:generic/curl"), Category::run),
-            (L{{"libcurl4t64"}, {"libcurl3t64-gnutls"}}));
+  EXPECT_EQ(packages(*deb->find("dep:generic/curl"), Category::run), (L{{"libcurl4t64"}, {"libcurl3t64-gnutls"}}));
   EXPECT_EQ(packages(*deb->find("dep:generic/curl"), Category::host),
             (L{{"libcurl4-openssl-dev"}, {"libcurl4-gnutls-dev"}}));
   // No trixie table: the entry stays as written (bookworm's names).
@@ -66,14 +65,12 @@ TEST(Releases, TheMachinesCodenameSelectsItsLists) {
 
 TEST(Releases, AVersionWithoutCodenameFindsTheCodenamesTable) {
   // EXTDEPS_OVERRIDE_OS=debian:13 gives a VERSION_ID and no codename.
-  EXPECT_EQ(HostRelease({"debian", {}, "", "13"}).release_names(),
-            (std::vector<std::string>{"13", "trixie"}));
+  EXPECT_EQ(HostRelease({"debian", {}, "", "13"}).release_names(), (std::vector<std::string>{"13", "trixie"}));
   EXPECT_EQ(HostRelease({"ubuntu", {"debian"}, "noble", "24.04"}).release_names(),
             (std::vector<std::string>{"noble", "24.04"}));
   Tables t = releases_folder();
   select_for_host(t, HostRelease{"debian", {}, "", "13"});
-  EXPECT_EQ(packages(*t.find_ecosystem("debian")->find("dep:generic/openssl"), Category::run),
-            (L{{"libssl3t64"}}));
+  EXPECT_EQ(packages(*t.find_ecosystem("debian")->find("dep:generic/openssl"), Category::run), (L{{"libssl3t64"}}));
 }
 
 // RHEL and its rebuilds use Fedora's table with their release "elN": the shipped fedora.toml's
@@ -127,7 +124,8 @@ class ReleaseErrors : public ::testing::Test {
   std::string load(const std::string& entry_tail) {
     const std::string path = dir_ + "/t" + std::to_string(n_++) + ".toml";
     std::ofstream(path) << "schema = 1\necosystem = \"debian\"\nmanager = \"apt\"\nrelease = \"bookworm\"\n\n"
-                           "[[id]]\nid = \"dep:generic/x\"\nhost = [\"libx-dev\"]\n" << entry_tail;
+                           "[[id]]\nid = \"dep:generic/x\"\nhost = [\"libx-dev\"]\n"
+                        << entry_tail;
     auto t = load_table(path);
     if (t) return "";
     std::string m = t.error().message;
@@ -148,8 +146,7 @@ TEST_F(ReleaseErrors, EachMistakeIsNamedWhereItIs) {
             "F:11:1: unknown key 'hots' in [id.release.trixie] of dep:generic/x (did you mean 'host'?)");
   EXPECT_EQ(load("\n[id.release.trixie]\nhost = []\n"),
             "F:10:1: dep:generic/x (release trixie) maps to no package: add a note saying why");
-  EXPECT_EQ(load("\n[id.release.trixie]\nhost = [\"LibX\"]\n"),
-            "F:11:9: 'LibX' is not a valid Debian package name");
+  EXPECT_EQ(load("\n[id.release.trixie]\nhost = [\"LibX\"]\n"), "F:11:9: 'LibX' is not a valid Debian package name");
   // A release that writes no list takes the entry's (its note is what differs).
   EXPECT_EQ(load("\n[id.release.trixie]\nnote = \"the same in trixie\"\n"), "");
   EXPECT_EQ(load("\n[[id.release.trixie.alternative]]\nnote = \"nothing\"\n"),

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -39,8 +39,8 @@ std::optional<std::string> output_of(const std::string& command) {
 // What rosdep resolves each key of `file` to on debian:bookworm (tests/core/mapping/rosdep_resolve.py).
 std::optional<nlohmann::json> rosdep_says(const std::string& file) {
   if (std::system("/usr/bin/python3 -c 'import rosdep2' >/dev/null 2>&1") != 0) return std::nullopt;
-  auto out = output_of("/usr/bin/python3 " + kHelper + " " + file + " debian bookworm " + test::temp_dir() +
-                       " 2>/dev/null");
+  auto out =
+      output_of("/usr/bin/python3 " + kHelper + " " + file + " debian bookworm " + test::temp_dir() + " 2>/dev/null");
   if (!out) return std::nullopt;
   return nlohmann::json::parse(*out);
 }
@@ -81,7 +81,8 @@ TEST(RosdepImport, BaseYamlForBookwormLintsClean) {
 TEST(RosdepImport, NamesWhatRosdepItselfResolves) {
   EXTDEPS_SHARED_OR_SKIP(base, "rosdep/base.yaml");
   auto rosdep = rosdep_says(base);
-  if (!rosdep) GTEST_SKIP() << "Debian's python3-rosdep2 is missing for /usr/bin/python3 (scripts/install-deps.sh installs it)";
+  if (!rosdep)
+    GTEST_SKIP() << "Debian's python3-rosdep2 is missing for /usr/bin/python3 (scripts/install-deps.sh installs it)";
   ASSERT_EQ(rosdep->size(), 1295u);
   auto got = import_base(base);
   std::size_t same = 0, unavailable = 0;
@@ -120,9 +121,12 @@ const std::map<std::string, std::string> kWeDifferFromRosdep = {
     {"ffmpeg", "rosdep's rule is the ffmpeg command and four libraries; ours is every FFmpeg library"},
     {"file", "rosdep's key is the file command; dep:generic/file (upstream 'file') is libmagic"},
     {"flac", "rosdep's key is the flac command; ours the library"},
-    {"fltk", "rosdep names FLTK 1.1 (libfltk1.1-dev), kept in bookworm for old programs; ours FLTK 1.3, the current one"},
+    {"fltk",
+     "rosdep names FLTK 1.1 (libfltk1.1-dev), kept in bookworm for old programs; ours FLTK 1.3, the current one"},
     {"gperftools", "rosdep adds google-perftools (pprof); ours the libraries"},
-    {"graphicsmagick", "rosdep adds graphicsmagick-libmagick-dev-compat, which makes GraphicsMagick stand in for ImageMagick's libraries; ours GraphicsMagick's own"},
+    {"graphicsmagick",
+     "rosdep adds graphicsmagick-libmagick-dev-compat, which makes GraphicsMagick stand in for ImageMagick's "
+     "libraries; ours GraphicsMagick's own"},
     {"libspatialite", "rosdep's key is SQLite's loadable module; ours the library to build against"},
     {"libtool", "rosdep adds libltdl-dev, the run-time library; ours the tools"},
     {"libusb", "rosdep's key is libusb 0.1; dep:generic/libusb is libusb 1.0"},

@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
+#include <nlohmann/json.hpp>
 
 #include "core/mapping/mapping.h"
 #include "tests/core/mapping/shipped.h"
@@ -112,8 +112,7 @@ TEST(MappingShipped, CoversThePep804Registry) {
   EXPECT_EQ(t.find("dep:github/OpenMathLib/OpenBLAS")->id, "dep:generic/openblas");
   EXPECT_EQ(t.find("dep:github/llvm/llvm-project")->id, "dep:generic/llvm");
   EXPECT_TRUE(t.find("dep:github/apache/arrow")->unavailable());
-  EXPECT_EQ(t.find("dep:generic/cmake?repository_url=https://gitlab.kitware.com/cmake/cmake")->id,
-            "dep:generic/cmake");
+  EXPECT_EQ(t.find("dep:generic/cmake?repository_url=https://gitlab.kitware.com/cmake/cmake")->id, "dep:generic/cmake");
 }
 
 TEST(MappingShipped, CoversTheRealExternalTables) {
@@ -193,8 +192,7 @@ TEST(MappingShipped, VersionRulesReadTheRealVersions) {
     }
   }
   // Spot checks against what the bookworm index says today.
-  EXPECT_EQ(upstream_version(t.find("dep:generic/go")->alternatives(Category::build)[0].version,
-                             version["golang-go"]),
+  EXPECT_EQ(upstream_version(t.find("dep:generic/go")->alternatives(Category::build)[0].version, version["golang-go"]),
             "1.19");
   EXPECT_EQ(upstream_version(t.find("dep:generic/boost")->alternatives(Category::host)[0].version,
                              version["libboost-all-dev"]),
@@ -208,8 +206,8 @@ TEST(MappingShipped, OutsideMainIsMarkedAndExplained) {
     ASSERT_NE(e, nullptr) << id;
     for (const auto& a : e->alternatives(Category::host)) EXPECT_EQ(a.component, "non-free") << id;
   }
-  for (const char* id : {"dep:virtual/compiler/zig", "dep:virtual/compiler/swift",
-                         "dep:generic/arrow", "dep:generic/cudnn"}) {
+  for (const char* id :
+       {"dep:virtual/compiler/zig", "dep:virtual/compiler/swift", "dep:generic/arrow", "dep:generic/cudnn"}) {
     const Entry* e = t.find(id);
     ASSERT_NE(e, nullptr) << id;
     EXPECT_TRUE(e->unavailable()) << id;

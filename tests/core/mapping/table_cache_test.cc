@@ -205,7 +205,8 @@ TEST(TableCache, AnIndexBlockOutOfOrderIsRefused) {
   const Tables parsed = table_testing::shipped();
   std::string body = table_cache::encode("s", parsed);
   auto u32_at = [&](std::size_t at) {
-    return std::uint32_t(static_cast<unsigned char>(body[at])) | std::uint32_t(static_cast<unsigned char>(body[at + 1])) << 8 |
+    return std::uint32_t(static_cast<unsigned char>(body[at])) |
+           std::uint32_t(static_cast<unsigned char>(body[at + 1])) << 8 |
            std::uint32_t(static_cast<unsigned char>(body[at + 2])) << 16 |
            std::uint32_t(static_cast<unsigned char>(body[at + 3])) << 24;
   };

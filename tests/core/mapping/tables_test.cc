@@ -105,8 +105,7 @@ TEST(MappingTables, KnownIdsHoldIdsAndAliases) {
   auto ctx = context_with_mappings(dir("base"));
   auto tables = load_tables(ctx, {});
   ASSERT_TRUE(tables) << tables.error().message;
-  EXPECT_EQ(tables->known_ids(),
-            (Strings{"dep:generic/cmake", "dep:generic/zlib", "dep:github/Kitware/CMake"}));
+  EXPECT_EQ(tables->known_ids(), (Strings{"dep:generic/cmake", "dep:generic/zlib", "dep:github/Kitware/CMake"}));
 }
 
 TEST(MappingTables, DefaultFolderNamedAgainIsReadOnce) {
@@ -164,9 +163,9 @@ TEST(MappingTables, DefaultDirFollowsTheEnvironment) {
 }
 
 TEST(MappingSuggest, CloseIds) {
-  const Strings known = {"dep:generic/libxml2", "dep:generic/libxslt", "dep:generic/zlib",
-                         "dep:virtual/interface/blas", "dep:generic/openblas",
-                         "dep:generic/cmake", "dep:github/Kitware/CMake"};
+  const Strings known = {"dep:generic/libxml2",        "dep:generic/libxslt",  "dep:generic/zlib",
+                         "dep:virtual/interface/blas", "dep:generic/openblas", "dep:generic/cmake",
+                         "dep:github/Kitware/CMake"};
   EXPECT_EQ(did_you_mean("dep:generic/libxml", known)[0], "dep:generic/libxml2");
   EXPECT_EQ(did_you_mean("dep:generic/zlb", known), Strings{"dep:generic/zlib"});
   EXPECT_EQ(did_you_mean("dep:gneric/zlib", known), Strings{"dep:generic/zlib"});

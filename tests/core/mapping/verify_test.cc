@@ -34,10 +34,12 @@ TEST(Verify, UnverifiedEntriesAreCountedAndConfirmedOnes) {
   EXPECT_EQ(r.confirmed_unverified, std::vector<std::string>{"dep:generic/a"});
   std::ostringstream out;
   print_verify(*table, index, r, out);
-  EXPECT_NE(out.str().find("1 of the missing names are in entries marked unverified\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("1 of the missing names are in entries marked unverified\n"), std::string::npos)
+      << out.str();
   EXPECT_NE(out.str().find("1 entries marked unverified have all their names in the index (remove the mark): "
                            "dep:generic/a\n"),
-            std::string::npos) << out.str();
+            std::string::npos)
+      << out.str();
 }
 
 }  // namespace

@@ -25,7 +25,10 @@ TEST(RenderText, ControlCharactersAreShownEscaped) {
   bad.message = "note: \x1b[2Jcleared";
   o.requirements.push_back(bad);
   o.warnings.push_back("a\rb");
-  o.problems.push_back({"dep:generic/zlib", std::string("x\0y\xff", 4), {"d\x9b" "e"}});
+  o.problems.push_back({"dep:generic/zlib",
+                        std::string("x\0y\xff", 4),
+                        {"d\x9b"
+                         "e"}});
   std::ostringstream out;
   print_text(o, {}, out);
   std::string text = out.str();
@@ -41,8 +44,10 @@ TEST(RenderText, PrintableTextKeepsUtf8AndEscapesTheRest) {
   EXPECT_EQ(printable_text("caf\xc3\xa9 \xe2\x9c\x93"), "caf\xc3\xa9 \xe2\x9c\x93");
   EXPECT_EQ(printable_text(std::string("a\0b", 3)), "a\\x00b");
   EXPECT_EQ(printable_text("a\xff"), "a\\xff");
-  EXPECT_EQ(printable_text("\xc2\x9b" "31m"), "\\u009b31m");  // the 8-bit CSI
-  EXPECT_EQ(printable_text("\xc0\xaf"), "\\xc0\\xaf");        // overlong
+  EXPECT_EQ(printable_text("\xc2\x9b"
+                           "31m"),
+            "\\u009b31m");                              // the 8-bit CSI
+  EXPECT_EQ(printable_text("\xc0\xaf"), "\\xc0\\xaf");  // overlong
   EXPECT_EQ(printable_text("tab\there"), "tab\\x09here");
 }
 

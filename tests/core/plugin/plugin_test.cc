@@ -4,8 +4,8 @@
 // speaks a newer protocol gets: a clear error naming it, never a hang.
 #include "core/plugin/plugin.h"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -68,12 +68,15 @@ class ExamplePlugin : public ::testing::Test {
     if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "the example plugin is a Python 3 script; no /usr/bin/python3";
     cache_ = test::temp_dir();
     log_ = test::temp_dir() + "/site.log";
-    env_ = {"EXTDEPS_PLUGIN_PATH=" + kExample, "EXTDEPS_SITE_INDEX=" + kExample + "/site-index.json",
-            "EXTDEPS_SITE_LOG=" + log_, "XDG_CACHE_HOME=" + cache_,
-            "EXTDEPS_MAPPINGS_DIR=" + std::string(EXTDEPS_SOURCE_MAPPINGS_DIR), "HOME=" + cache_};
+    env_ = {"EXTDEPS_PLUGIN_PATH=" + kExample,
+            "EXTDEPS_SITE_INDEX=" + kExample + "/site-index.json",
+            "EXTDEPS_SITE_LOG=" + log_,
+            "XDG_CACHE_HOME=" + cache_,
+            "EXTDEPS_MAPPINGS_DIR=" + std::string(EXTDEPS_SOURCE_MAPPINGS_DIR),
+            "HOME=" + cache_};
   }
   std::vector<std::string> resolve_args(std::vector<std::string> more = {}) const {
-    std::vector<std::string> args{"resolve", kExample, "--root", test::data_path("apt/bookworm"),
+    std::vector<std::string> args{"resolve",   kExample,       "--root",        test::data_path("apt/bookworm"),
                                   "--manager", "apt,site-get", "--mapping-dir", kExample + "/mappings"};
     args.insert(args.end(), more.begin(), more.end());
     return args;
@@ -89,9 +92,11 @@ TEST_F(ExamplePlugin, ResolvesInOneSolveWithAptAndIsCachedLikeAnyProvider) {
   auto first = extdeps_run(resolve_args(), env_);
   EXPECT_EQ(first.rc, 0) << first.out << first.err;
   EXPECT_NE(first.out.find("satisfied     dep:generic/zlib            [host]  zlib1g-dev 1:1.2.13.dfsg-1"),
-            std::string::npos) << first.out;
+            std::string::npos)
+      << first.out;
   EXPECT_NE(first.out.find("planned       dep:generic/acme-sdk >=4.2  [host]  acme-sdk 4.2.1 (site-get)"),
-            std::string::npos) << first.out;
+            std::string::npos)
+      << first.out;
   EXPECT_NE(first.out.find("site-get install -- acme-sdk=4.2.1"), std::string::npos) << first.out;
   EXPECT_EQ(read_text(log_), "describe\nidentity\nload\ninstall_commands\n");
 
@@ -117,9 +122,8 @@ TEST_F(ExamplePlugin, ResolvesInOneSolveWithAptAndIsCachedLikeAnyProvider) {
 
 // Not named in --manager and not available by default: the plugin is described, never loaded.
 TEST_F(ExamplePlugin, AnUnnamedPluginIsNotAsked) {
-  auto run = extdeps_run({"resolve", kExample, "--root", test::data_path("apt/bookworm"), "--mapping-dir",
-                          kExample + "/mappings"},
-                         env_);
+  auto run = extdeps_run(
+      {"resolve", kExample, "--root", test::data_path("apt/bookworm"), "--mapping-dir", kExample + "/mappings"}, env_);
   EXPECT_EQ(run.rc, 1) << run.out << run.err;  // acme-sdk has no provider in use
   EXPECT_EQ(read_text(log_), "describe\n");
 }
@@ -130,13 +134,15 @@ TEST_F(ExamplePlugin, EnvAsksThePluginForThePathsOfWhatIsInstalled) {
   fs::copy(test::data_path("apt/bookworm"), root, fs::copy_options::recursive);
   fs::create_directories(root + "/opt/site");
   std::ofstream(root + "/opt/site/installed.json") << R"({"acme-sdk": "4.2.1", "acme-runtime": "4.2.0"})";
-  auto run = extdeps_run({"env", kExample, "--root", root, "--manager", "apt,site-get", "--mapping-dir",
-                          kExample + "/mappings"},
-                         env_);
+  auto run = extdeps_run(
+      {"env", kExample, "--root", root, "--manager", "apt,site-get", "--mapping-dir", kExample + "/mappings"}, env_);
   EXPECT_EQ(run.rc, 0) << run.out << run.err;
-  EXPECT_NE(run.out.find("export PATH=/opt/site/acme-sdk/4.2.1/bin\"${PATH:+:$PATH}\"\n"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("export CMAKE_PREFIX_PATH=/opt/site/acme-sdk/4.2.1\"${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}\"\n"),
-            std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("export PATH=/opt/site/acme-sdk/4.2.1/bin\"${PATH:+:$PATH}\"\n"), std::string::npos)
+      << run.out;
+  EXPECT_NE(
+      run.out.find("export CMAKE_PREFIX_PATH=/opt/site/acme-sdk/4.2.1\"${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}\"\n"),
+      std::string::npos)
+      << run.out;
 }
 
 // Every request extdeps sends and every message the example plugin answers with is what
@@ -147,9 +153,15 @@ TEST_F(ExamplePlugin, ItsMessagesFollowTheProtocolSchema) {
   const std::string source = std::string(EXTDEPS_TEST_DATA) + "/../..";
   Ran checked;
   const std::string options = nlohmann::json{{"site-index", kExample + "/site-index.json"}}.dump();
-  std::vector<std::string> argv{"/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "/usr/bin/python3",
-                                source + "/tests/core/plugin/check_protocol.py", source + "/schema/provider-protocol.schema.json",
-                                kExample + "/extdeps-provider-sitepkgs", test::data_path("apt/bookworm"), options};
+  std::vector<std::string> argv{"/usr/bin/env",
+                                "-i",
+                                "PATH=/usr/bin:/bin",
+                                "/usr/bin/python3",
+                                source + "/tests/core/plugin/check_protocol.py",
+                                source + "/schema/provider-protocol.schema.json",
+                                kExample + "/extdeps-provider-sitepkgs",
+                                test::data_path("apt/bookworm"),
+                                options};
   auto r = run_process({.argv = argv, .timeout_ms = 60000});
   if (r) checked.out = r->out;
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -160,7 +172,8 @@ TEST_F(ExamplePlugin, ItsMessagesFollowTheProtocolSchema) {
 class BadPlugin : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = test::temp_dir(); }
-  Result<std::unique_ptr<ProviderDescriptor>> describe(const std::string& path, std::map<std::string, std::string> env = {}) {
+  Result<std::unique_ptr<ProviderDescriptor>> describe(const std::string& path,
+                                                       std::map<std::string, std::string> env = {}) {
     return plugin::describe(Context::for_test("/", std::move(env)), path);
   }
   std::string dir_;
@@ -171,7 +184,8 @@ TEST_F(BadPlugin, EachFailureIsAnErrorNamingThePlugin) {
     std::string name, body, message;
   };
   for (const auto& c : std::vector<Case>{
-           {"crash", "echo 'boom: no such table' >&2\nexit 3\n", "exited with status 3 during describe: boom: no such table"},
+           {"crash", "echo 'boom: no such table' >&2\nexit 3\n",
+            "exited with status 3 during describe: boom: no such table"},
            {"signal", "kill -SEGV $$\n", "exited with status 139 during describe"},
            {"garbage", "echo 'hello there'\n", "line 1 of its answer to describe is not JSON"},
            {"untyped", "echo '[1, 2]'\n", "line 1 of its answer to describe is not an object with a \"type\""},
@@ -182,7 +196,8 @@ TEST_F(BadPlugin, EachFailureIsAnErrorNamingThePlugin) {
            {"deep", "head -c 300000 /dev/zero | tr '\\0' '['; head -c 300000 /dev/zero | tr '\\0' ']'; echo\n",
             "arrays and objects nested deeper than 200"},
            // One line of 70 MB: killed at 64 MiB, never buffered whole (nor searched quadratically).
-           {"long", "head -c 70000000 /dev/zero | tr '\\0' ' '\n", "line 1 of its answer to describe is longer than 64 MiB"},
+           {"long", "head -c 70000000 /dev/zero | tr '\\0' ' '\n",
+            "line 1 of its answer to describe is longer than 64 MiB"},
            {"newer", "echo '" + describe_line("newer", 2) + "'\n",
             "its description is for protocol 2; this extdeps speaks protocol 1 (a newer extdeps may speak it)"},
            {"misnamed", "echo '" + describe_line("other") + "'\n",
@@ -225,11 +240,14 @@ TEST_F(BadPlugin, LoadStreamsRecordsAndRefusesATruncatedOrBadAnswer) {
     Context ctx = Context::for_test("/");
     auto p = d.make(ctx, ProviderSettings{});
     std::size_t available = 0, installed = 0;
-    auto r = p->load(ctx, [&](PackageRecord&&) { ++available; }, [&](PackageRecord&&) { ++installed; });
+    auto r = p->load(
+        ctx, [&](PackageRecord&&) { ++available; }, [&](PackageRecord&&) { ++installed; });
     if (!r) return r.error();
     return std::make_pair(available, installed);
   };
-  auto good = make("good", R"(echo '{"type":"record","name":"a","version":"1","depends":[["b","c"],{"name":"d","op":">=","version":"2"}]}'; echo '{"type":"record","name":"b","version":"1","installed":true}'; echo '{"type":"end","records":2}')");
+  auto good = make(
+      "good",
+      R"(echo '{"type":"record","name":"a","version":"1","depends":[["b","c"],{"name":"d","op":">=","version":"2"}]}'; echo '{"type":"record","name":"b","version":"1","installed":true}'; echo '{"type":"end","records":2}')");
   ASSERT_TRUE(good.ok());
   auto counted = load(**good);
   ASSERT_TRUE(counted.ok()) << counted.error().message;
@@ -242,7 +260,8 @@ TEST_F(BadPlugin, LoadStreamsRecordsAndRefusesATruncatedOrBadAnswer) {
   EXPECT_NE(r.error().message.find("its answer to load stopped before its \"end\" line"), std::string::npos)
       << r.error().message;
 
-  auto bad = make("badop", R"(echo '{"type":"record","name":"a","version":"1","depends":[{"name":"b","op":"~>","version":"1"}]}')");
+  auto bad = make(
+      "badop", R"(echo '{"type":"record","name":"a","version":"1","depends":[{"name":"b","op":"~>","version":"1"}]}')");
   ASSERT_TRUE(bad.ok());
   r = load(**bad);
   ASSERT_FALSE(r.ok());
@@ -274,10 +293,12 @@ TEST_F(BadPlugin, AnOptionNamedLikeACoreOptionIsRefusedAndNothingAborts) {
     const std::vector<std::string> env{"EXTDEPS_PLUGIN_PATH=" + dir, "XDG_CACHE_HOME=" + cache, "HOME=" + cache};
     // Asked for by name, it fails as a usage error that names the plugin and the core option.
     const std::string project = test::temp_dir();
-    std::ofstream(project + "/pyproject.toml") << "[project]\nname = \"p\"\nversion = \"0\"\n[external]\nbuild-requires = [\"dep:generic/zlib\"]\n";
+    std::ofstream(project + "/pyproject.toml")
+        << "[project]\nname = \"p\"\nversion = \"0\"\n[external]\nbuild-requires = [\"dep:generic/zlib\"]\n";
     auto asked = extdeps_run({"resolve", project, "--manager", "clash"}, env);
     EXPECT_EQ(asked.rc, 2) << name << ": " << asked.err;
-    EXPECT_NE(asked.err.find("unknown package manager 'clash': plugin extdeps-provider-clash"), std::string::npos) << asked.err;
+    EXPECT_NE(asked.err.find("unknown package manager 'clash': plugin extdeps-provider-clash"), std::string::npos)
+        << asked.err;
     EXPECT_NE(asked.err.find("which is extdeps' own --" + name + " (of "), std::string::npos) << asked.err;
     auto version = extdeps_run({"--version"}, env);
     EXPECT_EQ(version.rc, 0) << name << ": " << version.err;
@@ -296,7 +317,8 @@ TEST_F(BadPlugin, AnOptionNamedLikeACoreOptionIsRefusedAndNothingAborts) {
     line.insert(line.size() - 1, ",\"options\":[{\"name\":\"site-index\",\"help\":\"x\"}]");
     write_plugin(dir, plugin, "echo '" + line + "'\n");
   }
-  auto r = extdeps_run({"resolve", "--help"}, {"EXTDEPS_PLUGIN_PATH=" + dir, "XDG_CACHE_HOME=" + cache, "HOME=" + cache});
+  auto r =
+      extdeps_run({"resolve", "--help"}, {"EXTDEPS_PLUGIN_PATH=" + dir, "XDG_CACHE_HOME=" + cache, "HOME=" + cache});
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("--site-index"), std::string::npos) << r.out;
 }
@@ -310,7 +332,8 @@ TEST_F(BadPlugin, ProgramsAreFoundByNameInThePluginPathThenPath) {
   write_plugin(second, "two", "exit 0\n");
   std::ofstream(second + "/extdeps-provider-three") << "not executable\n";
   std::ofstream(second + "/extdeps-provider-") << "no name\n";
-  auto found = plugin::find_programs(Context::for_test("/", {{"EXTDEPS_PLUGIN_PATH", first}, {"PATH", second + ":/nonexistent"}}));
+  auto found = plugin::find_programs(
+      Context::for_test("/", {{"EXTDEPS_PLUGIN_PATH", first}, {"PATH", second + ":/nonexistent"}}));
   EXPECT_EQ(found, (std::vector<std::string>{first + "/extdeps-provider-one", second + "/extdeps-provider-two"}));
 }
 

@@ -36,7 +36,8 @@ TEST(ProviderDescriptor, EachIsCompleteAndAgreesWithTheProviderItMakes) {
     EXPECT_EQ(p->manager(), d->manager);
     EXPECT_EQ(&p->scheme(), d->scheme);
     // Its mapping table ships with extdeps.
-    EXPECT_TRUE(std::filesystem::exists(std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/" + std::string(d->ecosystem) + ".toml"));
+    EXPECT_TRUE(
+        std::filesystem::exists(std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/" + std::string(d->ecosystem) + ".toml"));
     for (const auto& o : d->options) {
       // An option is a flag of every planning command and a key of the C API: one name each.
       EXPECT_TRUE(options.insert(o.name).second) << o.name << " is another provider's option too";

@@ -10,9 +10,9 @@
 #include "core/mapping/mapping.h"
 #include "core/plan/plan.h"
 #include "core/solve/solve.h"
+#include "providers/nix/nix_version.h"
 #include "tests/core/mapping/shipped.h"
 #include "tests/core/solve/solve_fixture.h"
-#include "providers/nix/nix_version.h"
 
 namespace extdeps::solve_testing {
 namespace {
@@ -139,7 +139,8 @@ TEST_F(AliasSolveTest, SpellingsThePurlSpecAllowsFindTheEntryAndCaseInGenericIsW
     EXPECT_EQ(o.requirements[1].canonical_id, c.canonical) << c.written;
     EXPECT_NE(o.requirements[1].status, plan::Status::unmapped) << c.written;
     std::vector<std::string> expected;
-    if (!c.spelling.empty()) expected.push_back(c.written + " is spelled " + c.spelling + " in the mapping tables; write it so");
+    if (!c.spelling.empty())
+      expected.push_back(c.written + " is spelled " + c.spelling + " in the mapping tables; write it so");
     EXPECT_EQ(o.warnings, expected) << c.written;
   }
 }

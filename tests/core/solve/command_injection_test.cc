@@ -84,11 +84,12 @@ TEST_F(InjectionTest, ACondaPackageNamedLikeAnOptionIsRefused) {
 
 // The good names still plan, and every command ends its options before the names.
 TEST_F(InjectionTest, CommandsPutDoubleDashBeforeTheNames) {
-  auto apt = apt::install_commands({{"libxml2-dev", "2.9.14+dfsg-1.3~deb12u1", "amd64", ""}},
-                                   apt::Architectures{"amd64", {}});
+  auto apt =
+      apt::install_commands({{"libxml2-dev", "2.9.14+dfsg-1.3~deb12u1", "amd64", ""}}, apt::Architectures{"amd64", {}});
   ASSERT_EQ(apt.size(), 1u);
-  EXPECT_EQ(apt[0].argv, (std::vector<std::string>{"apt-get", "install", "-y", "--no-install-recommends", "-o", "DPkg::Lock::Timeout=300", "--",
-                                                   "libxml2-dev=2.9.14+dfsg-1.3~deb12u1"}));
+  EXPECT_EQ(apt[0].argv,
+            (std::vector<std::string>{"apt-get", "install", "-y", "--no-install-recommends", "-o",
+                                      "DPkg::Lock::Timeout=300", "--", "libxml2-dev=2.9.14+dfsg-1.3~deb12u1"}));
   auto conda = conda::install_commands({{"zlib", "1.3.1", "", "h4ab18f5_1"}}, {conda::Frontend::conda, "", {}});
   ASSERT_EQ(conda.size(), 1u);
   EXPECT_EQ(conda[0].argv, (std::vector<std::string>{"conda", "install", "-y", "--", "zlib=1.3.1=h4ab18f5_1"}));

@@ -17,7 +17,6 @@ namespace {
 
 using namespace solve_testing;
 
-
 // CUDA needs and the driver (issue 3, part 5): Debian's CUDA 12.4 packages (trixie's versions,
 // non-free), planned against host facts as the detection layer or an override gives them.
 class CudaSolveTest : public SolveTest {
@@ -25,8 +24,8 @@ class CudaSolveTest : public SolveTest {
   void SetUp() override {
     SolveTest::SetUp();
     apt_->offered.push_back(rec("libcudart12", "12.4.127~12.4.1-1"));
-    apt_->offered.push_back(rec("nvidia-cuda-toolkit", "12.4.131~12.4.1-1",
-                                {{dep("libcudart12", DepOp::eq, "12.4.127~12.4.1-1")}}));
+    apt_->offered.push_back(
+        rec("nvidia-cuda-toolkit", "12.4.131~12.4.1-1", {{dep("libcudart12", DepOp::eq, "12.4.127~12.4.1-1")}}));
     mapping::Entry e;
     e.id = "dep:generic/cuda";
     mapping::Alternative build, run;
@@ -137,8 +136,6 @@ TEST_F(CudaSolveTest, HostFactsAreLockedVirtualPackages) {
   EXPECT_EQ(o.requirements[0].status, plan::Status::unsatisfiable);
 }
 
-
-
 TEST_F(CudaSolveTest, AToolkitOnTheMachineMeetsABuildNeed) {
   host_.cuda.state = detect::CudaState::no_library;
   host_.compilers.push_back({"nvcc", "/usr/local/cuda-13.0/bin/nvcc", "13.0.48"});
@@ -158,7 +155,6 @@ TEST_F(CudaSolveTest, AToolkitOnTheMachineMeetsABuildNeed) {
   EXPECT_EQ(o.requirements[0].status, plan::Status::planned);
   EXPECT_EQ(o.requirements[0].packages[0].name, "nvidia-cuda-toolkit");
 }
-
 
 }  // namespace
 }  // namespace extdeps

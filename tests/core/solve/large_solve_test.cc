@@ -40,7 +40,8 @@ TEST_F(LargeSolveTest, TheSameUnmetNeedWritten8000TimesIsOneProblem) {
 TEST_F(LargeSolveTest, ThousandsOfRangesOfOneIdShareItsBundles) {
   auto one = resolve({req("dep:generic/zlib")});
   std::vector<Requirement> reqs;
-  for (int i = 0; i < 3000; ++i) reqs.push_back(req("dep:generic/zlib", Category::host, at_least("0." + std::to_string(i))));
+  for (int i = 0; i < 3000; ++i)
+    reqs.push_back(req("dep:generic/zlib", Category::host, at_least("0." + std::to_string(i))));
   reqs.push_back(req("dep:generic/zlib", Category::host, at_least("3")));
   auto o = resolve(reqs);
   ASSERT_EQ(o.requirements.size(), 3001u);

@@ -83,9 +83,9 @@ TEST(RecordBuffer, TheClosureFollowsDependsAndProvidesButNotConflictsOrConstrain
   PackageRecord c = record("constrained", "1");
   c.constrains = {dep("unrelated", DepOp::spec, ">=2")};
   c.conflicts = {dep("other")};
-  b.add(std::move(c));                                                                               // 6
-  b.add(record("unrelated", "2"));                                                                   // 7
-  b.add(record("other", "1"));                                                                       // 8
+  b.add(std::move(c));              // 6
+  b.add(record("unrelated", "2"));  // 7
+  b.add(record("other", "1"));      // 8
   EXPECT_EQ(b.closure({"app"}), (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5}));
   EXPECT_EQ(b.closure({"liba"}), (std::vector<std::uint32_t>{1, 2, 3, 4}));
   EXPECT_EQ(b.closure({"constrained"}), (std::vector<std::uint32_t>{6}));

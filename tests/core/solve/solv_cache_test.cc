@@ -92,8 +92,7 @@ TEST_F(SolvCacheTest, AForeignFileIsRebuilt) {
   });
   expect_rebuilt(plan, [](const std::string& f) {
     std::string bytes = test::read_file(f);
-    std::ofstream(f, std::ios::binary | std::ios::trunc)
-        << sealed::seal("json", bytes.substr(sealed::kHeaderSize));
+    std::ofstream(f, std::ios::binary | std::ios::trunc) << sealed::seal("json", bytes.substr(sealed::kHeaderSize));
   });
 }
 

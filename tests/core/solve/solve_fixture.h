@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/mapping/mapping.h"
-#include "core/provider/provider.h"
 #include "core/plan/plan.h"
+#include "core/provider/provider.h"
 #include "core/solve/solve.h"
 #include "providers/apt/deb_version.h"
 #include "providers/conda/conda_version.h"
@@ -24,7 +24,7 @@ inline NativeDep dep(std::string name, DepOp op = DepOp::any, std::string v = ""
 }
 
 inline PackageRecord rec(std::string name, std::string version, std::vector<DepAlternatives> depends = {},
-                  std::vector<NativeDep> conflicts = {}, std::vector<NativeDep> provides = {}) {
+                         std::vector<NativeDep> conflicts = {}, std::vector<NativeDep> provides = {}) {
   PackageRecord r;
   r.name = std::move(name);
   r.version = std::move(version);
@@ -69,7 +69,7 @@ class MemoryProvider : public Provider {
 };
 
 inline mapping::Entry entry(std::string id, std::vector<std::vector<std::string>> host_alts,
-                     std::vector<std::string> run = {}) {
+                            std::vector<std::string> run = {}) {
   mapping::Entry e;
   e.id = std::move(id);
   auto& host = e.by_category[Category::host];
@@ -114,8 +114,7 @@ class SolveTest : public ::testing::Test {
         rec("zlib1g", "1:1.2.13.dfsg-1", {{dep("libc6", DepOp::ge, "2.14")}}),
         rec("zlib1g-dev", "1:1.2.13.dfsg-1",
             {{dep("zlib1g", DepOp::eq, "1:1.2.13.dfsg-1")}, {dep("libc6-dev"), dep("libc-dev")}}),
-        rec("libc6-dev", "2.36-9+deb12u9", {{dep("libc6", DepOp::eq, "2.36-9+deb12u9")}}, {},
-            {dep("libc-dev")}),
+        rec("libc6-dev", "2.36-9+deb12u9", {{dep("libc6", DepOp::eq, "2.36-9+deb12u9")}}, {}, {dep("libc-dev")}),
         rec("libxml2", "2.9.14+dfsg-1.3~deb12u1", {{dep("libc6", DepOp::ge, "2.34")}}),
         rec("libxml2-dev", "2.9.14+dfsg-1.3~deb12u1",
             {{dep("libxml2", DepOp::eq, "2.9.14+dfsg-1.3~deb12u1")}, {dep("libicu-dev")}}),
@@ -153,6 +152,5 @@ class SolveTest : public ::testing::Test {
   std::vector<std::unique_ptr<Provider>> providers_;
   mapping::Tables tables_;
 };
-
 
 }  // namespace extdeps::solve_testing

@@ -1,7 +1,7 @@
 // The solver on records shaped like bookworm's (names, versions and relations taken from the real
 // index), served by an in-memory provider so each case shows one behaviour.
-#include "core/plan/plan.h"
 #include "core/solve/solve.h"
+#include "core/plan/plan.h"
 
 #include <gtest/gtest.h>
 
@@ -33,14 +33,13 @@ TEST_F(SolveTest, PlansTheMappedPackageWithItsExactVersion) {
   EXPECT_EQ(o.requirements[0].status, plan::Status::planned);
   ASSERT_EQ(o.steps.size(), 1u);
   EXPECT_EQ(o.steps[0].manager, "apt");
-  EXPECT_EQ(o.steps[0].command, (std::vector<std::string>{"apt-get", "install", "-y",
-                                                          "libxml2-dev=2.9.14+dfsg-1.3~deb12u1"}));
+  EXPECT_EQ(o.steps[0].command,
+            (std::vector<std::string>{"apt-get", "install", "-y", "libxml2-dev=2.9.14+dfsg-1.3~deb12u1"}));
 }
 
 TEST_F(SolveTest, AnInstalledPackageMeetsTheNeedWithoutAStep) {
   apt_->present.push_back(rec("zlib1g", "1:1.2.13.dfsg-1"));
-  apt_->present.push_back(rec("zlib1g-dev", "1:1.2.13.dfsg-1",
-                              {{dep("zlib1g", DepOp::eq, "1:1.2.13.dfsg-1")}}));
+  apt_->present.push_back(rec("zlib1g-dev", "1:1.2.13.dfsg-1", {{dep("zlib1g", DepOp::eq, "1:1.2.13.dfsg-1")}}));
   auto o = resolve({req("dep:generic/zlib", Category::host, at_least("1.2.11"))});
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o.requirements[0].status, plan::Status::satisfied);
@@ -106,10 +105,8 @@ TEST_F(SolveTest, ANeedAlreadyMetStaysMetWhenALaterOneConflictsWithIt) {
     if (met_first) std::swap(reqs[0], reqs[1]);
     auto o = resolve(reqs);
     for (const auto& r : o.requirements) {
-      if (r.requirement.url.id() == "dep:generic/openssl")
-        EXPECT_EQ(r.status, plan::Status::satisfied) << met_first;
-      else
-        EXPECT_EQ(r.status, plan::Status::unsatisfiable) << met_first;
+      if (r.requirement.url.id() == "dep:generic/openssl") EXPECT_EQ(r.status, plan::Status::satisfied) << met_first;
+      else EXPECT_EQ(r.status, plan::Status::unsatisfiable) << met_first;
     }
     EXPECT_TRUE(o.steps.empty());
   }
@@ -173,11 +170,11 @@ TEST_F(SolveTest, RangesFollowPep440AtTheEdges) {
     std::string range;
     std::string planned;  // empty: unsatisfiable
   } cases[] = {
-      {"==1.2.*", "1.2.5+dfsg-1"},   // not 1.3rc1, which starts with "1.3"
-      {"<1.3", "1.2.5+dfsg-1"},      // 1.3rc1 is a pre-release of the exclusive bound
-      {">1.2.5", "1.3~rc1-1"},       // 1.2.5+dfsg is a local version of 1.2.5
+      {"==1.2.*", "1.2.5+dfsg-1"},  // not 1.3rc1, which starts with "1.3"
+      {"<1.3", "1.2.5+dfsg-1"},     // 1.3rc1 is a pre-release of the exclusive bound
+      {">1.2.5", "1.3~rc1-1"},      // 1.2.5+dfsg is a local version of 1.2.5
       {">=1.3rc1", "1.3~rc1-1"},
-      {"==1.2.5", "1.2.5+dfsg-1"},   // a public version ignores the candidate's local label
+      {"==1.2.5", "1.2.5+dfsg-1"},  // a public version ignores the candidate's local label
       {"!=1.3.*", "1.2.5+dfsg-1"},
       {">1.3", ""},
       {"==99999999999999999999999999.*", ""},  // no overflow, no match
@@ -402,7 +399,8 @@ TEST_F(SolveTest, ExplanationsShowNativeVersionsAlsoFromTheCache) {
     auto o = resolve({req("dep:generic/libtiff")});
     EXPECT_EQ(apt_->loads, 1);
     EXPECT_NE(o.requirements[0].message.find("depends on libjpeg-dev (>= 1:1.5), which nothing here provides"),
-              std::string::npos) << run << ": " << o.requirements[0].message;
+              std::string::npos)
+        << run << ": " << o.requirements[0].message;
   }
 }
 
@@ -414,7 +412,6 @@ TEST_F(SolveTest, AnUnknownManagerIsBadInput) {
   EXPECT_EQ(r.error().code, ExitCode::bad_input);
   EXPECT_EQ(r.error().message, "unknown package manager 'emerge' (known here: apt)");
 }
-
 
 }  // namespace
 }  // namespace extdeps

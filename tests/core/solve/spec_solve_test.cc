@@ -18,7 +18,6 @@ namespace {
 
 using namespace solve_testing;
 
-
 // A provider whose relations are match expressions (DepOp::spec), as conda's are; its matcher
 // reads PEP 440 ranges and an optional build glob "py311*" after a space, enough to drive the
 // pool's namespace callback. The conda provider's own matcher is tested in tests/providers/conda.
@@ -124,8 +123,8 @@ TEST_F(SpecSolveTest, SpecRelationsPickTheMatchingBuildAndTheWholeClosureIsPlann
   };
   auto o = resolve({"dep:generic/numpy", "dep:generic/scipy"});
   ASSERT_TRUE(o.ok()) << (o.problems.empty() ? "" : o.problems[0].message);
-  EXPECT_EQ(planned(o), (std::set<std::string>{"python=3.11.7=h2_0_cpython", "numpy=1.26.4=py311h5_0",
-                                               "scipy=1.11.4=py311h7_0"}));
+  EXPECT_EQ(planned(o),
+            (std::set<std::string>{"python=3.11.7=h2_0_cpython", "numpy=1.26.4=py311h5_0", "scipy=1.11.4=py311h7_0"}));
   // Alone, numpy takes the newest python.
   o = resolve({"dep:generic/numpy"});
   EXPECT_EQ(planned(o), (std::set<std::string>{"python=3.12.1=h1_0_cpython", "numpy=1.26.4=py312h5_0"}));
@@ -145,9 +144,10 @@ TEST_F(SpecSolveTest, HostVirtualPackagesMeetSpecs) {
   std::string all;
   for (const auto& d : o.problems[0].details) all += d + "\n";
   EXPECT_NE(all.find("numpy 1.26.4 (conda-forge) needs glibc >=2.17,<3 and this machine has glibc 2.12"),
-            std::string::npos) << all;
-  EXPECT_NE(all.find("numpy 2.0.0 (conda-forge) needs glibc >=2.38 and this machine has glibc 2.12"),
-            std::string::npos) << all;
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("numpy 2.0.0 (conda-forge) needs glibc >=2.38 and this machine has glibc 2.12"), std::string::npos)
+      << all;
 }
 
 TEST_F(SpecSolveTest, ConstrainsLimitWhatElseIsPlannedWithoutPullingItIn) {
@@ -168,7 +168,6 @@ TEST_F(SpecSolveTest, TrackFeaturesLowerAPackagesPreference) {
   auto o = resolve({"dep:generic/numpy"});
   EXPECT_EQ(planned(o), (std::set<std::string>{"numpy=1.26.3=py_0"}));
 }
-
 
 }  // namespace
 }  // namespace extdeps

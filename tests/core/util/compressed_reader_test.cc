@@ -31,7 +31,8 @@ std::string write(const std::string& name, const std::string& bytes) {
 
 std::string big_text() {
   std::string text;
-  for (int i = 0; i < 200000; ++i) text += "<package type=\"rpm\"><name>pkg" + std::to_string(i) + "</name></package>\n";
+  for (int i = 0; i < 200000; ++i)
+    text += "<package type=\"rpm\"><name>pkg" + std::to_string(i) + "</name></package>\n";
   return text;
 }
 
@@ -66,7 +67,8 @@ TEST(CompressedReaderBzip2, DamagedAndCutInputAreErrors) {
   EXPECT_NE(e1.error().message.find("ends early"), std::string::npos) << e1.error().message;
 
   std::string damaged = data;
-  for (std::size_t i = data.size() / 3; i < data.size() / 3 + 64; ++i) damaged[i] = static_cast<char>(damaged[i] ^ 0x5a);
+  for (std::size_t i = data.size() / 3; i < data.size() / 3 + 64; ++i)
+    damaged[i] = static_cast<char>(damaged[i] ^ 0x5a);
   auto bad = CompressedReader::over(damaged, "bad.xml.bz2");
   auto e2 = read_all(*bad);
   ASSERT_FALSE(e2.ok());

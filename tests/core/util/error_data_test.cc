@@ -84,7 +84,8 @@ TEST(ErrorData, TheJsonReaderGivesTheByteOffsetAndWhatItExpected) {
 TEST(ErrorData, AtPlaceKeepsTheInnerPartsAndPutsThePlaceInFront) {
   Error inner = error_at(ExitCode::bad_input, "", "unknown operator '=~'", "= < <= > >= !=");
   Error e = at_place(inner, "extdeps-provider-demo: line 3 of its answer to load");
-  EXPECT_EQ(e.message, "extdeps-provider-demo: line 3 of its answer to load: unknown operator '=~' (expected = < <= > >= !=)");
+  EXPECT_EQ(e.message,
+            "extdeps-provider-demo: line 3 of its answer to load: unknown operator '=~' (expected = < <= > >= !=)");
   EXPECT_EQ(e.place, "extdeps-provider-demo: line 3 of its answer to load");
   EXPECT_EQ(e.what, "unknown operator '=~'");
   EXPECT_EQ(e.expected, "= < <= > >= !=");
@@ -101,7 +102,8 @@ TEST(ErrorData, AtPlaceKeepsTheInnerPartsAndPutsThePlaceInFront) {
 // words. A scan of the sources for the ways text is matched keeps it so.
 TEST(ErrorData, NoCodeDecidesByAnErrorMessageText) {
   const fs::path root = fs::path(EXTDEPS_SOURCE_MAPPINGS_DIR).parent_path();  // the source tree
-  const std::regex match(R"re(message\s*(?:\(\))?\s*\.\s*(starts_with|ends_with|find|rfind|compare|substr|find_first_of|contains)\s*\()re");
+  const std::regex match(
+      R"re(message\s*(?:\(\))?\s*\.\s*(starts_with|ends_with|find|rfind|compare|substr|find_first_of|contains)\s*\()re");
   std::size_t files = 0;
   std::string found;
   for (const char* top : {"core", "providers", "hooks"}) {

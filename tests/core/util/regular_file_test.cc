@@ -58,7 +58,8 @@ TEST(RegularFile, WhatIsNotARegularFileIsRefusedAtOnce) {
   fs::create_symlink("/dev/zero", link);
   auto refused = read_regular_file(link, 1 << 20, Links::refuse);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().message, link + ": is a symbolic link, which is not followed here (expected a regular file)");
+  EXPECT_EQ(refused.error().message,
+            link + ": is a symbolic link, which is not followed here (expected a regular file)");
   auto followed = read_regular_file(link, 1 << 20, Links::follow);
   ASSERT_FALSE(followed.ok());
   EXPECT_EQ(followed.error().message, link + ": is a character device, not a regular file");
@@ -137,8 +138,10 @@ TEST(RegularFile, AResolveOnAChannelWithAFifoForRepodataEnds) {
   ctx.set_warning_sink(nullptr);
   std::ostringstream out, err;
   const std::string source = std::string(EXTDEPS_TEST_DATA) + "/../..";
-  int rc = cli::run(ctx, {"resolve", source + "/bench/conda-ten-deps", "--manager", "conda", "--channel",
-                          "file://" + channel, "--cache-dir", test::temp_dir()}, out, err);
+  int rc = cli::run(ctx,
+                    {"resolve", source + "/bench/conda-ten-deps", "--manager", "conda", "--channel",
+                     "file://" + channel, "--cache-dir", test::temp_dir()},
+                    out, err);
   EXPECT_EQ(rc, 3) << out.str() << err.str();
   EXPECT_NE(err.str().find(channel + "/linux-64/repodata.json): is a FIFO, not a regular file"), std::string::npos)
       << err.str();

@@ -21,7 +21,9 @@ TEST(StringIndex, DenseIdsFoundAgainAfterGrowing) {
   expected[""] = 0;
   for (int i = 0; i < 200000; ++i) {
     // Names, versions and file names of an index: many share long prefixes.
-    std::string s = i % 3 == 0 ? "libfoo-" + std::to_string(i) : i % 3 == 1 ? std::to_string(i) + ".0.1" : "py" + std::to_string(i % 1000);
+    std::string s = i % 3 == 0   ? "libfoo-" + std::to_string(i)
+                    : i % 3 == 1 ? std::to_string(i) + ".0.1"
+                                 : "py" + std::to_string(i % 1000);
     std::uint32_t id = index.insert(s, &added);
     auto [it, fresh] = expected.emplace(s, static_cast<std::uint32_t>(expected.size()));
     ASSERT_EQ(added, fresh) << s;

@@ -80,8 +80,7 @@ void expect_same_as_packaging(const std::vector<std::string>& list) {
       int want = sign(view->rank[i] - view->rank[j]);
       int got = sign(pep440_compare(parsed[i], parsed[j]));
       if (want != got && ++wrong <= 20)
-        ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': we say " << got
-                      << ", packaging says " << want;
+        ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': we say " << got << ", packaging says " << want;
     }
   }
   EXPECT_EQ(wrong, 0u);
@@ -98,8 +97,8 @@ void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
       int want = sign(pep440_compare(parsed[i], parsed[j]));
       int got = sign(rpm_compare(normal[i], normal[j]));
       if (want != got && ++wrong <= 20)
-        ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': PEP 440 " << want
-                      << ", rpm of '" << normal[i] << "' vs '" << normal[j] << "' " << got;
+        ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': PEP 440 " << want << ", rpm of '" << normal[i]
+                      << "' vs '" << normal[j] << "' " << got;
     }
   }
   EXPECT_EQ(wrong, 0u);
@@ -109,9 +108,7 @@ void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
 // leading and trailing zeros, so that many share a prefix and differ in one place.
 std::vector<std::string> random_pep440(int n, unsigned seed) {
   std::mt19937 rng(seed);
-  auto pick = [&](std::initializer_list<const char*> xs) {
-    return std::string(xs.begin()[rng() % xs.size()]);
-  };
+  auto pick = [&](std::initializer_list<const char*> xs) { return std::string(xs.begin()[rng() % xs.size()]); };
   auto num = [&] { return pick({"0", "1", "2", "00", "01", "10"}); };
   auto maybe = [&](int percent) { return static_cast<int>(rng() % 100) < percent; };
   std::vector<std::string> out;
@@ -122,15 +119,11 @@ std::vector<std::string> random_pep440(int n, unsigned seed) {
     v += num();
     for (int k = static_cast<int>(rng() % 3); k > 0; --k) v += "." + num();
     if (maybe(40))
-      v += pick({"", ".", "-", "_"}) +
-           pick({"a", "alpha", "b", "beta", "c", "rc", "pre", "preview"}) + pick({"", ".", "-"}) +
-           (maybe(80) ? num() : "");
+      v += pick({"", ".", "-", "_"}) + pick({"a", "alpha", "b", "beta", "c", "rc", "pre", "preview"}) +
+           pick({"", ".", "-"}) + (maybe(80) ? num() : "");
     if (maybe(35)) {
-      if (maybe(25))
-        v += "-" + num();
-      else
-        v += pick({"", ".", "-", "_"}) + pick({"post", "rev", "r"}) + pick({"", "."}) +
-             (maybe(80) ? num() : "");
+      if (maybe(25)) v += "-" + num();
+      else v += pick({"", ".", "-", "_"}) + pick({"post", "rev", "r"}) + pick({"", "."}) + (maybe(80) ? num() : "");
     }
     if (maybe(35)) v += pick({"", ".", "-"}) + "dev" + (maybe(80) ? num() : "");
     if (maybe(25)) {
@@ -150,9 +143,7 @@ TEST(VersionPep440, FixtureOrdersLikePackaging) {
   expect_same_as_packaging(list);
 }
 
-TEST(VersionPep440, RandomVersionsOrderLikePackaging) {
-  expect_same_as_packaging(random_pep440(1500, 440));
-}
+TEST(VersionPep440, RandomVersionsOrderLikePackaging) { expect_same_as_packaging(random_pep440(1500, 440)); }
 
 TEST(VersionPep440, NormalFormKeepsTheOrderOfTheFixture) {
   expect_normal_form_keeps_order(fixture_versions("pep440.txt"));
@@ -163,9 +154,7 @@ TEST(VersionPep440, NormalFormKeepsTheOrderOfRandomVersions) {
 }
 
 TEST(VersionPep440, KnownOrder) {
-  auto cmp = [](std::string_view a, std::string_view b) {
-    return compare(version::pep440_scheme, a, b);
-  };
+  auto cmp = [](std::string_view a, std::string_view b) { return compare(version::pep440_scheme, a, b); };
   EXPECT_LT(cmp("1.0.dev0", "1.0a1"), 0);
   EXPECT_LT(cmp("1.0a1", "1.0b1"), 0);
   EXPECT_LT(cmp("1.0rc1", "1.0"), 0);
@@ -221,13 +210,12 @@ TEST(VersionPep440, InvalidVersionsSayWhy) {
 TEST(VersionPep440, InvalidStringsThatPackagingAlsoRejects) {
   if (testing::run_command("/usr/bin/python3 -c 'import packaging' 2>/dev/null").status != 0)
     GTEST_SKIP() << "/usr/bin/python3 with packaging is missing";
-  for (const char* v : {"1.0-foo", "1.0.", "1.0+", "1.0+abc.", "1.1.1w", "1.0_1", "1!", "1.0-",
-                        "1.0.post1.post2", "1.0dev1a1", "1..0", "-1.0", "1.0+a..b"}) {
+  for (const char* v : {"1.0-foo", "1.0.", "1.0+", "1.0+abc.", "1.1.1w", "1.0_1", "1!", "1.0-", "1.0.post1.post2",
+                        "1.0dev1a1", "1..0", "-1.0", "1.0+a..b"}) {
     EXPECT_FALSE(parse_pep440(v).ok()) << v;
-    auto r =
-        testing::run_command(std::string("/usr/bin/python3 -c 'import sys; from packaging.version "
-                                         "import Version; Version(sys.argv[1])' '") +
-                             v + "' 2>/dev/null");
+    auto r = testing::run_command(std::string("/usr/bin/python3 -c 'import sys; from packaging.version "
+                                              "import Version; Version(sys.argv[1])' '") +
+                                  v + "' 2>/dev/null");
     EXPECT_NE(r.status, 0) << v << " is valid for packaging";
   }
 }

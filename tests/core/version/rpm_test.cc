@@ -9,9 +9,9 @@
 #include <memory>
 #include <random>
 
+#include "core/version/part_order.h"
 #include "core/version/version.h"
 #include "tests/core/version/version_fixtures.h"
-#include "core/version/part_order.h"
 
 // libsolv names a Solvable field `requires`, a keyword since C++20; read its headers with the
 // field renamed (as core/solve/ does), after every standard header.
@@ -45,8 +45,7 @@ void expect_same_as_libsolv(const std::vector<std::string>& list) {
       int want = sign(pool_evrcmp_str(pool.get(), a.c_str(), b.c_str(), EVRCMP_COMPARE));
       int got = sign(rpm_compare(a, b));
       if (want != got && ++mismatches <= 20)
-        ADD_FAILURE() << "rpm_compare('" << a << "', '" << b << "') = " << got << ", libsolv says "
-                      << want;
+        ADD_FAILURE() << "rpm_compare('" << a << "', '" << b << "') = " << got << ", libsolv says " << want;
     }
   }
   EXPECT_EQ(mismatches, 0u) << "of " << list.size() * list.size() << " pairs";
@@ -71,7 +70,7 @@ TEST(VersionRpm, FixturesAndTheirNormalFormsMatchLibsolv) {
   std::vector<std::string> list;
   for (const auto& v : fixture_versions("deb.txt")) {
     if (list.size() % 3 == 0) list.push_back(v);  // native Debian strings, read as rpm EVRs
-    list.push_back(part_code(v));                  // the upstream fallback's code of a part
+    list.push_back(part_code(v));                 // the upstream fallback's code of a part
   }
   for (const auto& v : fixture_versions("pep440.txt")) {
     list.push_back(v);
@@ -89,8 +88,7 @@ TEST(VersionRpm, RandomStringsMatchLibsolv) {
   // epoch and release marks, separators) meet every rule and every edge between them.
   std::mt19937 rng(440);
   std::vector<std::string> list;
-  for (int i = 0; i < 1500; ++i)
-    list.push_back(testing::random_string(rng, "0019aazZ.~^-:+_", 0, 7));
+  for (int i = 0; i < 1500; ++i) list.push_back(testing::random_string(rng, "0019aazZ.~^-:+_", 0, 7));
   expect_same_as_libsolv(list);
 }
 
@@ -133,7 +131,8 @@ TEST(VersionRpm, TheRecordedAnswersAreTheRealRpms) {
   {
     std::ofstream in(dir + "/pairs.tsv");
     for (const auto& [a, b, result] : pairs) in << a << '\t' << b << '\n';
-    std::ofstream(dir + "/vercmp.lua") << "for line in io.lines('" << dir << "/pairs.tsv') do\n"
+    std::ofstream(dir + "/vercmp.lua") << "for line in io.lines('" << dir
+                                       << "/pairs.tsv') do\n"
                                           "  local a, b = line:match('^([^\\t]*)\\t([^\\t]*)$')\n"
                                           "  io.write(rpm.vercmp(a, b), '\\n')\nend\n";
   }

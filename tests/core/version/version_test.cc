@@ -82,8 +82,7 @@ TEST(VersionUpstream, FallbackSitsWhereDocumented) {
   int checked = 0;
   for (int i = 0; i < 3000; ++i) {
     std::string r = testing::random_string(rng, "0123456789", 1, 2);
-    for (int k = static_cast<int>(rng() % 3); k > 0; --k)
-      r += "." + testing::random_string(rng, "0019", 1, 2);
+    for (int k = static_cast<int>(rng() % 3); k > 0; --k) r += "." + testing::random_string(rng, "0019", 1, 2);
     std::string t = testing::random_string(rng, "wxyzdfsgWZ.+~~01", 1, 6);
     if (t[0] == '.' && t.size() > 1 && t[1] >= '0' && t[1] <= '9') continue;  // R would go on
     if (t[0] >= '0' && t[0] <= '9') continue;

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "providers/apt/deb_version.h"
 #include "tests/providers/apt/apt_test_support.h"
 #include "tests/test_support.h"
-#include "providers/apt/deb_version.h"
 
 namespace extdeps::apt {
 namespace {
@@ -19,7 +19,8 @@ using test::Collected;
 using Strings = std::vector<std::string>;
 
 constexpr const char* kMain = "deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages.lz4";
-constexpr const char* kSecurity = "deb.debian.org_debian-security_dists_bookworm-security_main_binary-amd64_Packages.xz";
+constexpr const char* kSecurity =
+    "deb.debian.org_debian-security_dists_bookworm-security_main_binary-amd64_Packages.xz";
 constexpr const char* kUpdates = "deb.debian.org_debian_dists_bookworm-updates_main_binary-amd64_Packages.gz";
 
 std::string fixture_root() { return extdeps::test::data_path("apt/bookworm"); }
@@ -78,11 +79,12 @@ TEST(AptProvider, ListsTheFixtureIndexFilesSorted) {
 TEST(AptProvider, ListsOnlyThisMachinesArchitecturesAndKnownCodecs) {
   std::string root = extdeps::test::temp_dir();
   std::string l = root + "/var/lib/apt/lists/";
-  for (const char* name : {"r_dists_s_main_binary-amd64_Packages.lz4", "r_dists_s_main_binary-i386_Packages.gz",
-                           "r_dists_s_main_binary-arm64_Packages.lz4", "r_dists_s_main_binary-all_Packages",
-                           "flat_._Packages.zst", "r_dists_s_contrib_binary-amd64_Packages.bz2",
-                           "r_dists_s_main_binary-amd64_Packages.diff_Index", "r_dists_s_InRelease",
-                           "r_dists_s_main_i18n_Translation-en.lz4", "partial/r_dists_s_non-free_binary-amd64_Packages"})
+  for (const char* name :
+       {"r_dists_s_main_binary-amd64_Packages.lz4", "r_dists_s_main_binary-i386_Packages.gz",
+        "r_dists_s_main_binary-arm64_Packages.lz4", "r_dists_s_main_binary-all_Packages", "flat_._Packages.zst",
+        "r_dists_s_contrib_binary-amd64_Packages.bz2", "r_dists_s_main_binary-amd64_Packages.diff_Index",
+        "r_dists_s_InRelease", "r_dists_s_main_i18n_Translation-en.lz4",
+        "partial/r_dists_s_non-free_binary-amd64_Packages"})
     write(l + name);
   Context ctx = fixture_context(root);
   EXPECT_EQ(list_index_files(ctx, architectures(ctx)),
@@ -152,8 +154,9 @@ TEST(AptProvider, LoadFailsOnACorruptListNamingIt) {
   auto r = make_provider(ctx)->load(ctx, available.sink(), installed.sink());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ExitCode::environment);
-  EXPECT_EQ(r.error().message, list + ": lz4 data ends early at byte offset 700 (expected the rest of the stream; "
-                                      "the file may be truncated)");
+  EXPECT_EQ(r.error().message, list +
+                                   ": lz4 data ends early at byte offset 700 (expected the rest of the stream; "
+                                   "the file may be truncated)");
 }
 
 TEST(AptProvider, IdentityIsStableAndFollowsTheFiles) {
@@ -194,8 +197,9 @@ TEST(AptProvider, InstallsPinnedVersionsInOneAptGetCall) {
                                    {"libssl3:i386", "3.0.17-1~deb12u2", "i386"}});
   ASSERT_EQ(cmds.size(), 1u);
   EXPECT_TRUE(cmds[0].requires_elevation);
-  EXPECT_EQ(cmds[0].argv, (Strings{"apt-get", "install", "-y", "--no-install-recommends", "-o", "DPkg::Lock::Timeout=300", "--", "zlib1g-dev=1:1.2.13.dfsg-1",
-                                   "dpkg-dev=1.21.23", "libc6:i386=2.36-9+deb12u14", "libssl3:i386=3.0.17-1~deb12u2"}));
+  EXPECT_EQ(cmds[0].argv, (Strings{"apt-get", "install", "-y", "--no-install-recommends", "-o",
+                                   "DPkg::Lock::Timeout=300", "--", "zlib1g-dev=1:1.2.13.dfsg-1", "dpkg-dev=1.21.23",
+                                   "libc6:i386=2.36-9+deb12u14", "libssl3:i386=3.0.17-1~deb12u2"}));
 }
 
 }  // namespace

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <random>
 
+#include "core/provider/descriptor.h"
 #include "core/version/rpm.h"
 #include "core/version/version.h"
 #include "tests/core/version/version_fixtures.h"
-#include "core/provider/descriptor.h"
 
 namespace extdeps::version {
 namespace {
@@ -47,8 +47,7 @@ void expect_dpkg_agrees(const std::vector<std::pair<std::string, std::string>>& 
     queries.push_back({a, c < 0 ? "lt" : c > 0 ? "gt" : "eq", b});
   }
   auto answers = ask_dpkg(queries);
-  if (!answers)
-    GTEST_SKIP() << "dpkg is not installed: cannot check against dpkg --compare-versions";
+  if (!answers) GTEST_SKIP() << "dpkg is not installed: cannot check against dpkg --compare-versions";
   ASSERT_EQ(answers->size(), queries.size());
   size_t wrong = 0;
   for (size_t i = 0; i < queries.size(); ++i)
@@ -64,9 +63,8 @@ void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
   for (const auto& v : list) {
     auto n = deb_normalize(v);
     ASSERT_TRUE(n.ok()) << n.error().message;
-    EXPECT_EQ(
-        n->find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ~"),
-        n->find(':'))
+    EXPECT_EQ(n->find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ~"),
+              n->find(':'))
         << *n;  // only the epoch's ':' and the release's '-' are marks
     normal.push_back(*n);
   }
@@ -76,8 +74,8 @@ void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
       int want = sign(deb_compare(list[i], list[j]));
       int got = sign(rpm_compare(normal[i], normal[j]));
       if (want != got && ++wrong <= 20)
-        ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': deb " << want << ", rpm of '"
-                      << normal[i] << "' vs '" << normal[j] << "' " << got;
+        ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': deb " << want << ", rpm of '" << normal[i]
+                      << "' vs '" << normal[j] << "' " << got;
     }
   EXPECT_EQ(wrong, 0u);
 }
@@ -104,8 +102,7 @@ std::vector<std::string> random_debs(int n, unsigned seed) {
 TEST(VersionDeb, FixtureSortsLikeDpkg) {
   auto list = fixture_versions("deb.txt");
   ASSERT_GT(list.size(), 700u);
-  std::stable_sort(list.begin(), list.end(),
-                   [](const auto& a, const auto& b) { return deb_compare(a, b) < 0; });
+  std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return deb_compare(a, b) < 0; });
   // Our order must be a total preorder consistent with the sort ...
   for (size_t i = 0; i < list.size(); ++i)
     for (size_t j = i + 1; j < list.size(); ++j)
@@ -126,13 +123,9 @@ TEST(VersionDeb, RandomVersionsCompareLikeDpkg) {
   expect_dpkg_agrees(pairs);
 }
 
-TEST(VersionDeb, NormalFormKeepsTheOrderOfTheFixture) {
-  expect_normal_form_keeps_order(fixture_versions("deb.txt"));
-}
+TEST(VersionDeb, NormalFormKeepsTheOrderOfTheFixture) { expect_normal_form_keeps_order(fixture_versions("deb.txt")); }
 
-TEST(VersionDeb, NormalFormKeepsTheOrderOfRandomVersions) {
-  expect_normal_form_keeps_order(random_debs(1500, 804));
-}
+TEST(VersionDeb, NormalFormKeepsTheOrderOfRandomVersions) { expect_normal_form_keeps_order(random_debs(1500, 804)); }
 
 TEST(VersionDeb, KnownOrder) {
   EXPECT_LT(deb_compare("1.0~rc1", "1.0"), 0);
@@ -191,17 +184,12 @@ TEST(VersionDeb, InvalidVersionsSayWhy) {
   EXPECT_EQ(error("1:"), "invalid deb version '1:': nothing after the epoch colon");
   EXPECT_EQ(error("1.0-"), "invalid deb version '1.0-': the revision is empty");
   EXPECT_EQ(error("1:-1"), "invalid deb version '1:-1': the upstream version is empty");
-  EXPECT_EQ(error("1.0_1"),
-            "invalid deb version '1.0_1': invalid character '_' in the upstream version");
+  EXPECT_EQ(error("1.0_1"), "invalid deb version '1.0_1': invalid character '_' in the upstream version");
   EXPECT_EQ(error("1.0-1:2"), "invalid deb version '1.0-1:2': the epoch is not a number");
-  EXPECT_EQ(error("1:1.0-1:2"),
-            "invalid deb version '1:1.0-1:2': invalid character ':' in the revision");
-  EXPECT_EQ(error("1.0-a-b_c"),
-            "invalid deb version '1.0-a-b_c': invalid character '_' in the revision");
-  EXPECT_EQ(error("1.0\x01"),
-            "invalid deb version '1.0\x01': invalid character '\\x01' in the upstream version");
+  EXPECT_EQ(error("1:1.0-1:2"), "invalid deb version '1:1.0-1:2': invalid character ':' in the revision");
+  EXPECT_EQ(error("1.0-a-b_c"), "invalid deb version '1.0-a-b_c': invalid character '_' in the revision");
+  EXPECT_EQ(error("1.0\x01"), "invalid deb version '1.0\x01': invalid character '\\x01' in the upstream version");
 }
-
 
 // Epochs as dpkg reads them (strtol): any count of leading zeros, a '+'. "0000000000000000000:002"
 // was taken for no epoch at all (more than 10 characters) and sorted before 1.0.
@@ -224,8 +212,8 @@ TEST(VersionDeb, LongEpochsCompareLikeDpkg) {
 
 TEST(VersionDeb, EpochsTooBigForDpkgAreInvalid) {
   // dpkg: "epoch in version is too big", whatever the length.
-  for (std::string v : {std::string("2147483648:1"), std::string("99999999999:1"), std::string("000000000000000000002147483648:1"),
-                        std::string(50000, '9') + ":1"}) {
+  for (std::string v : {std::string("2147483648:1"), std::string("99999999999:1"),
+                        std::string("000000000000000000002147483648:1"), std::string(50000, '9') + ":1"}) {
     auto r = normalize(version::deb_scheme, v);
     ASSERT_FALSE(r.ok()) << v;
     EXPECT_NE(r.error().message.find("': the epoch is too big"), std::string::npos) << r.error().message.substr(0, 300);

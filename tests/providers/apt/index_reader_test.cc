@@ -45,7 +45,9 @@ TEST_P(AptCodec, DecompressesToThePlainText) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AptEachExtension, AptCodec, ::testing::Values("", ".lz4", ".gz", ".xz", ".zst"),
-                         [](const auto& info) { return info.param.empty() ? std::string("plain") : info.param.substr(1); });
+                         [](const auto& info) {
+                           return info.param.empty() ? std::string("plain") : info.param.substr(1);
+                         });
 
 TEST(AptCodecErrors, TruncatedStreamsNameTheFileAndWhereTheyEnd) {
   for (const std::string ext : {"lz4", "gz", "xz", "zst"}) {
@@ -105,8 +107,9 @@ TEST(AptCodecErrors, EmptyCompressedFilesAreTruncatedAndMissingFilesUnreadable) 
   std::string dir = extdeps::test::temp_dir();
   std::string path = dir + "/empty_Packages.lz4";
   std::ofstream(path).flush();
-  EXPECT_EQ(read_error(path), path + ": lz4 data ends early at byte offset 0 (expected the rest of the stream; "
-                                     "the file may be truncated)");
+  EXPECT_EQ(read_error(path), path +
+                                  ": lz4 data ends early at byte offset 0 (expected the rest of the stream; "
+                                  "the file may be truncated)");
   EXPECT_EQ(read_error(dir + "/missing_Packages"), dir + "/missing_Packages: cannot open: No such file or directory");
 }
 

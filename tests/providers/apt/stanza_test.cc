@@ -74,9 +74,9 @@ TEST(AptStanza, KeepsVersionsProvidesAlternativesAndConflicts) {
   ASSERT_NE(py, nullptr);
   EXPECT_EQ(show(py->depends), (Strings{"python3-minimal (= 3.11.2-1+b1)", "python3.11 (>= 3.11.2-1~)",
                                         "libpython3-stdlib (= 3.11.2-1+b1)"}));
-  EXPECT_EQ(show(py->provides), (Strings{"python3-profiler", "python3-supported-max (= 3.11)",
-                                         "python3-supported-min (= 3.11)", "python3:any (= 3.11.2-1+b1)",
-                                         "src:python3-defaults"}));
+  EXPECT_EQ(show(py->provides),
+            (Strings{"python3-profiler", "python3-supported-max (= 3.11)", "python3-supported-min (= 3.11)",
+                     "python3:any (= 3.11.2-1+b1)", "src:python3-defaults"}));
 
   const PackageRecord* gcc = c.find("libgcc-s1");
   ASSERT_NE(gcc, nullptr);
@@ -189,7 +189,8 @@ TEST(AptStanza, ReadsQualifiersRestrictionsProfilesAndOldOperators) {
 }
 
 TEST(AptStanza, TakesBlankLinesWithSpacesAndAFinalStanzaWithoutBlankLine) {
-  Collected c = parse_text("Package: a\nVersion: 1\nArchitecture: all\n \t\nPackage: b\nVersion: 2\nArchitecture: all\n");
+  Collected c =
+      parse_text("Package: a\nVersion: 1\nArchitecture: all\n \t\nPackage: b\nVersion: 2\nArchitecture: all\n");
   ASSERT_EQ(c.records.size(), 2u);
   EXPECT_EQ(c.records[1].version, "2");
   EXPECT_TRUE(parse_text("").records.empty());
@@ -223,8 +224,9 @@ TEST(AptStanza, ReportsMalformedRelationsExactly) {
             "inline:4: unclosed '<' in relation 'a <!nocheck' in Depends (expected '>')");
   EXPECT_EQ(error_of(head + "Conflicts: a | b\n"),
             "inline:4: alternative '|' in Conflicts (expected alternatives only in Depends and Pre-Depends)");
-  EXPECT_EQ(error_of(head + "Provides: foo (>= 1)\n"),
-            "inline:4: operator '>=' in Provides relation 'foo (>= 1)' (expected '=', the only operator Provides allows)");
+  EXPECT_EQ(
+      error_of(head + "Provides: foo (>= 1)\n"),
+      "inline:4: operator '>=' in Provides relation 'foo (>= 1)' (expected '=', the only operator Provides allows)");
 }
 
 TEST(AptStanza, ReportsMalformedStanzasExactly) {
@@ -238,8 +240,9 @@ TEST(AptStanza, ReportsMalformedStanzasExactly) {
             "inline:4: bad Multi-Arch 'sometimes' of package 'x' (expected no, same, foreign or allowed)");
   EXPECT_EQ(error_of("Package: x\nStatus: install ok\nVersion: 1\nArchitecture: amd64\n", true),
             "inline:2: bad Status 'install ok' of package 'x' (expected three words such as 'install ok installed')");
-  EXPECT_EQ(error_of("Package: x\nVersion: 1\nArchitecture: amd64\n", true),
-            "inline:1: package 'x' has no Status field (expected 'Status: install ok installed' or another dpkg state)");
+  EXPECT_EQ(
+      error_of("Package: x\nVersion: 1\nArchitecture: amd64\n", true),
+      "inline:1: package 'x' has no Status field (expected 'Status: install ok installed' or another dpkg state)");
   EXPECT_EQ(error_of("Package: x\n: y\n"), "inline:2: empty field name in line ': y' (expected 'Field: value')");
   EXPECT_EQ(error_of("Package: x\nVersion 1:2.0-1\n"),
             "inline:2: bad field name 'Version 1' (expected a name without spaces before ':')");
@@ -262,7 +265,8 @@ void expect_corrupt(const std::string& name, const std::string& message_after_pa
 TEST(AptStanza, ReportsCorruptFilesWithFileAndLine) {
   expect_corrupt("no-colon_Packages",
                  ":40: missing ':' in line 'Section libs' (expected 'Field: value' or an indented continuation line)");
-  expect_corrupt("missing-version_Packages", ":25: package 'zlib1g' has no Version field (expected 'Version: <version>')");
+  expect_corrupt("missing-version_Packages",
+                 ":25: package 'zlib1g' has no Version field (expected 'Version: <version>')");
   expect_corrupt("missing-package_Packages", ":1: stanza without a Package field (expected 'Package: <name>')");
   expect_corrupt("bad-relation_Packages",
                  ":32: missing version in relation 'libc6 (>= )' in Depends (expected a version after '>=')");
@@ -278,7 +282,6 @@ TEST(AptStanza, ReportsCorruptFilesWithFileAndLine) {
   expect_corrupt("duplicate-field_Packages",
                  ":24: duplicate Package field (expected one per stanza; a blank line may be missing between stanzas)");
 }
-
 
 // Names and fields longer than any real one are damage, said with file:line and a short quote:
 // a 1 GB package name was kept whole and printed whole (gigabytes of memory).

@@ -122,15 +122,18 @@ TEST(Verify, AMissingNameIsNamedAtItsAlternativeAndAVirtualOneToo) {
   EXPECT_EQ(r.checked, 4u);
   EXPECT_EQ(r.found, 1u);
   EXPECT_EQ(problems(r),
-            dir + "/debian.toml:5:1: dep:generic/c: c-compiler is only a virtual package (provided by gcc-12): "
-                  "name a real package\n" +
-            dir + "/debian.toml:15:1: dep:generic/zlib: libz-dev is only a virtual package (provided by "
-                  "zlib1g-dev): name a real package\n" +
-            dir + "/debian.toml:15:1: dep:generic/zlib: zlib-ng-dev is not in the index\n");
+            dir +
+                "/debian.toml:5:1: dep:generic/c: c-compiler is only a virtual package (provided by gcc-12): "
+                "name a real package\n" +
+                dir +
+                "/debian.toml:15:1: dep:generic/zlib: libz-dev is only a virtual package (provided by "
+                "zlib1g-dev): name a real package\n" +
+                dir + "/debian.toml:15:1: dep:generic/zlib: zlib-ng-dev is not in the index\n");
   std::ostringstream out;
   print_verify(*table, index, r, out);
   EXPECT_NE(out.str().find("debian: checked 4 names of 2 ids against test lists: 1 found, 3 missing\n"),
-            std::string::npos) << out.str();
+            std::string::npos)
+      << out.str();
 }
 
 }  // namespace

@@ -45,8 +45,8 @@ TEST(CondaChannels, NamesResolveAgainstTheAliasAndUrlsStayAsTheyAre) {
     auto r = resolve_channel(bad, kDefaultChannelAlias);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.error().code, ExitCode::bad_input);
-    EXPECT_EQ(r.error().message, "invalid conda channel '" + std::string(bad) +
-                                     "' (expected a name such as conda-forge, or a URL)");
+    EXPECT_EQ(r.error().message,
+              "invalid conda channel '" + std::string(bad) + "' (expected a name such as conda-forge, or a URL)");
   }
 }
 
@@ -103,8 +103,7 @@ TEST(CondaChannels, CondarcErrorsNameLineAndColumn) {
             "/home/u/.condarc:1:3: indented line outside any key (expected 'key: value' before it)");
   EXPECT_EQ(condarc_error("channels: [a, b\n"),
             "/home/u/.condarc:1:11: channels list does not end with ']' on its line (expected [name, ...])");
-  EXPECT_EQ(condarc_error("channels: [a,, b]\n"),
-            "/home/u/.condarc:1:14: empty channel entry (expected [name, ...])");
+  EXPECT_EQ(condarc_error("channels: [a,, b]\n"), "/home/u/.condarc:1:14: empty channel entry (expected [name, ...])");
   EXPECT_EQ(condarc_error("channels:\n  - 'conda-forge\n"),
             "/home/u/.condarc:2:5: unterminated quoted string (expected a closing ')");
   EXPECT_EQ(condarc_error("channels:\n  - 'a' b\n"),
@@ -193,8 +192,10 @@ TEST(CondaChannels, BadConfigIsBadInputNamingItsPlace) {
   OptionValue cli_value{{"conda-forge"}, "--channel"};
   auto bad_rc = channel_config(h.ctx(), &cli_value);
   ASSERT_FALSE(bad_rc.ok());  // a broken file is reported even where a higher level sets channels
-  EXPECT_EQ(bad_rc.error().message, h.home + "/.condarc:1:11: channels is 'conda-forge', not a list (expected "
-                                              "'- name' lines below it, or [name, ...])");  EXPECT_EQ(bad_rc.error().place, h.home + "/.condarc:1:11");
+  EXPECT_EQ(bad_rc.error().message, h.home +
+                                        "/.condarc:1:11: channels is 'conda-forge', not a list (expected "
+                                        "'- name' lines below it, or [name, ...])");
+  EXPECT_EQ(bad_rc.error().place, h.home + "/.condarc:1:11");
   EXPECT_EQ(bad_rc.error().what, "channels is 'conda-forge', not a list");
   EXPECT_EQ(bad_rc.error().expected, "'- name' lines below it, or [name, ...]");
   EXPECT_EQ(bad_var.error().from, "EXTDEPS_CONDA_CHANNELS");

@@ -11,9 +11,9 @@
 
 #include "core/fetch/fetch.h"
 #include "core/plan/render.h"
+#include "providers/conda/conda_version.h"
 #include "tests/providers/conda/conda_test_support.h"
 #include "tests/test_support.h"
-#include "providers/conda/conda_version.h"
 
 namespace extdeps::conda {
 namespace {
@@ -156,9 +156,9 @@ TEST(CondaProvider, MissingSourcesAreErrorsNotSilence) {
   Context with_env = Context::for_test("/", {{"CONDA_PREFIX", not_env}});
   auto s = make_provider(with_env, with_channel());
   ASSERT_TRUE(s->load(with_env, avail.sink(), inst.sink()).ok());
-  EXPECT_EQ(with_env.warnings(),
-            (Strings{"CONDA_PREFIX=" + not_env + " is not a conda environment (no conda-meta folder); no installed "
-                     "conda packages are read"}));
+  EXPECT_EQ(with_env.warnings(), (Strings{"CONDA_PREFIX=" + not_env +
+                                          " is not a conda environment (no conda-meta folder); no installed "
+                                          "conda packages are read"}));
 }
 
 TEST(CondaProvider, IdentityFollowsTheIndexAndTheEnvironment) {
@@ -213,19 +213,21 @@ TEST(CondaProvider, PackageSpecsPinVersionAndBuild) {
 }
 
 TEST(CondaProvider, CommandsForEachFrontEnd) {
-  std::vector<PlannedPackage> pkgs = {{"numpy", "1.26.4", "linux-64", "py312head63a1_0"}, {"tzdata", "2024a", "noarch", ""}};
+  std::vector<PlannedPackage> pkgs = {{"numpy", "1.26.4", "linux-64", "py312head63a1_0"},
+                                      {"tzdata", "2024a", "noarch", ""}};
   std::vector<Channel> channels = {kForge, {"https://my.host/ch", "https://my.host/ch"}};
   auto conda = install_commands(pkgs, {Frontend::conda, "/opt/envs/dev", channels});
   ASSERT_EQ(conda.size(), 1u);
   EXPECT_FALSE(conda[0].requires_elevation);
-  EXPECT_EQ(conda[0].argv, (Strings{"conda", "install", "-y", "-p", "/opt/envs/dev", "--override-channels", "-c",
-                                    "conda-forge", "-c", "https://my.host/ch", "--", "numpy=1.26.4=py312head63a1_0",
-                                    "tzdata==2024a"}));
+  EXPECT_EQ(conda[0].argv,
+            (Strings{"conda", "install", "-y", "-p", "/opt/envs/dev", "--override-channels", "-c", "conda-forge", "-c",
+                     "https://my.host/ch", "--", "numpy=1.26.4=py312head63a1_0", "tzdata==2024a"}));
   EXPECT_EQ(install_commands(pkgs, {Frontend::mamba, "", {kForge}})[0].argv,
             (Strings{"mamba", "install", "-y", "--override-channels", "-c", "conda-forge", "--",
                      "numpy=1.26.4=py312head63a1_0", "tzdata==2024a"}));
-  EXPECT_EQ(install_commands(pkgs, {Frontend::micromamba, "/e", {}})[0].argv,
-            (Strings{"micromamba", "install", "-y", "-p", "/e", "--", "numpy=1.26.4=py312head63a1_0", "tzdata==2024a"}));
+  EXPECT_EQ(
+      install_commands(pkgs, {Frontend::micromamba, "/e", {}})[0].argv,
+      (Strings{"micromamba", "install", "-y", "-p", "/e", "--", "numpy=1.26.4=py312head63a1_0", "tzdata==2024a"}));
   EXPECT_EQ(install_commands(pkgs, {Frontend::pixi, "/e", channels})[0].argv,
             (Strings{"pixi", "add", "--", "numpy==1.26.4", "tzdata==2024a"}));
   EXPECT_TRUE(install_commands({}, {Frontend::conda, "/e", channels}).empty());
@@ -240,7 +242,8 @@ TEST(CondaProvider, CommandsAreQuotedForPeopleOnlyWhenShown) {
   EXPECT_EQ(plan::shell_line(cmds[0].argv),
             "micromamba install -y -p '/home/me/my envs/it'\\''s' --override-channels -c conda-forge -- "
             "'tzdata=1!2024.1=h0_0' zlib=1.3.1=h4ab18f5_1");
-  EXPECT_EQ(plan::shell_line(install_commands({{"numpy", "2.0.0", "linux-64", "py312h0_0"}}, {Frontend::pixi, "", {}})[0].argv),
+  EXPECT_EQ(plan::shell_line(
+                install_commands({{"numpy", "2.0.0", "linux-64", "py312h0_0"}}, {Frontend::pixi, "", {}})[0].argv),
             "pixi add -- numpy==2.0.0");
 }
 

@@ -37,7 +37,8 @@ inline std::vector<std::string> show(const std::vector<NativeDep>& deps) {
 // One DepAlternatives per depends entry: each must hold exactly one NativeDep.
 inline std::vector<std::string> show(const std::vector<DepAlternatives>& groups) {
   std::vector<std::string> out;
-  for (const auto& g : groups) out.push_back(g.size() == 1 ? show(g[0]) : "(" + std::to_string(g.size()) + " alternatives)");
+  for (const auto& g : groups)
+    out.push_back(g.size() == 1 ? show(g[0]) : "(" + std::to_string(g.size()) + " alternatives)");
   return out;
 }
 

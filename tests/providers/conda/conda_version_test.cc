@@ -10,10 +10,10 @@
 #include <sstream>
 
 #include "core/cli/cli.h"
-#include "providers/conda/conda_version.h"
-#include "core/version/version.h"
-#include "tests/core/version/version_fixtures.h"
 #include "core/provider/descriptor.h"
+#include "core/version/version.h"
+#include "providers/conda/conda_version.h"
+#include "tests/core/version/version_fixtures.h"
 
 // libsolv names a Solvable field `requires`, a keyword since C++20 (see rpm_test.cc).
 #define requires requires_
@@ -34,9 +34,7 @@ std::string lists(const std::vector<CondaComponent>& list) {
     for (size_t j = 0; j < list[i].size(); ++j) {
       const CondaPart& p = list[i][j];
       if (j) out += ", ";
-      out += p.kind == CondaPart::Kind::string ? "'" + p.text + "'"
-             : p.kind == CondaPart::Kind::post ? "inf"
-                                               : p.text;
+      out += p.kind == CondaPart::Kind::string ? "'" + p.text + "'" : p.kind == CondaPart::Kind::post ? "inf" : p.text;
     }
     out += "]";
   }
@@ -64,26 +62,23 @@ CondaVersion must_parse(std::string_view text) {
 // docstring writes "0.4 < 0.4.0", but its own padding rule (and conda's code) makes them equal,
 // like the "1.1.0 == 1.1" it lists below.
 const std::vector<std::pair<std::string, std::string>> kDocumentedOrder = {
-    {"", "0.4"},         {"==", "0.4.0"},     {"<", "0.4.1.rc"},   {"==", "0.4.1.RC"},
-    {"<", "0.4.1"},      {"<", "0.5a1"},      {"<", "0.5b3"},      {"<", "0.5C1"},
-    {"<", "0.5"},        {"<", "0.9.6"},      {"<", "0.960923"},   {"<", "1.0"},
-    {"<", "1.1dev1"},    {"<", "1.1_"},       {"<", "1.1a1"},      {"<", "1.1.0dev1"},
-    {"==", "1.1.dev1"},  {"<", "1.1.a1"},     {"<", "1.1.0rc1"},   {"<", "1.1.0"},
-    {"==", "1.1"},       {"<", "1.1.0post1"}, {"==", "1.1.post1"}, {"<", "1.1post1"},
-    {"<", "1996.07.12"}, {"<", "1!0.4.1"},    {"<", "1!3.1.1.6"},  {"<", "2!0.4.1"},
+    {"", "0.4"},        {"==", "0.4.0"},     {"<", "0.4.1.rc"},   {"==", "0.4.1.RC"}, {"<", "0.4.1"},
+    {"<", "0.5a1"},     {"<", "0.5b3"},      {"<", "0.5C1"},      {"<", "0.5"},       {"<", "0.9.6"},
+    {"<", "0.960923"},  {"<", "1.0"},        {"<", "1.1dev1"},    {"<", "1.1_"},      {"<", "1.1a1"},
+    {"<", "1.1.0dev1"}, {"==", "1.1.dev1"},  {"<", "1.1.a1"},     {"<", "1.1.0rc1"},  {"<", "1.1.0"},
+    {"==", "1.1"},      {"<", "1.1.0post1"}, {"==", "1.1.post1"}, {"<", "1.1post1"},  {"<", "1996.07.12"},
+    {"<", "1!0.4.1"},   {"<", "1!3.1.1.6"},  {"<", "2!0.4.1"},
 };
 
 // Versions that probe one rule each, beyond the documented list.
 const std::vector<std::string> kTricky = {
-    "1.0.1_",     "1.0.1a",     "1.0.1",        "1!0.1",      "1.1dev1",       "1.1.dev",
-    "1.1.dev1",   "1.1post1",   "1.1.post",     "2023.11.17", "1.2.3+local.1", "1.2.3+local",
-    "1.2.3+1",    "1.2.3+0",    "1.2.3+a",      "0.4.1.rc",   "0.4.1.RC",      "0.960923",
-    "2.2beta29",  "1.0devel",   "1.0dev",       "1.0.*",      "1.*",           "1.0*",
-    "1.0-1",      "1.0_1",      "01.002",       "0!1.2",      "00!1.2",        "1.2.0.0.0",
-    "1.2.0.0.1",  "1.2.0.0.a",  "1.2.3+x",      "2.0a0",      "2.0.dev0",      "2.0.0a0",
-    "1.0.0.post", "1.0postfix", "1.0rc1.post1", "1.0_",       "1._",           "_",
-    "1.0a_",      "1.0a",       "2024a",        "2025a",      "3.0.a0",        "1.2.3a4b5c",
-    "1.2.3a4b5",  "0",          "0.0",          "1.a"};
+    "1.0.1_",    "1.0.1a",     "1.0.1",         "1!0.1",       "1.1dev1",    "1.1.dev",    "1.1.dev1",     "1.1post1",
+    "1.1.post",  "2023.11.17", "1.2.3+local.1", "1.2.3+local", "1.2.3+1",    "1.2.3+0",    "1.2.3+a",      "0.4.1.rc",
+    "0.4.1.RC",  "0.960923",   "2.2beta29",     "1.0devel",    "1.0dev",     "1.0.*",      "1.*",          "1.0*",
+    "1.0-1",     "1.0_1",      "01.002",        "0!1.2",       "00!1.2",     "1.2.0.0.0",  "1.2.0.0.1",    "1.2.0.0.a",
+    "1.2.3+x",   "2.0a0",      "2.0.dev0",      "2.0.0a0",     "1.0.0.post", "1.0postfix", "1.0rc1.post1", "1.0_",
+    "1._",       "_",          "1.0a_",         "1.0a",        "2024a",      "2025a",      "3.0.a0",       "1.2.3a4b5c",
+    "1.2.3a4b5", "0",          "0.0",           "1.a"};
 
 std::vector<std::string> documented() {
   std::vector<std::string> out;
@@ -112,9 +107,7 @@ std::vector<std::string> shared_versions(const std::string& dir) {
 // Random valid versions, mostly alike, so that many pairs differ in one place only.
 std::vector<std::string> random_conda(int n, unsigned seed) {
   std::mt19937 rng(seed);
-  auto pick = [&](std::initializer_list<const char*> xs) {
-    return std::string(xs.begin()[rng() % xs.size()]);
-  };
+  auto pick = [&](std::initializer_list<const char*> xs) { return std::string(xs.begin()[rng() % xs.size()]); };
   auto maybe = [&](int percent) { return static_cast<int>(rng() % 100) < percent; };
   auto component = [&] {
     return pick({"0",   "1",    "2",      "00",   "10", "a", "b",  "rc",    "dev", "post",  "0a",
@@ -159,12 +152,10 @@ void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
     for (size_t j = 0; j < list.size(); ++j) {
       int want = sign(conda_compare(parsed[i], parsed[j]));
       int got = sign(rpm_compare(normal[i], normal[j]));
-      int solv =
-          sign(pool_evrcmp_str(pool.get(), normal[i].c_str(), normal[j].c_str(), EVRCMP_COMPARE));
+      int solv = sign(pool_evrcmp_str(pool.get(), normal[i].c_str(), normal[j].c_str(), EVRCMP_COMPARE));
       if ((want != got || want != solv) && ++wrong <= 20)
-        ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': conda " << want
-                      << ", rpm of '" << normal[i] << "' vs '" << normal[j] << "' " << got
-                      << ", libsolv " << solv;
+        ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': conda " << want << ", rpm of '" << normal[i]
+                      << "' vs '" << normal[j] << "' " << got << ", libsolv " << solv;
     }
   }
   EXPECT_EQ(wrong, 0u) << "of " << list.size() * list.size() << " pairs";
@@ -203,17 +194,13 @@ TEST(CondaVersion, RejectsWhatCondaRejects) {
   EXPECT_EQ(why_invalid("1.2=3"), "invalid conda version '1.2=3': invalid character '='");
   EXPECT_EQ(why_invalid("a!1"), "invalid conda version 'a!1': the epoch 'a' is not a number");
   EXPECT_EQ(why_invalid("!1"), "invalid conda version '!1': the epoch '' is not a number");
-  EXPECT_EQ(why_invalid("1!2!3"),
-            "invalid conda version '1!2!3': more than one epoch separator '!'");
-  EXPECT_EQ(why_invalid("1+2+3"),
-            "invalid conda version '1+2+3': more than one local version separator '+'");
+  EXPECT_EQ(why_invalid("1!2!3"), "invalid conda version '1!2!3': more than one epoch separator '!'");
+  EXPECT_EQ(why_invalid("1+2+3"), "invalid conda version '1+2+3': more than one local version separator '+'");
   EXPECT_EQ(why_invalid("+1"), "invalid conda version '+1': the version before '+' is empty");
   EXPECT_EQ(why_invalid("1!+1"), "invalid conda version '1!+1': the version before '+' is empty");
   EXPECT_EQ(why_invalid("1!"), "invalid conda version '1!': the version after '!' is empty");
-  EXPECT_EQ(why_invalid("1.2+"),
-            "invalid conda version '1.2+': its local version has an empty component");
-  EXPECT_EQ(why_invalid("1.2+a..b"),
-            "invalid conda version '1.2+a..b': its local version has an empty component");
+  EXPECT_EQ(why_invalid("1.2+"), "invalid conda version '1.2+': its local version has an empty component");
+  EXPECT_EQ(why_invalid("1.2+a..b"), "invalid conda version '1.2+a..b': its local version has an empty component");
   EXPECT_FALSE(conda_normalize("1..2").ok());
 }
 
@@ -417,8 +404,9 @@ TEST(CondaVersion, CliComparesConda) {
   EXPECT_EQ(run({"version", "compare", "--scheme", "conda", "1..0", "1"}, rc),
             "error: invalid conda version '1..0': it has an empty component\n");
   EXPECT_EQ(rc, 2);
-  EXPECT_EQ(run({"version", "compare", "--scheme", "kondo", "1", "2"}, rc),
-            "error: unknown version scheme 'kondo' (expected rpm, pep440, deb, conda, pkgconfig, nix, pacman or homebrew)\n");
+  EXPECT_EQ(
+      run({"version", "compare", "--scheme", "kondo", "1", "2"}, rc),
+      "error: unknown version scheme 'kondo' (expected rpm, pep440, deb, conda, pkgconfig, nix, pacman or homebrew)\n");
 }
 
 }  // namespace

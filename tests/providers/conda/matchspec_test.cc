@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 
@@ -249,24 +249,17 @@ TEST(MatchSpecMatch, ConformsToCondaDocs) {
 }
 
 TEST(MatchSpecParse, RejectsWithPlaceAndReason) {
-  EXPECT_EQ(error_of("numpy >=1.2,,<2"),
-            "invalid match spec 'numpy >=1.2,,<2': empty version at column 12");
-  EXPECT_EQ(error_of("numpy >=1.2,"),
-            "invalid match spec 'numpy >=1.2,': empty version at column 12");
-  EXPECT_EQ(error_of("numpy ,>=1.2"),
-            "invalid match spec 'numpy ,>=1.2': empty version at column 7");
-  EXPECT_EQ(error_of("numpy 1.2||1.3"),
-            "invalid match spec 'numpy 1.2||1.3': empty version at column 10");
+  EXPECT_EQ(error_of("numpy >=1.2,,<2"), "invalid match spec 'numpy >=1.2,,<2': empty version at column 12");
+  EXPECT_EQ(error_of("numpy >=1.2,"), "invalid match spec 'numpy >=1.2,': empty version at column 12");
+  EXPECT_EQ(error_of("numpy ,>=1.2"), "invalid match spec 'numpy ,>=1.2': empty version at column 7");
+  EXPECT_EQ(error_of("numpy 1.2||1.3"), "invalid match spec 'numpy 1.2||1.3': empty version at column 10");
   EXPECT_EQ(error_of("numpy ()"), "invalid match spec 'numpy ()': empty version at column 7");
-  EXPECT_EQ(error_of("numpy (>=1.2"),
-            "invalid match spec 'numpy (>=1.2': unclosed '(' at column 7");
+  EXPECT_EQ(error_of("numpy (>=1.2"), "invalid match spec 'numpy (>=1.2': unclosed '(' at column 7");
   EXPECT_EQ(error_of("numpy " + std::string(40, '(') + "1" + std::string(40, ')')),
             "invalid match spec 'numpy " + std::string(40, '(') + "1" + std::string(40, ')') +
                 "': parentheses nested too deep at column 39");
-  EXPECT_EQ(must_parse("numpy " + std::string(20, '(') + "1" + std::string(20, ')')).text(),
-            "numpy 1");
-  EXPECT_EQ(error_of("numpy >=1.2)"),
-            "invalid match spec 'numpy >=1.2)': unexpected ')' at column 12");
+  EXPECT_EQ(must_parse("numpy " + std::string(20, '(') + "1" + std::string(20, ')')).text(), "numpy 1");
+  EXPECT_EQ(error_of("numpy >=1.2)"), "invalid match spec 'numpy >=1.2)': unexpected ')' at column 12");
   EXPECT_EQ(error_of("numpy 1.2(3)"),
             "invalid match spec 'numpy 1.2(3)': unexpected '(' (expected ',' or '|' before it) at "
             "column 10");
@@ -276,39 +269,30 @@ TEST(MatchSpecParse, RejectsWithPlaceAndReason) {
   EXPECT_EQ(error_of("numpy >=1.0, <1.2..,!=1.1"),
             "invalid match spec 'numpy >=1.0, <1.2..,!=1.1': invalid conda version '1.2..': it has "
             "an empty component at column 15");
-  EXPECT_EQ(error_of("numpy !1.2"),
-            "invalid match spec 'numpy !1.2': invalid operator in '!1.2' at column 7");
-  EXPECT_EQ(error_of("numpy >=<1.2"),
-            "invalid match spec 'numpy >=<1.2': invalid operator in '>=<1.2' at column 7");
-  EXPECT_EQ(error_of("numpy >="),
-            "invalid match spec 'numpy >=': expected a version after '>=' at column 7");
-  EXPECT_EQ(error_of("numpy=="),
-            "invalid match spec 'numpy==': expected a version after '==' at column 6");
+  EXPECT_EQ(error_of("numpy !1.2"), "invalid match spec 'numpy !1.2': invalid operator in '!1.2' at column 7");
+  EXPECT_EQ(error_of("numpy >=<1.2"), "invalid match spec 'numpy >=<1.2': invalid operator in '>=<1.2' at column 7");
+  EXPECT_EQ(error_of("numpy >="), "invalid match spec 'numpy >=': expected a version after '>=' at column 7");
+  EXPECT_EQ(error_of("numpy=="), "invalid match spec 'numpy==': expected a version after '==' at column 6");
   EXPECT_EQ(error_of("numpy ~=1"),
             "invalid match spec 'numpy ~=1': '~=' needs a version with at least two components, "
             "not '1' at column 9");
-  EXPECT_EQ(error_of("numpy ~=1.2.*"),
-            "invalid match spec 'numpy ~=1.2.*': '~=' cannot be used with '.*' at column 7");
-  EXPECT_EQ(
-      error_of("numpy ^1\\.2.*$"),
-      "invalid match spec 'numpy ^1\\.2.*$': regular-expression versions ('^1\\.2.*$') are not "
-      "supported at column 7");
-  EXPECT_EQ(
-      error_of("numpy 1.2 py 0"),
-      "invalid match spec 'numpy 1.2 py 0': more than one build string ('py 0') at column 11");
+  EXPECT_EQ(error_of("numpy ~=1.2.*"), "invalid match spec 'numpy ~=1.2.*': '~=' cannot be used with '.*' at column 7");
+  EXPECT_EQ(error_of("numpy ^1\\.2.*$"),
+            "invalid match spec 'numpy ^1\\.2.*$': regular-expression versions ('^1\\.2.*$') are not "
+            "supported at column 7");
+  EXPECT_EQ(error_of("numpy 1.2 py 0"),
+            "invalid match spec 'numpy 1.2 py 0': more than one build string ('py 0') at column 11");
   EXPECT_EQ(error_of(""), "invalid match spec '': it is empty");
   EXPECT_EQ(error_of("  # only a comment"), "invalid match spec '  # only a comment': it is empty");
   EXPECT_EQ(error_of(">=1.2"), "invalid match spec '>=1.2': expected a package name at column 1");
   EXPECT_EQ(error_of("conda-forge::numpy"),
             "invalid match spec 'conda-forge::numpy': channel and namespace prefixes "
             "('conda-forge::') are not supported at column 12");
-  EXPECT_EQ(error_of("num*"),
-            "invalid match spec 'num*': package name globs are not supported at column 4");
+  EXPECT_EQ(error_of("num*"), "invalid match spec 'num*': package name globs are not supported at column 4");
   EXPECT_EQ(error_of("pkg[build_number='>=3']"),
             "invalid match spec 'pkg[build_number='>=3']': unsupported key 'build_number' in "
             "brackets (only version and build are) at column 5");
-  EXPECT_EQ(error_of("numpy[version='>=1.20"),
-            "invalid match spec 'numpy[version='>=1.20': unclosed ' at column 15");
+  EXPECT_EQ(error_of("numpy[version='>=1.20"), "invalid match spec 'numpy[version='>=1.20': unclosed ' at column 15");
   EXPECT_EQ(error_of("numpy[version='>=1.20'"),
             "invalid match spec 'numpy[version='>=1.20'': unclosed '[' at column 6");
   EXPECT_EQ(error_of("numpy[version=]"),
@@ -329,8 +313,7 @@ TEST(MatchSpecParse, RejectsWithPlaceAndReason) {
   EXPECT_EQ(error_of("numpy >=1.2 if python >=3"),
             "invalid match spec 'numpy >=1.2 if python >=3': conditional specs ('if') are not "
             "supported at column 13");
-  EXPECT_EQ(error_of("mkl@"),
-            "invalid match spec 'mkl@': feature specs ('name@') are not supported at column 4");
+  EXPECT_EQ(error_of("mkl@"), "invalid match spec 'mkl@': feature specs ('name@') are not supported at column 4");
   EXPECT_EQ(error_of("numpy-1.26.4-py312_0.conda"),
             "invalid match spec 'numpy-1.26.4-py312_0.conda': a package file name is not a match "
             "spec here at column 1");
@@ -361,8 +344,7 @@ TEST(MatchSpecParse, VersionBuildAlone) {
   auto all = parse_version_build("");
   ASSERT_TRUE(all.ok());
   EXPECT_TRUE(all->matches("0", ""));
-  EXPECT_EQ(parse_version_build("1.2,,3").error().message,
-            "invalid match spec '1.2,,3': empty version at column 4");
+  EXPECT_EQ(parse_version_build("1.2,,3").error().message, "invalid match spec '1.2,,3': empty version at column 4");
 }
 
 TEST(MatchSpecParse, CompiledMatcherForTheSolver) {
@@ -391,8 +373,7 @@ TEST(MatchSpecParse, NoiseIsParsedOrRejectedNeverMisread) {
     std::string text = "pkg " + random_text(rng, alphabet, 12);
     auto s = parse_matchspec(text);
     if (!s) {
-      EXPECT_TRUE(s.error().message.starts_with("invalid match spec '" + text + "': "))
-          << s.error().message;
+      EXPECT_TRUE(s.error().message.starts_with("invalid match spec '" + text + "': ")) << s.error().message;
       continue;
     }
     ++parsed;
@@ -443,7 +424,8 @@ TEST(MatchSpecParse, FuzzFindingsReadBackOrAreRefused) {
            {"1@[]", "invalid package name '1@' (expected letters, digits, - _ .) at column 1"},
            {".conda\t[]", "a package file name is not a match spec here at column 1"},
            {"f,bff.o 1", "invalid package name 'f,bff.o' (expected letters, digits, - _ .) at column 1"},
-           {std::string("\x15\0y 1", 5), "invalid package name '\\x15\\x00y' (expected letters, digits, - _ .) at column 1"},
+           {std::string("\x15\0y 1", 5),
+            "invalid package name '\\x15\\x00y' (expected letters, digits, - _ .) at column 1"},
        }) {
     auto parsed = parse_matchspec(spec);
     ASSERT_FALSE(parsed.ok()) << spec << " -> " << parsed->text();
@@ -498,9 +480,8 @@ TEST(MatchSpecData, EveryRecordMatchesItsOwnPins) {
   ASSERT_FALSE(records.empty());
   for (const auto& r : records) {
     std::string name = r["name"], version = r["version"], build = r["build"];
-    for (const std::string& spec :
-         {name + " " + version + " " + build, name + " ==" + version, name + "=" + version,
-          name + " >=" + version + ",<=" + version, name + " " + version + " *"}) {
+    for (const std::string& spec : {name + " " + version + " " + build, name + " ==" + version, name + "=" + version,
+                                    name + " >=" + version + ",<=" + version, name + " " + version + " *"}) {
       auto s = parse_matchspec(spec);
       ASSERT_TRUE(s.ok()) << s.error().message;
       EXPECT_TRUE(s->matches(version, build)) << spec;

@@ -32,13 +32,13 @@ TEST(CondaPrefix, ReadsEveryRecordOfTheRealEnvironment) {
   ASSERT_EQ(pkgs->size(), 16u);
   Strings names;
   for (const auto& p : *pkgs) names.push_back(p.record.name);
-  EXPECT_EQ(names, (Strings{"bzip2", "ca-certificates", "libexpat", "libffi", "liblzma", "libmpdec", "libsqlite",
-                            "libzlib", "ncurses", "openssl", "pip", "python", "python_abi", "readline", "tk",
-                            "tzdata"}));
+  EXPECT_EQ(names,
+            (Strings{"bzip2", "ca-certificates", "libexpat", "libffi", "liblzma", "libmpdec", "libsqlite", "libzlib",
+                     "ncurses", "openssl", "pip", "python", "python_abi", "readline", "tk", "tzdata"}));
   for (const auto& p : *pkgs) {
     EXPECT_TRUE(p.record.installed) << p.record.name;
-    EXPECT_EQ(p.record.origin, prefix + "/conda-meta/" + p.record.name + "-" + p.record.version + "-" +
-                                   p.record.build + ".json");
+    EXPECT_EQ(p.record.origin,
+              prefix + "/conda-meta/" + p.record.name + "-" + p.record.version + "-" + p.record.build + ".json");
   }
 }
 
@@ -60,8 +60,7 @@ TEST(CondaPrefix, ThePythonRecordHasItsRealValues) {
             (Strings{"__osx|>=11.0", "bzip2|>=1.0.8,<2.0a0", "libexpat|>=2.6.4,<3.0a0", "libffi|>=3.4,<4.0a0",
                      "liblzma|>=5.6.4,<6.0a0", "libmpdec|>=4.0.0,<5.0a0", "libsqlite|>=3.48.0,<4.0a0",
                      "libzlib|>=1.3.1,<2.0a0", "ncurses|>=6.5,<7.0a0", "openssl|>=3.4.1,<4.0a0",
-                     "python_abi|3.13.* *_cp313t", "readline|>=8.2,<9.0a0", "tk|>=8.6.13,<8.7.0a0",
-                     "tzdata"}));
+                     "python_abi|3.13.* *_cp313t", "readline|>=8.2,<9.0a0", "tk|>=8.6.13,<8.7.0a0", "tzdata"}));
   EXPECT_TRUE(py->record.constrains.empty());
 }
 
@@ -96,8 +95,9 @@ void write(const std::string& path, const std::string& text) { std::ofstream(pat
 TEST(CondaPrefix, ADamagedRecordIsAnErrorNamingTheFile) {
   std::string prefix = make_prefix();
   write(prefix + "/conda-meta/history", "not json at all\n");
-  write(prefix + "/conda-meta/zlib-1.3.1-h0_2.json",
-        R"({"name": "zlib", "version": "1.3.1", "build": "h0_2", "build_number": 2, "depends": ["libzlib 1.3.1 h0_2"]})");
+  write(
+      prefix + "/conda-meta/zlib-1.3.1-h0_2.json",
+      R"({"name": "zlib", "version": "1.3.1", "build": "h0_2", "build_number": 2, "depends": ["libzlib 1.3.1 h0_2"]})");
   auto ok = read_prefix(prefix);
   ASSERT_TRUE(ok.ok()) << ok.error().message;
   ASSERT_EQ(ok->size(), 1u);
@@ -109,8 +109,9 @@ TEST(CondaPrefix, ADamagedRecordIsAnErrorNamingTheFile) {
   auto r = read_prefix(prefix);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ExitCode::environment);
-  EXPECT_EQ(r.error().message, bad + ": data ends early at byte offset 67 (expected ',' or ']'; the file may be "
-                                     "truncated)");
+  EXPECT_EQ(r.error().message, bad +
+                                   ": data ends early at byte offset 67 (expected ',' or ']'; the file may be "
+                                   "truncated)");
 
   write(bad, R"({"name": "abc", "version": "1.0", "depends": []})");
   EXPECT_EQ(read_prefix(prefix).error().message,

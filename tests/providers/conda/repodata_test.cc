@@ -75,8 +75,9 @@ TEST(CondaRepodata, ReadsTheRealCondaForgeSubset) {
   const PackageRecord* blas = c.find("libblas");
   ASSERT_NE(blas, nullptr);
   EXPECT_EQ(blas->build_number, 21u);
-  EXPECT_EQ(show(blas->constrains), (Strings{"liblapacke|3.9.0 21_linux64_openblas", "blas|* openblas",
-                                             "libcblas|3.9.0 21_linux64_openblas", "liblapack|3.9.0 21_linux64_openblas"}));
+  EXPECT_EQ(show(blas->constrains),
+            (Strings{"liblapacke|3.9.0 21_linux64_openblas", "blas|* openblas", "libcblas|3.9.0 21_linux64_openblas",
+                     "liblapack|3.9.0 21_linux64_openblas"}));
 
   // A bare name is DepOp::any; null depends and constrains are empty.
   EXPECT_EQ(show(c.find("openssl")->depends), (Strings{"ca-certificates", "libgcc-ng|>=12"}));
@@ -128,8 +129,10 @@ TEST(CondaRepodata, AgreesWithNlohmannOnEveryRecordOfTheRealFile) {
       for (const auto& d : rec["constrains"].is_null() ? nlohmann::json::array() : rec["constrains"])
         constrains.push_back(d);
       Strings ours_depends, ours_constrains;
-      for (const auto& g : r->depends) ours_depends.push_back(g[0].name + (g[0].version.empty() ? "" : " " + g[0].version));
-      for (const auto& d : r->constrains) ours_constrains.push_back(d.name + (d.version.empty() ? "" : " " + d.version));
+      for (const auto& g : r->depends)
+        ours_depends.push_back(g[0].name + (g[0].version.empty() ? "" : " " + g[0].version));
+      for (const auto& d : r->constrains)
+        ours_constrains.push_back(d.name + (d.version.empty() ? "" : " " + d.version));
       EXPECT_EQ(ours_depends, depends) << fn;
       EXPECT_EQ(ours_constrains, constrains) << fn;
       ++compared;
@@ -206,7 +209,8 @@ TEST(CondaRepodata, WithoutALocationPackagesAreBesideTheFile) {
   // The fixture's base_url is relative, so it resolves against the file's folder.
   ASSERT_TRUE(read_repodata_file(fixture_channel(), {}, c.sink()).ok());
   std::string channel = extdeps::test::data_path("conda/channel/");
-  EXPECT_EQ(c.find("blas")->origin, channel.substr(0, channel.rfind("/conda/channel/")) + "/conda/mirror/linux-64/blas-1.0-mkl.conda");
+  EXPECT_EQ(c.find("blas")->origin,
+            channel.substr(0, channel.rfind("/conda/channel/")) + "/conda/mirror/linux-64/blas-1.0-mkl.conda");
 }
 
 TEST(CondaRepodata, AZstdCopyReadsTheSameRecordsFromAFileAndFromMemory) {
@@ -282,8 +286,9 @@ TEST(CondaRepodata, WrongTypesNameTheFieldTheOffsetAndWhatWasExpected) {
                 "' of 2000 bytes at byte offset 35 (expected at most 1024 bytes)");
   EXPECT_EQ(error_of(record(R"("name": 1, "version": "1", "build": "0")")),
             R"(repodata.json: packages.conda["a-1-0.conda"].name is a number at byte offset 44 (expected a string))");
-  EXPECT_EQ(error_of(R"({"packages": []})"),
-            "repodata.json: packages is an array at byte offset 13 (expected an object of package records by file name)");
+  EXPECT_EQ(
+      error_of(R"({"packages": []})"),
+      "repodata.json: packages is an array at byte offset 13 (expected an object of package records by file name)");
   EXPECT_EQ(error_of(R"({"packages": {"a-1-0.tar.bz2": []}})"),
             "repodata.json: unexpected '[' at byte offset 31 (expected '{')");
   EXPECT_EQ(error_of("[]"),
@@ -292,8 +297,9 @@ TEST(CondaRepodata, WrongTypesNameTheFieldTheOffsetAndWhatWasExpected) {
             "repodata.json: info is a string at byte offset 9 (expected an object with subdir and base_url)");
   EXPECT_EQ(error_of(R"({"info": {"base_url": 7}})"),
             "repodata.json: info.base_url is a number at byte offset 22 (expected a string)");
-  EXPECT_EQ(error_of(R"({"repodata_version": 3})"),
-            "repodata.json: repodata_version is 3 at byte offset 21 (expected 1 or 2; a newer index format is not read)");
+  EXPECT_EQ(
+      error_of(R"({"repodata_version": 3})"),
+      "repodata.json: repodata_version is 3 at byte offset 21 (expected 1 or 2; a newer index format is not read)");
   EXPECT_EQ(error_of(R"({"repodata_version": "2"})"),
             "repodata.json: repodata_version is a string at byte offset 21 (expected 1 or 2; a newer index format is "
             "not read)");
@@ -305,8 +311,9 @@ TEST(CondaRepodata, WrongTypesNameTheFieldTheOffsetAndWhatWasExpected) {
 TEST(CondaRepodata, NotJsonAndTruncatedIndexesAreErrorsNamingTheFile) {
   EXPECT_EQ(error_of("<html><body>502 Bad Gateway</body></html>"),
             "repodata.json: unexpected '<' at byte offset 0 (expected a JSON value)");
-  EXPECT_EQ(error_of(""), "repodata.json: data ends early at byte offset 0 (expected a JSON value; the file may be "
-                          "truncated)");
+  EXPECT_EQ(error_of(""),
+            "repodata.json: data ends early at byte offset 0 (expected a JSON value; the file may be "
+            "truncated)");
   EXTDEPS_SHARED_OR_SKIP(path, "conda/conda-forge-numpy-linux-64.json");
   std::string text = extdeps::test::read_file(path);
   size_t cut = text.find("\"numpy-1.26.4-py312head63a1_0.conda\"") + 10;

@@ -27,7 +27,6 @@ namespace fs = std::filesystem;
 
 #define WORLD_OR_SKIP(w) TOOL_WORLD_OR_SKIP(w, "dnf")
 
-
 TEST(DnfPrimary, ThePrimaryMetadataReadsAsCreaterepoWroteIt) {
   WORLD_OR_SKIP(w);
   auto repomd = test::read_file(w + "/repo/repodata/repomd.xml");
@@ -37,7 +36,8 @@ TEST(DnfPrimary, ThePrimaryMetadataReadsAsCreaterepoWroteIt) {
   auto reader = CompressedReader::open(w + "/repo/" + *href);
   ASSERT_TRUE(reader.ok());
   std::map<std::string, PackageRecord> by_name;
-  auto r = read_primary(**reader, "primary.xml.gz", "x86_64", [&](PackageRecord&& rec) { by_name[rec.name] = std::move(rec); });
+  auto r = read_primary(**reader, "primary.xml.gz", "x86_64",
+                        [&](PackageRecord&& rec) { by_name[rec.name] = std::move(rec); });
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(by_name.size(), 28u);
   EXPECT_EQ(by_name.at("libpng").version, "2:1.6.40-4.fc41");
@@ -50,7 +50,8 @@ TEST(DnfPrimary, ThePrimaryMetadataReadsAsCreaterepoWroteIt) {
   }
   // The rich dependency as alternatives, the file dependency, the exact release.
   std::sort(deps.begin(), deps.end());
-  EXPECT_EQ(deps, (std::vector<std::string>{"/usr/bin/pkg-config", "gdal-libs=3.9.3-1.fc41", "libcurl-devel|curl-devel"}));
+  EXPECT_EQ(deps,
+            (std::vector<std::string>{"/usr/bin/pkg-config", "gdal-libs=3.9.3-1.fc41", "libcurl-devel|curl-devel"}));
   std::set<std::string> provides;
   for (const auto& p : by_name.at("pkgconf-pkg-config").provides) provides.insert(test::show_dep(p));
   EXPECT_TRUE(provides.count("/usr/bin/pkg-config"));  // primary lists *bin/* files
@@ -99,13 +100,15 @@ TEST(DnfConfig, RepoFilesAndTheirVariables) {
 
 TEST(DnfConfig, MirrorsAndExcludes) {
   const std::string dir = test::temp_dir();
-  std::ofstream(dir + "/f.repo") << "[fedora]\nmetalink=https://mirrors.example/metalink?repo=fedora-$releasever&arch=$basearch\n"
-                                    "excludepkgs=kernel*, gdal-devel\n\n[epel]\nmirrorlist=https://m.example/list\n"
-                                    "includepkgs=hdf5*\n";
+  std::ofstream(dir + "/f.repo")
+      << "[fedora]\nmetalink=https://mirrors.example/metalink?repo=fedora-$releasever&arch=$basearch\n"
+         "excludepkgs=kernel*, gdal-devel\n\n[epel]\nmirrorlist=https://m.example/list\n"
+         "includepkgs=hdf5*\n";
   auto repos = read_repo_files({dir});
   ASSERT_TRUE(repos.ok()) << repos.error().message;
   EXPECT_TRUE((*repos)[0].baseurls.empty());
-  EXPECT_EQ(expand((*repos)[0].metalink, "41", "x86_64"), "https://mirrors.example/metalink?repo=fedora-41&arch=x86_64");
+  EXPECT_EQ(expand((*repos)[0].metalink, "41", "x86_64"),
+            "https://mirrors.example/metalink?repo=fedora-41&arch=x86_64");
   EXPECT_EQ((*repos)[0].exclude, (std::vector<std::string>{"kernel*", "gdal-devel"}));
   EXPECT_EQ((*repos)[1].mirrorlist, "https://m.example/list");
   EXPECT_TRUE(excluded("kernel-core", (*repos)[0].exclude, (*repos)[0].include));
@@ -129,9 +132,12 @@ TEST(DnfConfig, MirrorsAndExcludes) {
       "xmlns:mm0=\"http://fedorahosted.org/mirrormanager\">\n <files>\n  <file name=\"repomd.xml\">\n"
       "   <mm0:timestamp>1732600000</mm0:timestamp>\n   <size>6140</size>\n   <verification>\n"
       "    <hash type=\"sha256\">aa</hash>\n   </verification>\n   <resources maxconnections=\"1\">\n"
-      "    <url protocol=\"rsync\" type=\"rsync\" location=\"DE\" preference=\"100\">rsync://r.example/41/os/repodata/repomd.xml</url>\n"
-      "    <url protocol=\"https\" type=\"https\" location=\"US\" preference=\"99\">https://slow.example/41/os/repodata/repomd.xml</url>\n"
-      "    <url protocol=\"https\" type=\"https\" location=\"DE\" preference=\"100\">https://near.example/41/os/repodata/repomd.xml</url>\n"
+      "    <url protocol=\"rsync\" type=\"rsync\" location=\"DE\" "
+      "preference=\"100\">rsync://r.example/41/os/repodata/repomd.xml</url>\n"
+      "    <url protocol=\"https\" type=\"https\" location=\"US\" "
+      "preference=\"99\">https://slow.example/41/os/repodata/repomd.xml</url>\n"
+      "    <url protocol=\"https\" type=\"https\" location=\"DE\" "
+      "preference=\"100\">https://near.example/41/os/repodata/repomd.xml</url>\n"
       "   </resources>\n  </file>\n </files>\n</metalink>\n";
   auto urls = metalink_urls(metalink, "metalink");
   ASSERT_TRUE(urls.ok()) << urls.error().message;
@@ -147,12 +153,16 @@ TEST(DnfResolve, AMetalinksMirrorsAndExcludedPackages) {
   test::HttpServer server;
   server.serve_dir("/fedora/41/os", w + "/repo");
   test::Route link;
-  link.body = "<?xml version=\"1.0\"?><metalink version=\"3.0\" xmlns=\"http://www.metalinker.org/\"><files><file name=\"repomd.xml\">"
-              "<resources><url protocol=\"file\" preference=\"300\">file:///dev/zero?/repodata/repomd.xml</url>"
-              "<url protocol=\"file\" preference=\"200\">file://" + w + "/repo/repodata/repomd.xml</url>"
-              "<url protocol=\"http\" preference=\"100\">" + server.url("/gone/41/os/repodata/repomd.xml") +
-              "</url><url protocol=\"http\" preference=\"90\">" + server.url("/fedora/41/os/repodata/repomd.xml") +
-              "</url></resources></file></files></metalink>";
+  link.body =
+      "<?xml version=\"1.0\"?><metalink version=\"3.0\" xmlns=\"http://www.metalinker.org/\"><files><file "
+      "name=\"repomd.xml\">"
+      "<resources><url protocol=\"file\" preference=\"300\">file:///dev/zero?/repodata/repomd.xml</url>"
+      "<url protocol=\"file\" preference=\"200\">file://" +
+      w +
+      "/repo/repodata/repomd.xml</url>"
+      "<url protocol=\"http\" preference=\"100\">" +
+      server.url("/gone/41/os/repodata/repomd.xml") + "</url><url protocol=\"http\" preference=\"90\">" +
+      server.url("/fedora/41/os/repodata/repomd.xml") + "</url></resources></file></files></metalink>";
   server.route("/metalink", link);
   const std::string root = test::temp_dir() + "/root";
   fs::copy(w + "/root", root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
@@ -190,17 +200,19 @@ version::testing::CommandResult real_dnf_install(const std::string& root, const 
   const std::string home = test::temp_dir();
   std::ofstream(home + "/.rpmmacros") << "%_dbpath /var/lib/rpm\n";
   return version::testing::run_command(
-      "rpm --root '" + root + "' --dbpath /var/lib/rpm --initdb 2>/dev/null; HOME='" + home + "' dnf --installroot='" + root +
-      "' --setopt=reposdir='" + root + "/etc/yum.repos.d' --setopt=cachedir='" + home + "/cache' --setopt=logdir=/var/log "
-      "--setopt=persistdir='" + home + "/persist' --releasever=" + releasever + " -y --setopt=tsflags=test install" + names +
-      " 2>&1");
+      "rpm --root '" + root + "' --dbpath /var/lib/rpm --initdb 2>/dev/null; HOME='" + home + "' dnf --installroot='" +
+      root + "' --setopt=reposdir='" + root + "/etc/yum.repos.d' --setopt=cachedir='" + home +
+      "/cache' --setopt=logdir=/var/log "
+      "--setopt=persistdir='" +
+      home + "/persist' --releasever=" + releasever + " -y --setopt=tsflags=test install" + names + " 2>&1");
 }
 
 TEST(DnfModules, StreamsDefaultsAndStates) {
   ModuleIndex index;
   const std::string yaml =
       "---\ndocument: modulemd\nversion: 2\ndata:\n  name: nodejs\n  stream: \"18\"\n  artifacts:\n    rpms:\n"
-      "    - nodejs-1:18.20.4-1.module_el9.x86_64\n    - nodejs-1:18.20.4-1.module_el9.src\n    - npm-1:10.7.0-1.module_el9.x86_64\n...\n"
+      "    - nodejs-1:18.20.4-1.module_el9.x86_64\n    - nodejs-1:18.20.4-1.module_el9.src\n    - "
+      "npm-1:10.7.0-1.module_el9.x86_64\n...\n"
       "---\ndocument: modulemd\nversion: 2\ndata:\n  name: nodejs\n  stream: \"20\"\n  artifacts:\n    rpms:\n"
       "    - nodejs-1:20.17.0-1.module_el9.x86_64\n...\n"
       "---\ndocument: modulemd-defaults\nversion: 1\ndata:\n  module: nodejs\n  stream: \"18\"\n...\n";
@@ -218,8 +230,8 @@ TEST(DnfModules, StreamsDefaultsAndStates) {
              n16 = rec("nodejs", "16.20.2-1.el9"), other = rec("zlib", "1.2.11-40.el9");
   ModularFilter by_default(index, {});
   EXPECT_FALSE(by_default.hides(n18));
-  EXPECT_TRUE(by_default.hides(n20));    // a stream that is not active
-  EXPECT_TRUE(by_default.hides(n16));    // non-modular, shadowed by the active stream's nodejs
+  EXPECT_TRUE(by_default.hides(n20));  // a stream that is not active
+  EXPECT_TRUE(by_default.hides(n16));  // non-modular, shadowed by the active stream's nodejs
   EXPECT_FALSE(by_default.hides(other));
   ModularFilter enabled(index, {{"nodejs", {"20", "enabled"}}});
   EXPECT_TRUE(enabled.hides(n18));
@@ -246,15 +258,19 @@ TEST(DnfModules, TheYamlModulemdWrites) {
       "    to go on a second line\n  description: >-\n    PostgreSQL is an advanced Object-Relational database\n"
       "    management system: it's \"quoted\", [not a list].\n\n    - not an item\n  license:\n    module: [MIT]\n"
       "  dependencies:\n  - buildrequires:\n      platform: [el9]\n    requires:\n      platform: [el9, 'el9.4']\n"
-      "  references:\n    community: https://www.postgresql.org/\n  profiles:\n    server:\n      rpms: [postgresql-server]\n"
-      "  api:\n    rpms:\n      - postgresql\n  artifacts:\n    rpms:\n    - postgresql-0:15.6-1.module+el9.4.0+21.src\n"
+      "  references:\n    community: https://www.postgresql.org/\n  profiles:\n    server:\n      rpms: "
+      "[postgresql-server]\n"
+      "  api:\n    rpms:\n      - postgresql\n  artifacts:\n    rpms:\n    - "
+      "postgresql-0:15.6-1.module+el9.4.0+21.src\n"
       "    - postgresql-0:15.6-1.module+el9.4.0+21.x86_64  # the client\n"
       "    - \"postgresql-server-0:15.6-1.module+el9.4.0+21.x86_64\"\n...\n"
       "---\ndocument: modulemd\nversion: 2\ndata:\n  name: postgresql\n  stream: 16\n  summary: |\n    a: b\n    - c\n"
-      "  artifacts: {rpms: ['postgresql-0:16.1-1.module+el9.4.0+22.x86_64',\n      postgresql-server-0:16.1-1.module+el9.4.0+22.x86_64]}\n"
+      "  artifacts: {rpms: ['postgresql-0:16.1-1.module+el9.4.0+22.x86_64',\n      "
+      "postgresql-server-0:16.1-1.module+el9.4.0+22.x86_64]}\n"
       "...\n---\ndocument: modulemd-translations\nversion: 1\ndata:\n  module: postgresql\n  stream: \"15\"\n"
       "  translations:\n    fr_FR:\n      summary: \"Serveur PostgreSQL \\u00e9 \\\n        suite\"\n...\n"
-      "---\ndocument: modulemd-defaults\nversion: 1\ndata:\n  module: postgresql\n  stream: '15'\n  profiles:\n    '15': [server]\n...\n";
+      "---\ndocument: modulemd-defaults\nversion: 1\ndata:\n  module: postgresql\n  stream: '15'\n  profiles:\n    "
+      "'15': [server]\n...\n";
   ModuleIndex index;
   auto r = read_modules(yaml, "modules.yaml", index);
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -262,11 +278,13 @@ TEST(DnfModules, TheYamlModulemdWrites) {
   EXPECT_EQ(index.streams[0].name, "postgresql");
   EXPECT_EQ(index.streams[0].stream, "15");
   EXPECT_EQ(index.streams[0].artifacts,
-            (std::vector<std::string>{"postgresql-0:15.6-1.module+el9.4.0+21.src", "postgresql-0:15.6-1.module+el9.4.0+21.x86_64",
+            (std::vector<std::string>{"postgresql-0:15.6-1.module+el9.4.0+21.src",
+                                      "postgresql-0:15.6-1.module+el9.4.0+21.x86_64",
                                       "postgresql-server-0:15.6-1.module+el9.4.0+21.x86_64"}));
   EXPECT_EQ(index.streams[1].stream, "16");
   EXPECT_EQ(index.streams[1].artifacts,
-            (std::vector<std::string>{"postgresql-0:16.1-1.module+el9.4.0+22.x86_64", "postgresql-server-0:16.1-1.module+el9.4.0+22.x86_64"}));
+            (std::vector<std::string>{"postgresql-0:16.1-1.module+el9.4.0+22.x86_64",
+                                      "postgresql-server-0:16.1-1.module+el9.4.0+22.x86_64"}));
   ASSERT_EQ(index.defaults.size(), 1u);  // the translations document is not a default
   EXPECT_EQ(index.defaults.at("postgresql"), "15");
 }
@@ -312,7 +330,8 @@ TEST(DnfModules, WhatIsNotModulemdYamlIsRefusedWithItsPlace) {
     ModuleIndex index;
     auto r = read_modules(text, "modules.yaml", index);
     ASSERT_FALSE(r.ok()) << text;
-    EXPECT_EQ(r.error().message.rfind("modules.yaml:" + place + ": not YAML: " + what, 0), 0u) << text << "\n" << r.error().message;
+    EXPECT_EQ(r.error().message.rfind("modules.yaml:" + place + ": not YAML: " + what, 0), 0u) << text << "\n"
+                                                                                               << r.error().message;
   }
   // Block nesting is bounded as flow nesting is: 100 levels of "- " in one line.
   std::string deep;
@@ -325,12 +344,17 @@ TEST(DnfModules, WhatIsNotModulemdYamlIsRefusedWithItsPlace) {
 
 // A ',' where YAML has it as text or between entries reads, with the values it gives.
 TEST(DnfModules, CommasThatAreTextOrBetweenEntriesRead) {
-  for (const auto& [text, name, artifacts] : std::vector<std::tuple<std::string, std::string, std::vector<std::string>>>{
-           {"---\ndocument: modulemd\ndata: {name: a, stream: \"1\",\n  artifacts: {rpms: [x,\n y]}}\n", "a", {"x", "y"}},
+  for (const auto& [text, name, artifacts] :
+       std::vector<std::tuple<std::string, std::string, std::vector<std::string>>>{
+           {"---\ndocument: modulemd\ndata: {name: a, stream: \"1\",\n  artifacts: {rpms: [x,\n y]}}\n",
+            "a",
+            {"x", "y"}},
            {"---\ndocument: modulemd\ndata:\n  name: 'a\n,b'\n  stream: s\n", "a ,b", {}},
            {"---\ndocument: modulemd\ndata:\n  name: a, b\n   c,d\n  stream: s\n", "a, b c,d", {}},
            {"---\ndocument: modulemd\ndata:\n  name: n\n  stream: s\n  summary: \xc3\xa9t\xc3\xa9, \"x\"\n", "n", {}},
-           {"\xEF\xBB\xBF---\ndocument: modulemd\ndata:\n  description: >\n    it's a 'quote\n  name: a\n  stream: s\n", "a", {}}}) {
+           {"\xEF\xBB\xBF---\ndocument: modulemd\ndata:\n  description: >\n    it's a 'quote\n  name: a\n  stream: s\n",
+            "a",
+            {}}}) {
     ModuleIndex index;
     auto r = read_modules(text, "modules.yaml", index);
     ASSERT_TRUE(r.ok()) << text << "\n" << r.error().message;
@@ -349,10 +373,12 @@ TEST(DnfResolve, ModuleStreamsAsDnfFiltersThem) {
   fs::create_directories(root + "/etc/yum.repos.d");
   fs::create_directories(root + "/etc/dnf/modules.d");
   fs::copy_file(w + "/root/etc/os-release", root + "/etc/os-release");
-  std::ofstream(root + "/etc/yum.repos.d/test.repo") << "[test]\nbaseurl=file://" << w << "/repo\ngpgcheck=0\nmetadata_expire=0\n\n"
-                                                    << "[mod]\nbaseurl=file://" << w << "/modrepo\ngpgcheck=0\nmetadata_expire=0\n";
+  std::ofstream(root + "/etc/yum.repos.d/test.repo")
+      << "[test]\nbaseurl=file://" << w << "/repo\ngpgcheck=0\nmetadata_expire=0\n\n"
+      << "[mod]\nbaseurl=file://" << w << "/modrepo\ngpgcheck=0\nmetadata_expire=0\n";
   const std::string project = test::temp_dir();
-  std::ofstream(project + "/pyproject.toml") << "[project]\nname = \"m\"\nversion = \"0\"\n[external]\nbuild-requires = [\"dep:generic/nodejs\"]\n";
+  std::ofstream(project + "/pyproject.toml")
+      << "[project]\nname = \"m\"\nversion = \"0\"\n[external]\nbuild-requires = [\"dep:generic/nodejs\"]\n";
   struct Case {
     std::string module_file;  // the nodejs.module; empty: none
     std::string version;      // what dnf installs
@@ -382,7 +408,8 @@ TEST(DnfResolve, ModuleStreamsAsDnfFiltersThem) {
     auto r = real_dnf_install(root, "9", " nodejs");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("Transaction test succeeded."), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find(c.version), std::string::npos) << "dnf installs another nodejs than " << c.version << ":\n" << r.out;
+    EXPECT_NE(r.out.find(c.version), std::string::npos) << "dnf installs another nodejs than " << c.version << ":\n"
+                                                        << r.out;
   }
 }
 
@@ -402,7 +429,8 @@ TEST(DnfRich, TheBooleanSyntaxAsRpmWritesIt) {
   std::vector<std::string> names;
   solve::rich_names(*c, names);
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "pkgconfig(zlib)", "c"}));
-  for (const char* bad : {"a or b", "(a or b", "(a or b and c)", "(a if b else c else d)", "(a >=)", "(and)", "(a b)", "(a) x"}) {
+  for (const char* bad :
+       {"a or b", "(a or b", "(a or b and c)", "(a if b else c else d)", "(a >=)", "(and)", "(a b)", "(a) x"}) {
     auto e = solve::parse_rich_dep(bad);
     EXPECT_FALSE(e.ok()) << bad;
     if (!e.ok()) EXPECT_NE(e.error().message.find("at byte"), std::string::npos) << e.error().message;
@@ -417,12 +445,13 @@ TEST(DnfResolve, RichDependenciesAsDnfHonoursThem) {
   const std::string root = test::temp_dir() + "/richroot";
   fs::create_directories(root + "/etc/yum.repos.d");
   fs::copy_file(w + "/root/etc/os-release", root + "/etc/os-release");
-  std::ofstream(root + "/etc/yum.repos.d/test.repo") << "[test]\nbaseurl=file://" << w << "/repo\ngpgcheck=0\nmetadata_expire=0\n\n"
-                                                    << "[mod]\nbaseurl=file://" << w << "/modrepo\ngpgcheck=0\nmetadata_expire=0\n";
+  std::ofstream(root + "/etc/yum.repos.d/test.repo")
+      << "[test]\nbaseurl=file://" << w << "/repo\ngpgcheck=0\nmetadata_expire=0\n\n"
+      << "[mod]\nbaseurl=file://" << w << "/modrepo\ngpgcheck=0\nmetadata_expire=0\n";
   struct Case {
-    std::vector<std::string> ids;   // the needs
-    int rc;                         // extdeps' exit status, and dnf's
-    std::string libfoo;             // the libfoo planned, when one is
+    std::vector<std::string> ids;  // the needs
+    int rc;                        // extdeps' exit status, and dnf's
+    std::string libfoo;            // the libfoo planned, when one is
   };
   const std::vector<Case> cases = {
       {{"client", "libfoo"}, 0, "2.5-1.fc41"},
@@ -437,7 +466,8 @@ TEST(DnfResolve, RichDependenciesAsDnfHonoursThem) {
       list += std::string(list.empty() ? "" : ", ") + "\"dep:generic/" + id + "\"";
       names += " " + id;
     }
-    std::ofstream(project + "/pyproject.toml") << "[project]\nname = \"r\"\nversion = \"0\"\n[external]\nbuild-requires = [" << list << "]\n";
+    std::ofstream(project + "/pyproject.toml")
+        << "[project]\nname = \"r\"\nversion = \"0\"\n[external]\nbuild-requires = [" << list << "]\n";
     auto ctx = Context::from_process();
     ctx.set_warning_sink(nullptr);
     std::ostringstream out, err;
@@ -469,24 +499,30 @@ TEST(DnfVerify, ATableAgainstRpmMdRepositories) {
   auto ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", std::string(EXTDEPS_TEST_DATA) + "/dnf/mappings"}});
   std::ostringstream out, err;
   int rc = cli::run(ctx,
-                    {"mappings", "verify", "--ecosystem", "fedora", "--index", "file://" + w + "/repo", "--index", primary,
-                     "--cache-dir", test::temp_dir()},
+                    {"mappings", "verify", "--ecosystem", "fedora", "--index", "file://" + w + "/repo", "--index",
+                     primary, "--cache-dir", test::temp_dir()},
                     out, err);
   EXPECT_EQ(rc, 0) << out.str() << err.str();
   EXPECT_NE(out.str().find("18 found, 0 missing"), std::string::npos) << out.str() << err.str();
   std::ostringstream out2, err2;
-  rc = cli::run(ctx, {"mappings", "verify", "--ecosystem", "fedora", "--index", "file://" + w + "/repo", "--cache-dir", test::temp_dir()},
+  rc = cli::run(ctx,
+                {"mappings", "verify", "--ecosystem", "fedora", "--index", "file://" + w + "/repo", "--cache-dir",
+                 test::temp_dir()},
                 out2, err2);
   EXPECT_EQ(rc, 1);  // without the second repository, its packages are missing
-  EXPECT_NE((out2.str() + err2.str()).find("nodejs is not in the index"), std::string::npos) << out2.str() << err2.str();
+  EXPECT_NE((out2.str() + err2.str()).find("nodejs is not in the index"), std::string::npos)
+      << out2.str() << err2.str();
 }
 
 TEST(DnfCommands, DnfNamesTheExactPackagesZypperTheirVersions) {
-  const std::vector<PlannedPackage> p{{"gdal-devel", "3.9.3-1.fc41", "x86_64", ""}, {"libpng", "2:1.6.40-4.fc41", "x86_64", ""}};
+  const std::vector<PlannedPackage> p{{"gdal-devel", "3.9.3-1.fc41", "x86_64", ""},
+                                      {"libpng", "2:1.6.40-4.fc41", "x86_64", ""}};
   EXPECT_EQ(install_commands(Frontend::dnf, p)[0].argv,
-            (std::vector<std::string>{"dnf", "install", "-y", "--", "gdal-devel-3.9.3-1.fc41.x86_64", "libpng-2:1.6.40-4.fc41.x86_64"}));
+            (std::vector<std::string>{"dnf", "install", "-y", "--", "gdal-devel-3.9.3-1.fc41.x86_64",
+                                      "libpng-2:1.6.40-4.fc41.x86_64"}));
   EXPECT_EQ(install_commands(Frontend::zypper, p)[0].argv,
-            (std::vector<std::string>{"zypper", "--non-interactive", "install", "--", "gdal-devel=3.9.3-1.fc41", "libpng=2:1.6.40-4.fc41"}));
+            (std::vector<std::string>{"zypper", "--non-interactive", "install", "--", "gdal-devel=3.9.3-1.fc41",
+                                      "libpng=2:1.6.40-4.fc41"}));
   EXPECT_TRUE(install_commands(Frontend::dnf, p)[0].requires_elevation);
 }
 

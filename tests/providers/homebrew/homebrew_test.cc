@@ -57,7 +57,8 @@ std::string tag_of(const Formula& f, const Platform& p) {
 
 std::set<std::string> needs(const PackageRecord& r) {
   std::set<std::string> out;
-  for (const auto& alts : r.depends) out.insert(alts.front().name + (alts.front().version.empty() ? "" : " " + alts.front().version));
+  for (const auto& alts : r.depends)
+    out.insert(alts.front().name + (alts.front().version.empty() ? "" : " " + alts.front().version));
   return out;
 }
 
@@ -101,8 +102,10 @@ TEST(HomebrewFormula, TheIndexReadsAsTheAPIWritesIt) {
 // formula.jws.json: the same array as a string in "payload", beside the signatures.
 TEST(HomebrewFormula, TheSignedIndexHoldsTheSameFormulae) {
   const std::string text = test::read_file(data("formula.json"));
-  nlohmann::json jws = {{"payload", text},
-                        {"signatures", {{{"protected", "eyJhbGciOiJQUzUxMiJ9"}, {"header", {{"kid", "homebrew-1"}}}, {"signature", "AA"}}}}};
+  nlohmann::json jws = {
+      {"payload", text},
+      {"signatures",
+       {{{"protected", "eyJhbGciOiJQUzUxMiJ9"}, {"header", {{"kid", "homebrew-1"}}}, {"signature", "AA"}}}}};
   auto plain = formulae(text);
   auto signed_ = formulae(jws.dump(), "formula.jws.json");
   ASSERT_EQ(plain.size(), signed_.size());
@@ -169,9 +172,9 @@ TEST(HomebrewBottles, TheHostsTagThenAllThenAnOlderMacOS) {
   const Formula& gdal = all.at("gdal");  // arm64_sequoia, arm64_sonoma, sonoma; fixed Cellars
   EXPECT_EQ(tag_of(gdal, mac("15.1")), "arm64_sequoia");
   EXPECT_EQ(tag_of(gdal, mac("14.5")), "arm64_sonoma");
-  EXPECT_EQ(tag_of(gdal, mac("26.0")), "arm64_sequoia");  // tahoe pours sequoia's
-  EXPECT_EQ(tag_of(gdal, mac("13.6")), "source");         // nothing as old as ventura
-  EXPECT_EQ(tag_of(gdal, mac("15.1", "x86_64")), "sonoma"); // never another CPU's
+  EXPECT_EQ(tag_of(gdal, mac("26.0")), "arm64_sequoia");     // tahoe pours sequoia's
+  EXPECT_EQ(tag_of(gdal, mac("13.6")), "source");            // nothing as old as ventura
+  EXPECT_EQ(tag_of(gdal, mac("15.1", "x86_64")), "sonoma");  // never another CPU's
   EXPECT_EQ(tag_of(all.at("eigen"), mac("12.7")), "all");
   EXPECT_EQ(tag_of(all.at("ca-certificates"), linux_x86()), "all");
   EXPECT_EQ(tag_of(gdal, linux_x86()), "x86_64_linux");
@@ -191,7 +194,8 @@ TEST(HomebrewBottles, WhatARecordNeedsOnEachHost) {
   ASSERT_TRUE(gdal);
   EXPECT_EQ(gdal->version, "3.10.0_2");
   EXPECT_EQ(gdal->build, "arm64_sonoma");
-  EXPECT_EQ(needs(*gdal), (std::set<std::string>{"hdf5", "jpeg-turbo", "libpng", "libtiff", "openssl@3", "proj", "sqlite"}));
+  EXPECT_EQ(needs(*gdal),
+            (std::set<std::string>{"hdf5", "jpeg-turbo", "libpng", "libtiff", "openssl@3", "proj", "sqlite"}));
   // Built from source it needs its build dependencies too.
   auto gdal13 = to_record(all.at("gdal"), mac("13.6"), origin);
   EXPECT_EQ(gdal13->build, "source");
@@ -230,7 +234,7 @@ TEST(HomebrewCellar, KegsAndTheirReceipts) {
   EXPECT_FALSE(by.count("half-installed"));
   EXPECT_EQ(by.at("zlib").pkg_version, "1.3.1");  // the keg opt/ points at, of two
   EXPECT_TRUE(by.at("cmake").linked);
-  EXPECT_FALSE(by.at("openssl@3").linked);          // keg-only
+  EXPECT_FALSE(by.at("openssl@3").linked);  // keg-only
   EXPECT_EQ(by.at("openssl@3").runtime_dependencies, std::vector<std::string>{"ca-certificates"});
   EXPECT_TRUE(by.at("openssl@3").poured_from_bottle);
 
@@ -262,7 +266,7 @@ Resolved resolve(const std::vector<std::string>& extra, std::map<std::string, st
                  const std::string& declaration = data("pyproject.toml")) {
   auto ctx = Context::for_test("/", std::move(env));
   std::ostringstream out, err;
-  std::vector<std::string> args = {"resolve", declaration, "--root", data("root"), "--manager", "brew",
+  std::vector<std::string> args = {"resolve",       declaration,      "--root", data("root"),  "--manager",     "brew",
                                    "--mapping-dir", data("mappings"), "--json", "--cache-dir", test::temp_dir()};
   args.insert(args.end(), extra.begin(), extra.end());
   Resolved r;
@@ -275,7 +279,8 @@ Resolved resolve(const std::vector<std::string>& extra, std::map<std::string, st
 // The macOS a plan is for, from overrides: every planned formula pours the bottle for that
 // release and CPU, what the Cellar has is kept, and one brew step installs the rest.
 TEST(HomebrewResolve, APlanForSonomaOnAppleSiliconPoursSonomasBottles) {
-  auto r = resolve({"--system", "macos:14.5", "--homebrew-api", data("formula.json")}, {{"EXTDEPS_OVERRIDE_ARCH", "arm64"}});
+  auto r =
+      resolve({"--system", "macos:14.5", "--homebrew-api", data("formula.json")}, {{"EXTDEPS_OVERRIDE_ARCH", "arm64"}});
   ASSERT_EQ(r.rc, 0) << r.err << r.plan.dump(1);
   std::map<std::string, std::string> status;
   for (const auto& q : r.plan["requirements"]) status[q["id"]] = q["status"];
@@ -312,7 +317,8 @@ TEST(HomebrewResolve, AnotherMacOSAnotherBottle) {
 // container needs macOS 15 (a requirement): a plan for macOS 14 says so; one for 15 installs it.
 TEST(HomebrewResolve, ARequirementOnTheMacOSRelease) {
   const std::string dir = test::temp_dir();
-  std::ofstream(dir + "/pyproject.toml") << "[project]\nname = \"c\"\nversion = \"0\"\n[external]\nbuild-requires = [\"dep:generic/container\"]\n";
+  std::ofstream(dir + "/pyproject.toml")
+      << "[project]\nname = \"c\"\nversion = \"0\"\n[external]\nbuild-requires = [\"dep:generic/container\"]\n";
   std::map<std::string, std::string> env = {{"EXTDEPS_OVERRIDE_ARCH", "arm64"}};
   auto old = resolve({"--system", "macos:14.5", "--homebrew-api", data("formula.json")}, env, dir + "/pyproject.toml");
   EXPECT_EQ(old.rc, 1) << old.err;
@@ -328,7 +334,8 @@ TEST(HomebrewResolve, ARequirementOnTheMacOSRelease) {
 // Homebrew on Linux: the x86_64_linux bottles, Linux's variation, and the Cellar of
 // /home/linuxbrew/.linuxbrew (empty under this root).
 TEST(HomebrewResolve, HomebrewOnLinuxPoursTheLinuxBottles) {
-  auto r = resolve({"--homebrew-api", data("formula.json")}, {{"EXTDEPS_OVERRIDE_OS", "debian:12"}, {"EXTDEPS_OVERRIDE_ARCH", "amd64"}});
+  auto r = resolve({"--homebrew-api", data("formula.json")},
+                   {{"EXTDEPS_OVERRIDE_OS", "debian:12"}, {"EXTDEPS_OVERRIDE_ARCH", "amd64"}});
   ASSERT_EQ(r.rc, 0) << r.err;
   std::map<std::string, std::string> bottle;
   for (const auto& p : r.plan["steps"][0]["packages"]) bottle[p["name"]] = p.value("build", "");
@@ -341,7 +348,9 @@ TEST(HomebrewResolve, HomebrewOnLinuxPoursTheLinuxBottles) {
 TEST(HomebrewResolve, TheIndexComesFromTheAPIDomain) {
   test::HttpServer server;
   test::Route route;
-  route.body = nlohmann::json{{"payload", test::read_file(data("formula.json"))}, {"signatures", nlohmann::json::array()}}.dump();
+  route.body =
+      nlohmann::json{{"payload", test::read_file(data("formula.json"))}, {"signatures", nlohmann::json::array()}}
+          .dump();
   server.route("/api/formula.jws.json", route);
   std::map<std::string, std::string> env = {{"EXTDEPS_OVERRIDE_ARCH", "arm64"},
                                             {"EXTDEPS_OVERRIDE_OS", "macos:14.5"},
@@ -359,12 +368,14 @@ TEST(HomebrewResolve, TheIndexComesFromTheAPIDomain) {
 TEST(HomebrewEnv, AKegOnlyFormulaIsFoundThroughItsOptPrefix) {
   auto ctx = Context::for_test("/", {{"EXTDEPS_OVERRIDE_ARCH", "arm64"}, {"EXTDEPS_OVERRIDE_OS", "macos:14.5"}});
   const std::string dir = test::temp_dir();
-  std::ofstream(dir + "/pyproject.toml") << "[project]\nname = \"e\"\nversion = \"0\"\n[external]\nhost-requires = [\"dep:generic/openssl\"]\n";
+  std::ofstream(dir + "/pyproject.toml")
+      << "[project]\nname = \"e\"\nversion = \"0\"\n[external]\nhost-requires = [\"dep:generic/openssl\"]\n";
   std::ostringstream out, err;
-  int rc = cli::run(ctx,
-                    {"env", dir + "/pyproject.toml", "--root", data("root"), "--manager", "brew", "--mapping-dir",
-                     data("mappings"), "--homebrew-api", data("formula.json"), "--cache-dir", test::temp_dir(), "--format", "json"},
-                    out, err);
+  int rc = cli::run(
+      ctx,
+      {"env", dir + "/pyproject.toml", "--root", data("root"), "--manager", "brew", "--mapping-dir", data("mappings"),
+       "--homebrew-api", data("formula.json"), "--cache-dir", test::temp_dir(), "--format", "json"},
+      out, err);
   ASSERT_EQ(rc, 0) << err.str() << out.str();
   const std::string text = out.str();
   EXPECT_NE(text.find(data("root") + "/opt/homebrew/opt/openssl@3/lib/pkgconfig"), std::string::npos) << text;
@@ -377,7 +388,8 @@ TEST(HomebrewVerify, ATableAgainstAFormulaIndex) {
   auto verify = [](const std::string& dir, std::string& out_text) {
     auto ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", dir}});
     std::ostringstream out, err;
-    int rc = cli::run(ctx, {"mappings", "verify", "--ecosystem", "homebrew", "--index", data("formula.json")}, out, err);
+    int rc =
+        cli::run(ctx, {"mappings", "verify", "--ecosystem", "homebrew", "--index", data("formula.json")}, out, err);
     out_text = out.str() + err.str();
     return rc;
   };

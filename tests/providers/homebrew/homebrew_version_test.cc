@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <sstream>
 
-#include "providers/homebrew/homebrew_version.h"
+#include "core/provider/descriptor.h"
 #include "core/version/rpm.h"
 #include "core/version/version.h"
+#include "providers/homebrew/homebrew_version.h"
 #include "tests/core/version/version_fixtures.h"
-#include "core/provider/descriptor.h"
 
 // libsolv names a Solvable field `requires`, a keyword since C++20 (see rpm_test.cc).
 #define requires requires_
@@ -56,7 +56,8 @@ TEST(VersionHomebrew, EveryPairHomebrewsTestsAssertComparesSo) {
 TEST(VersionHomebrew, TokensAreWhatRubysScanFinds) {
   auto kinds = [](std::string_view v) {
     std::string out;
-    for (const auto& t : homebrew_tokens(v)) out += std::string(t.text) + ":" + std::to_string(static_cast<int>(t.kind)) + " ";
+    for (const auto& t : homebrew_tokens(v))
+      out += std::string(t.text) + ":" + std::to_string(static_cast<int>(t.kind)) + " ";
     return out;
   };
   // 0 alpha, 1 beta, 2 pre, 3 rc, 4 patch, 5 post, 6 numeric, 7 string
@@ -76,21 +77,21 @@ TEST(VersionHomebrew, KnownOrder) {
     EXPECT_GT(homebrew_compare(b, a), 0) << b << " > " << a;
   };
   auto eq = [](std::string_view a, std::string_view b) { EXPECT_EQ(homebrew_compare(a, b), 0) << a << " = " << b; };
-  lt("3.10.0", "3.10.0_2");       // the revision after the version
-  lt("3.9.9_5", "3.10.0");        // only after it
-  eq("1.0", "1.0.0");             // zeros against the end
-  eq("1.0a", "1.0.0a");           // and skipped against a non-numeric token
-  eq("1.0.0", "1.0a");            // skipped, and the loop ends with "a" not compared
-  lt("1.0", "1.0a");              // so Homebrew's order is not transitive here
+  lt("3.10.0", "3.10.0_2");  // the revision after the version
+  lt("3.9.9_5", "3.10.0");   // only after it
+  eq("1.0", "1.0.0");        // zeros against the end
+  eq("1.0a", "1.0.0a");      // and skipped against a non-numeric token
+  eq("1.0.0", "1.0a");       // skipped, and the loop ends with "a" not compared
+  lt("1.0", "1.0a");         // so Homebrew's order is not transitive here
   lt("1.0.a", "1.0.1");
-  lt("2024-09-24", "2024-11-26"); // ca-certificates' dates
+  lt("2024-09-24", "2024-11-26");  // ca-certificates' dates
   lt("1.1.1w", "1.1.2");
   lt("1.0beta1", "1.0");
   lt("1.0", "1.0-p1");
   lt("9.5.1", "HEAD");
   eq("HEAD-abc", "HEAD");
   eq("1_2_3", "1_2_3");
-  lt("1_2", "1_2_3");             // version "1_2", revision 3 against version "1_2"
+  lt("1_2", "1_2_3");  // version "1_2", revision 3 against version "1_2"
 }
 
 // sign(rpm_compare(pool forms)) == sign(homebrew_compare), by our comparator and libsolv's, on
@@ -98,8 +99,9 @@ TEST(VersionHomebrew, KnownOrder) {
 // that are not transitive (homebrew.h): a plain string token against alpha..post ones, a patch
 // against a post, a comparison that stopped early.
 TEST(VersionHomebrew, ThePoolFormOrdersAsHomebrewDoes) {
-  std::vector<std::string> vs = {"1.0", "1.0.0", "1.0a", "1.0.0a", "1.0.1", "1.0_1", "2.3.0_1", "HEAD", "3.10.0_2",
-                                 "2024-11-26", "1.1.1w", "0.1", "0.0.1", "1.0-1", "10.15.7", "14.5", "15"};
+  std::vector<std::string> vs = {"1.0",     "1.0.0", "1.0a",     "1.0.0a",     "1.0.1",  "1.0_1",
+                                 "2.3.0_1", "HEAD",  "3.10.0_2", "2024-11-26", "1.1.1w", "0.1",
+                                 "0.0.1",   "1.0-1", "10.15.7",  "14.5",       "15"};
   for (const auto& p : recorded_pairs())
     for (const auto* v : {&p.a, &p.b})
       if (std::find(vs.begin(), vs.end(), *v) == vs.end()) vs.push_back(*v);

@@ -21,7 +21,10 @@ const std::vector<ShellPackage> kPackages = {
 };
 
 TEST(NixEnvironment, ShellNixListsToolsAndLibraries) {
-  ShellOptions o{"/src/proj/pyproject.toml", "x86_64-linux", "", {"met elsewhere, not in this shell: dep:generic/zlib (apt: zlib1g-dev)"}};
+  ShellOptions o{"/src/proj/pyproject.toml",
+                 "x86_64-linux",
+                 "",
+                 {"met elsewhere, not in this shell: dep:generic/zlib (apt: zlib1g-dev)"}};
   EXPECT_EQ(render_shell_nix(kPackages, o),
             "# shell.nix for /src/proj/pyproject.toml, planned by extdeps for x86_64-linux\n"
             "# met elsewhere, not in this shell: dep:generic/zlib (apt: zlib1g-dev)\n"
@@ -101,10 +104,11 @@ TEST(NixEnvironment, RealNixReadsWhatIsRendered) {
   std::ofstream(nix.dir + "/shell.nix") << render_shell_nix(pk, o);
   std::ofstream(nix.dir + "/flake.nix") << render_flake(pk, o);
   std::string err;
-  auto names = nix.run("nix-instantiate --eval --strict --json -E 'let s = import " + nix.dir +
-                           "/shell.nix { pkgs = import " + test::data_path("nix/nixpkgs") +
-                           " { system = \"x86_64-linux\"; }; }; in map (p: p.name) (s.nativeBuildInputs ++ s.buildInputs)'",
-                       &err);
+  auto names =
+      nix.run("nix-instantiate --eval --strict --json -E 'let s = import " + nix.dir + "/shell.nix { pkgs = import " +
+                  test::data_path("nix/nixpkgs") +
+                  " { system = \"x86_64-linux\"; }; }; in map (p: p.name) (s.nativeBuildInputs ++ s.buildInputs)'",
+              &err);
   ASSERT_TRUE(names) << err;
   EXPECT_EQ(*names, R"(["cmake-3.29.6","cuda_nvcc-11.8.89","openssl-3.3.1","libX11-1.8.9"])");
   auto drv = nix.run("nix-instantiate " + nix.dir + "/shell.nix --arg pkgs 'import " + test::data_path("nix/nixpkgs") +
@@ -129,8 +133,7 @@ TEST(NixEnvironment, NothingEmbeddedBreaksOutOfItsCommentOrString) {
   }
   // In a string: '"', '\\' and "${" are escaped.
   std::string flake = render_flake(pk, o);
-  EXPECT_NE(flake.find("description = \"development shell for /src/p\\nrm -rf ~/pyproject.toml\";"),
-            std::string::npos)
+  EXPECT_NE(flake.find("description = \"development shell for /src/p\\nrm -rf ~/pyproject.toml\";"), std::string::npos)
       << flake;
   ShellOptions q{"/src/\"${builtins.abort \"x\"}\\/pyproject.toml", "x86_64-linux", "", {}};
   EXPECT_NE(render_flake(pk, q).find(
@@ -147,10 +150,11 @@ TEST(NixEnvironment, RealNixParsesWhatHostileTextRendersTo) {
   std::ofstream(nix.dir + "/shell.nix") << render_shell_nix(pk, o);
   std::ofstream(nix.dir + "/flake.nix") << render_flake(pk, o);
   std::string err;
-  auto names = nix.run("nix-instantiate --eval --strict --json -E 'let s = import " + nix.dir +
-                           "/shell.nix { pkgs = import " + test::data_path("nix/nixpkgs") +
-                           " { system = \"x86_64-linux\"; }; }; in map (p: p.name) (s.nativeBuildInputs ++ s.buildInputs)'",
-                       &err);
+  auto names =
+      nix.run("nix-instantiate --eval --strict --json -E 'let s = import " + nix.dir + "/shell.nix { pkgs = import " +
+                  test::data_path("nix/nixpkgs") +
+                  " { system = \"x86_64-linux\"; }; }; in map (p: p.name) (s.nativeBuildInputs ++ s.buildInputs)'",
+              &err);
   ASSERT_TRUE(names) << err;
   EXPECT_EQ(*names, R"(["cmake-3.29.6"])");
   EXPECT_TRUE(nix.run("nix-instantiate --parse " + nix.dir + "/flake.nix", &err)) << err;

@@ -49,8 +49,8 @@ TEST(NixIndex, ReadsNixEnvOutputAndDropsWhatIsNoCandidate) {
   auto r = read(test::read_file(test::data_path("nix/nix-env-qaP.json")), "nix-env-qaP.json", &x86);
   EXPECT_EQ(r.summary.format, IndexFormat::nix_env);
   EXPECT_EQ(r.summary.attributes, 30u);
-  EXPECT_EQ(r.summary.broken, 1u);        // libfoo
-  EXPECT_EQ(r.summary.unavailable, 1u);   // openssl_1_1
+  EXPECT_EQ(r.summary.broken, 1u);          // libfoo
+  EXPECT_EQ(r.summary.unavailable, 1u);     // openssl_1_1
   EXPECT_EQ(r.summary.other_platform, 2u);  // darwin-only, not-on-x86
   EXPECT_EQ(r.summary.candidates, 26u);
   EXPECT_EQ(r.by_path.count("libfoo"), 0u);
@@ -83,9 +83,11 @@ TEST(NixIndex, ReadsNixEnvOutputAndDropsWhatIsNoCandidate) {
 TEST(NixIndex, RealNixEnvOutputIsTheFixture) {
   EXTDEPS_NIX_OR_SKIP(nix);
   std::string err;
-  auto out = nix.run("nix-env -qaP --json --meta -f " + test::data_path("nix/nixpkgs") + " --argstr system x86_64-linux", &err);
+  auto out = nix.run(
+      "nix-env -qaP --json --meta -f " + test::data_path("nix/nixpkgs") + " --argstr system x86_64-linux", &err);
   ASSERT_TRUE(out) << err;
-  EXPECT_EQ(nlohmann::json::parse(*out), nlohmann::json::parse(test::read_file(test::data_path("nix/nix-env-qaP.json"))));
+  EXPECT_EQ(nlohmann::json::parse(*out),
+            nlohmann::json::parse(test::read_file(test::data_path("nix/nix-env-qaP.json"))));
   Platform x86("x86_64-linux");
   auto r = read(*out, "nix-env", &x86);
   EXPECT_EQ(r.summary.candidates, 26u);
@@ -190,12 +192,14 @@ TEST(NixIndex, ErrorsNameTheAttributeTheOffsetAndWhatWasExpected) {
   EXPECT_EQ(error_of(R"({"hello": {"meta": {"platforms": [1]}}})"),
             "index.json: attribute 'hello': meta.platforms element is a number at byte offset 34 (expected a "
             "system such as \"x86_64-linux\" or a pattern object)");
-  EXPECT_EQ(error_of(R"({"hello": {"outputs": 1}})"),
-            "index.json: attribute 'hello': outputs is a number at byte offset 22 (expected an object of output names)");
+  EXPECT_EQ(
+      error_of(R"({"hello": {"outputs": 1}})"),
+      "index.json: attribute 'hello': outputs is a number at byte offset 22 (expected an object of output names)");
   EXPECT_EQ(error_of(R"({"a": {"meta": {"platforms": [{"cpu": )" + std::string(100, '[')),
             "index.json: attribute 'a': a platform pattern nests deeper than 32 levels at byte offset 70");
-  EXPECT_EQ(error_of(R"({"hello": "hello-2.12"})"),
-            "index.json: attribute 'hello' is a string at byte offset 10 (expected an object with name, pname, version)");
+  EXPECT_EQ(
+      error_of(R"({"hello": "hello-2.12"})"),
+      "index.json: attribute 'hello' is a string at byte offset 10 (expected an object with name, pname, version)");
   // Found by tests/fuzz (nix_index harness): these became records without a name.
   EXPECT_EQ(error_of(R"({"": {"name": "x-1"}})"),
             "index.json: attribute '' names no attribute path at byte offset 5 (expected a name like \"openssl\")");
@@ -209,8 +213,9 @@ TEST(NixIndex, ErrorsNameTheAttributeTheOffsetAndWhatWasExpected) {
             "index.json: attribute 'hello': pname of 3000 bytes at byte offset 20 (expected at most 1024 bytes)");
   EXPECT_EQ(error_of(R"({"hello": {"version": ")" + std::string(3000, '1') + R"("}})"),
             "index.json: attribute 'hello': version of 3000 bytes at byte offset 22 (expected at most 1024 bytes)");
-  EXPECT_EQ(error_of("[]"), "index.json: the index is an array at byte offset 0 (expected an object of attributes, "
-                            "as nix-env -qaP --json --meta prints it)");
+  EXPECT_EQ(error_of("[]"),
+            "index.json: the index is an array at byte offset 0 (expected an object of attributes, "
+            "as nix-env -qaP --json --meta prints it)");
   EXPECT_EQ(error_of(R"({"version": 3, "packages": {}})"),
             "index.json: version is 3 at byte offset 12 (expected 2, a packages.json as nixpkgs channels publish it; "
             "another format is not read)");

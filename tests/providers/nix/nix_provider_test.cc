@@ -13,8 +13,8 @@
 
 #include "core/declare/declare.h"
 #include "core/fetch/fetch.h"
-#include "core/plan/render.h"
 #include "core/plan/plan.h"
+#include "core/plan/render.h"
 #include "core/solve/solve.h"
 #include "providers/nix/environment.h"
 #include "providers/nix/nix_provider.h"
@@ -156,7 +156,8 @@ TEST_F(NixProviderTest, InstalledStandInsMeetNeeds) {
   EXPECT_EQ(s[0], "satisfied openssl_3_3 3.3.1");
   EXPECT_EQ(s[2], "satisfied cudaPackages_11.cuda_nvcc 11.8.89");
   EXPECT_EQ(o->requirements[0].packages[0].where, test::data_path("nix/profiles/v3"));
-  EXPECT_TRUE(o->steps.empty() || o->steps[0].command.back() != "nixpkgs#openssl") << plan::shell_line(o->steps[0].command);
+  EXPECT_TRUE(o->steps.empty() || o->steps[0].command.back() != "nixpkgs#openssl")
+      << plan::shell_line(o->steps[0].command);
 }
 
 TEST_F(NixProviderTest, ANixEnvProfileMakesNixEnvCommands) {
@@ -169,7 +170,8 @@ TEST_F(NixProviderTest, ANixEnvProfileMakesNixEnvCommands) {
   ASSERT_EQ(o->steps.size(), 1u);
   EXPECT_EQ(plan::shell_line(o->steps[0].command), "nix-env -p " + profile + " -iA nixpkgs.cmake");
   ASSERT_FALSE(ctx_.warnings().empty());
-  EXPECT_EQ(ctx_.warnings().back(), profile + " is a nix-env profile, and nix-env is not on PATH: its packages are not read");
+  EXPECT_EQ(ctx_.warnings().back(),
+            profile + " is a nix-env profile, and nix-env is not on PATH: its packages are not read");
 }
 
 TEST_F(NixProviderTest, TheCacheIsKeyedOnTheIndexAndTheProfile) {
@@ -230,9 +232,10 @@ TEST_F(NixChannelTest, ReadsTheBrotliIndexAndPinsTheChannelsRevision) {
   ASSERT_TRUE(o) << o.error().message;
   EXPECT_EQ(summary(*o), (std::vector<std::string>{"planned openssl_3_3 3.3.1", "planned cmake 3.29.6"}));
   ASSERT_EQ(o->steps.size(), 1u);
-  EXPECT_EQ(o->steps[0].command, (std::vector<std::string>{"nix", "profile", "install",
-                                                           std::string("github:NixOS/nixpkgs/") + kRevision + "#openssl_3_3",
-                                                           std::string("github:NixOS/nixpkgs/") + kRevision + "#cmake"}));
+  EXPECT_EQ(o->steps[0].command,
+            (std::vector<std::string>{"nix", "profile", "install",
+                                      std::string("github:NixOS/nixpkgs/") + kRevision + "#openssl_3_3",
+                                      std::string("github:NixOS/nixpkgs/") + kRevision + "#cmake"}));
   EXPECT_EQ(server_.count("/nixos-24.05/packages.json.br"), 1);
   // Unfree CUDA is unavailable in this index: the need says so.
   auto cuda = resolve(channel(), {"dep:virtual/compiler/cuda"}, Category::build);
@@ -279,7 +282,8 @@ TEST_F(NixChannelTest, AMissingChannelNamesTheUrl) {
   auto o = resolve(channel("/nixos-99.99/packages.json.br"), {"dep:generic/zlib"});
   ASSERT_FALSE(o);
   EXPECT_EQ(o.error().code, ExitCode::environment);
-  EXPECT_NE(o.error().message.find(server_.url("/nixos-99.99/packages.json.br")), std::string::npos) << o.error().message;
+  EXPECT_NE(o.error().message.find(server_.url("/nixos-99.99/packages.json.br")), std::string::npos)
+      << o.error().message;
 }
 
 // Without --nix-index, nix on the machine makes the index: Debian's nix-bin, offline, on the test
@@ -293,9 +297,9 @@ TEST_F(NixProviderTest, NixEnvMakesTheIndexWhenNoneIsGiven) {
   ProviderOptions o;
   auto first = resolve(o, {"dep:generic/openssl@>=3.3", "dep:generic/cufft@<12"});
   ASSERT_TRUE(first) << first.error().message;
-  EXPECT_EQ(summary(*first),
-            (std::vector<std::string>{"planned openssl_3_3 3.3.1",
-                                      "planned cudaPackages_11.libcufft 10.9.0.58, cudaPackages_11.cuda_cudart 11.8.89"}));
+  EXPECT_EQ(summary(*first), (std::vector<std::string>{
+                                 "planned openssl_3_3 3.3.1",
+                                 "planned cudaPackages_11.libcufft 10.9.0.58, cudaPackages_11.cuda_cudart 11.8.89"}));
   std::vector<std::string> made;
   for (const auto& f : fs::directory_iterator(cache_ + "/nix")) made.push_back(f.path().filename().string());
   ASSERT_EQ(made.size(), 1u);
@@ -318,24 +322,27 @@ TEST_F(NixProviderTest, NixSearchMakesTheIndexWhereOnlyFlakesAre) {
   EXTDEPS_NIX_OR_SKIP(nix);
   fs::create_directories(nix.dir + "/flake");
   fs::copy(test::data_path("nix/nixpkgs"), nix.dir + "/flake/nixpkgs", fs::copy_options::recursive);
-  std::ofstream(nix.dir + "/flake/flake.nix")
-      << "{ outputs = { self }: { legacyPackages.x86_64-linux = import ./nixpkgs { system = \"x86_64-linux\"; }; }; }\n";
+  std::ofstream(nix.dir + "/flake/flake.nix") << "{ outputs = { self }: { legacyPackages.x86_64-linux = import "
+                                                 "./nixpkgs { system = \"x86_64-linux\"; }; }; }\n";
   std::ofstream(nix.dir + "/registry.json") << R"({"flakes": [], "version": 2})";
   std::ofstream(nix.dir + "/conf/nix.conf", std::ios::app) << "flake-registry = " << nix.dir << "/registry.json\n";
   std::string err;
-  ASSERT_TRUE(nix.run("nix --extra-experimental-features 'nix-command flakes' registry add nixpkgs path:" + nix.dir + "/flake", &err))
+  ASSERT_TRUE(nix.run(
+      "nix --extra-experimental-features 'nix-command flakes' registry add nixpkgs path:" + nix.dir + "/flake", &err))
       << err;
   ctx_ = Context::for_test("/", nix.env);  // no NIX_PATH
   ctx_.set_cache_dir(cache_);
   auto o = resolve(ProviderOptions{}, {"dep:generic/openssl@>=3.3", "dep:virtual/compiler/cuda@<12"});
   ASSERT_TRUE(o) << o.error().message;
-  EXPECT_EQ(summary(*o), (std::vector<std::string>{"planned openssl_3_3 3.3.1", "planned cudaPackages_11.cuda_nvcc 11.8.89"}));
+  EXPECT_EQ(summary(*o),
+            (std::vector<std::string>{"planned openssl_3_3 3.3.1", "planned cudaPackages_11.cuda_nvcc 11.8.89"}));
   std::vector<std::string> made;
   for (const auto& f : fs::directory_iterator(cache_ + "/nix")) made.push_back(f.path().filename().string());
   ASSERT_EQ(made.size(), 1u);
   EXPECT_EQ(made[0].rfind("search-", 0), 0u);
   // nix search prints every attribute, without meta: the broken libfoo is there.
-  EXPECT_NE(test::read_file(cache_ + "/nix/" + made[0]).find("\"legacyPackages.x86_64-linux.libfoo\""), std::string::npos);
+  EXPECT_NE(test::read_file(cache_ + "/nix/" + made[0]).find("\"legacyPackages.x86_64-linux.libfoo\""),
+            std::string::npos);
 }
 
 // Told the names the solve can ask for, the provider loads those, the members of their families
@@ -346,8 +353,9 @@ TEST_F(NixProviderTest, RestrictedToNamesItLoadsTheirFamiliesAndWhatIsInstalled)
   ASSERT_TRUE(p->prepare(ctx_, fetcher));
   p->restrict_to({"openssl", "cudaPackages.libcufft", "hello"});
   std::vector<std::string> available, installed;
-  ASSERT_TRUE(p->load(ctx_, [&](PackageRecord&& r) { available.push_back(r.name + " " + r.family + " " + r.set); },
-                      [&](PackageRecord&& r) { installed.push_back(r.name); }));
+  ASSERT_TRUE(p->load(
+      ctx_, [&](PackageRecord&& r) { available.push_back(r.name + " " + r.family + " " + r.set); },
+      [&](PackageRecord&& r) { installed.push_back(r.name); }));
   std::sort(available.begin(), available.end());
   EXPECT_EQ(available, (std::vector<std::string>{"cudaPackages.libcufft libcufft cudaPackages",
                                                  "cudaPackages_11.cuda_nvcc cuda_nvcc cudaPackages_11",
@@ -361,7 +369,8 @@ TEST_F(NixProviderTest, WithoutNixAndWithoutAnIndexTheErrorSaysWhatToDo) {
   auto r = resolve(o, {"dep:generic/zlib"});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ExitCode::environment);
-  EXPECT_EQ(r.error().message.rfind("no nixpkgs index: nix-env found no nixpkgs on NIX_PATH", 0), 0u) << r.error().message;
+  EXPECT_EQ(r.error().message.rfind("no nixpkgs index: nix-env found no nixpkgs on NIX_PATH", 0), 0u)
+      << r.error().message;
 }
 
 // A nix-env profile built here by nix-env -i (manifest.nix): the provider asks nix-env what is
@@ -402,7 +411,8 @@ TEST(NixCommands, BothFrontendsProfilesAndRevisions) {
   EXPECT_TRUE(install_commands({}, {}).empty());
   // An index read through a channel names it, as the user's nix-env would (-iA nixos.openssl).
   EXPECT_EQ(line({Frontend::env, "", "", "nixos"}), "nix-env -iA nixos.openssl nixos.cudaPackages.cuda_nvcc");
-  EXPECT_EQ(line({Frontend::profile, "", "", "nixos"}), "nix profile install 'nixpkgs#openssl' 'nixpkgs#cudaPackages.cuda_nvcc'");
+  EXPECT_EQ(line({Frontend::profile, "", "", "nixos"}),
+            "nix profile install 'nixpkgs#openssl' 'nixpkgs#cudaPackages.cuda_nvcc'");
 }
 
 }  // namespace

@@ -10,11 +10,11 @@
 
 #include "core/cli/cli.h"
 #include "core/context/context.h"
-#include "providers/nix/nix_version.h"
+#include "core/provider/descriptor.h"
 #include "core/version/version.h"
+#include "providers/nix/nix_version.h"
 #include "tests/core/version/version_fixtures.h"
 #include "tests/support/nix_tool.h"
-#include "core/provider/descriptor.h"
 
 // libsolv names a Solvable field `requires`, a keyword since C++20 (see rpm_test.cc).
 #define requires requires_
@@ -51,8 +51,8 @@ void expect_nix_agrees(const std::vector<std::string>& vs) {
       int ours = sign(nix_compare(vs[i], vs[j]));
       if (ours == m[i][j]) continue;
       if (++disagreements <= 20)
-        ADD_FAILURE() << "compareVersions \"" << vs[i] << "\" \"" << vs[j] << "\" is " << m[i][j]
-                      << " in nix, " << ours << " here";
+        ADD_FAILURE() << "compareVersions \"" << vs[i] << "\" \"" << vs[j] << "\" is " << m[i][j] << " in nix, " << ours
+                      << " here";
     }
   EXPECT_EQ(disagreements, 0);
 }

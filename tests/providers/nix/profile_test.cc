@@ -40,7 +40,7 @@ TEST(NixProfile, ManifestsOfEveryVersionGiveTheSameRecords) {
       {"hello", {"2.12.1", "hello", ""}},
       {"openssl_3_3", {"3.3.1", "openssl", ""}},
       {"cudaPackages_11.cuda_nvcc", {"11.8.89", "cuda_nvcc", "cudaPackages_11"}},
-      {"tool", {"0.3.0", "tool", ""}},             // another flake: named by its pname
+      {"tool", {"0.3.0", "tool", ""}},                 // another flake: named by its pname
       {"gcc-wrapper", {"13.3.0", "gcc-wrapper", ""}},  // a store path: named by its pname
   };
   for (int v : {1, 2, 3}) {
@@ -63,8 +63,9 @@ TEST(NixProfile, ManifestErrorsSayWhatWasExpected) {
   EXPECT_EQ(error_of(R"({"version": 4, "elements": {}})"),
             "manifest.json: version is 4 at byte offset 12 (expected 1, 2 or 3; a newer manifest is not read)");
   EXPECT_EQ(error_of(R"({"elements": []})"), "manifest.json: the manifest has no version (expected 1, 2 or 3)");
-  EXPECT_EQ(error_of(R"({"version": 3, "elements": []})"),
-            "manifest.json: elements is an array at byte offset 27 (expected an object of elements by name in version 3)");
+  EXPECT_EQ(
+      error_of(R"({"version": 3, "elements": []})"),
+      "manifest.json: elements is an array at byte offset 27 (expected an object of elements by name in version 3)");
   EXPECT_EQ(error_of(R"({"version": 2, "elements": {}})"),
             "manifest.json: elements is an object at byte offset 27 (expected a list in version 2)");
   // The version may come after the elements, which are then read with its field names.

@@ -27,7 +27,6 @@ namespace fs = std::filesystem;
 
 #define WORLD_OR_SKIP(w) TOOL_WORLD_OR_SKIP(w, "pacman")
 
-
 TEST(PacmanDatabase, TheSyncDatabaseReadsAsRepoAddWroteIt) {
   WORLD_OR_SKIP(w);
   std::map<std::string, PackageRecord> by_name;
@@ -51,9 +50,9 @@ TEST(PacmanDatabase, TheSyncDatabaseReadsAsRepoAddWroteIt) {
 
   // Another architecture's packages are left out, "any" kept.
   std::set<std::string> aarch64;
-  ASSERT_TRUE(read_sync_db(w + "/root/var/lib/pacman/sync/test.db", "aarch64",
-                           [&](PackageRecord&& rec) { aarch64.insert(rec.name); })
-                  .ok());
+  ASSERT_TRUE(read_sync_db(w + "/root/var/lib/pacman/sync/test.db", "aarch64", [&](PackageRecord&& rec) {
+                aarch64.insert(rec.name);
+              }).ok());
   EXPECT_EQ(aarch64, (std::set<std::string>{"eigen"}));
 }
 
@@ -117,8 +116,9 @@ TEST(PacmanDatabase, ADamagedDatabaseIsAnErrorAtItsByte) {
   for (std::size_t i = 0; i <= limits::kMaxRelations; ++i) many += "a\n";
   d = parse_desc(many, "x/desc", rec);
   ASSERT_FALSE(d.ok());
-  EXPECT_EQ(d.error().message, "x/desc:10006: more than 10000 relations in one package (expected at most that "
-                               "(docs/limits.md))");
+  EXPECT_EQ(d.error().message,
+            "x/desc:10006: more than 10000 relations in one package (expected at most that "
+            "(docs/limits.md))");
   d = parse_desc("%NAME%\n" + std::string(5000, 'n') + "\n", "x/desc", rec);
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.error().message, "x/desc:2: a %NAME% value of 5000 bytes (expected at most 2048 bytes)");
@@ -131,9 +131,11 @@ TEST(PacmanDatabase, LongMemberNamesOfBothTarFormats) {
     const std::string bytes = test::read_file(std::string(EXTDEPS_TEST_DATA) + "/../fuzz/corpus/pacman_db/" + seed);
     auto reader = CompressedReader::over(bytes, seed);
     std::vector<std::string> names;
-    auto r = read_sync_db(*reader, seed, "x86_64", [&](PackageRecord&& rec) { names.push_back(rec.name + " " + rec.version); });
+    auto r = read_sync_db(*reader, seed, "x86_64",
+                          [&](PackageRecord&& rec) { names.push_back(rec.name + " " + rec.version); });
     ASSERT_TRUE(r.ok()) << seed << ": " << r.error().message;
-    EXPECT_EQ(names, (std::vector<std::string>{"a-very-long-package-name-" + std::string(90, 'x') + " 1:1.0-1"})) << seed;
+    EXPECT_EQ(names, (std::vector<std::string>{"a-very-long-package-name-" + std::string(90, 'x') + " 1:1.0-1"}))
+        << seed;
   }
 }
 
@@ -221,8 +223,8 @@ TEST(PacmanResolve, FourteenNeedsAndPacmanAcceptsThePlan) {
   ASSERT_EQ(j["requirements"].size(), 14u);
   std::map<std::string, std::string> status;
   for (const auto& r : j["requirements"]) status[r["id"]] = r["status"];
-  EXPECT_EQ(status["dep:generic/zlib"], "satisfied");       // installed, 1:1.3.1-2 is >= 1.3
-  EXPECT_EQ(status["dep:generic/pkg-config"], "planned");   // 1.8.1 installed; >=2 upgrades it
+  EXPECT_EQ(status["dep:generic/zlib"], "satisfied");      // installed, 1:1.3.1-2 is >= 1.3
+  EXPECT_EQ(status["dep:generic/pkg-config"], "planned");  // 1.8.1 installed; >=2 upgrades it
   EXPECT_EQ(status["dep:generic/gdal"], "planned");
   ASSERT_EQ(j["steps"].size(), 1u);
   const auto& step = j["steps"][0];
@@ -266,7 +268,7 @@ TEST(PacmanResolve, AMissingSyncDatabaseIsFetchedFromTheMirrors) {
   fs::copy(w + "/root", root, fs::copy_options::recursive);
   fs::remove_all(root + "/var/lib/pacman/sync");
   std::ofstream(root + "/etc/pacman.d-mirrorlist") << "Server = " << server.url("/gone/$repo/os/$arch") << "\n"
-                                                    << "Server = " << server.url("/arch/$repo/os/$arch") << "\n";
+                                                   << "Server = " << server.url("/arch/$repo/os/$arch") << "\n";
   std::ofstream(root + "/etc/pacman.conf", std::ios::trunc)
       << "[options]\nArchitecture = x86_64\n\n[test]\nInclude = /etc/pacman.d-mirrorlist\n";
   auto ctx = Context::from_process();

@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <sstream>
 
-#include "providers/pacman/pacman_version.h"
+#include "core/provider/descriptor.h"
 #include "core/version/rpm.h"
 #include "core/version/version.h"
+#include "providers/pacman/pacman_version.h"
 #include "tests/core/version/version_fixtures.h"
-#include "core/provider/descriptor.h"
 
 // libsolv names a Solvable field `requires`, a keyword since C++20 (see rpm_test.cc).
 #define requires requires_
@@ -65,8 +65,7 @@ TEST(VersionPacman, EveryRecordedPairComparesAsVercmpDid) {
 
 // The recorded answers are the real tool's: where vercmp is installed, it is asked again.
 TEST(VersionPacman, TheRecordedAnswersAreTheRealVercmps) {
-  if (!std::filesystem::exists("/usr/bin/vercmp"))
-    GTEST_SKIP() << "no /usr/bin/vercmp (Debian: makepkg)";
+  if (!std::filesystem::exists("/usr/bin/vercmp")) GTEST_SKIP() << "no /usr/bin/vercmp (Debian: makepkg)";
   int asked = 0;
   for (const auto& p : recorded_pairs()) {
     // Empty arguments are kept: vercmp compares "" too.
@@ -84,17 +83,17 @@ TEST(VersionPacman, KnownOrder) {
     EXPECT_GT(pacman_compare(b, a), 0) << b << " > " << a;
   };
   auto eq = [](std::string_view a, std::string_view b) { EXPECT_EQ(pacman_compare(a, b), 0) << a << " = " << b; };
-  lt("1.0", "1:0.1");         // the epoch first
-  lt("1.0-1", "1.0-2");       // then the release, when both have one
-  eq("1.0-1", "1.0");         // not when one has none
+  lt("1.0", "1:0.1");    // the epoch first
+  lt("1.0-1", "1.0-2");  // then the release, when both have one
+  eq("1.0-1", "1.0");    // not when one has none
   eq("01:1.0", "1:1.0");
-  lt("1.0a", "1.0");          // a left-over letter segment loses
+  lt("1.0a", "1.0");  // a left-over letter segment loses
   lt("1.0rc1", "1.0");
-  lt("1.0", "1.0.1");         // left-over digits win
-  lt("1.a", "1.1");           // digits beat letters
+  lt("1.0", "1.0.1");  // left-over digits win
+  lt("1.a", "1.1");    // digits beat letters
   eq("1.01", "1.1");
-  lt("1.0", "1..0");          // a longer separator run wins
-  eq("1.0~rc1", "1.0.rc1");   // '~' is a separator like any other
+  lt("1.0", "1..0");         // a longer separator run wins
+  eq("1.0~rc1", "1.0.rc1");  // '~' is a separator like any other
   lt("1.0", "1.0~rc1");
   eq("1.0^1", "1.0.1");
   lt("2.40+r16+gaa533d58ff-1", "2.40+r16+gaa533d58ff-2");
@@ -113,9 +112,11 @@ TEST(VersionPacman, ThePoolFormOrdersAsPacmanDoes) {
   auto intransitive = [](const std::string& v) {
     if (v.empty()) return true;
     const char last = v.back();
-    const bool trailing = !((last >= '0' && last <= '9') || (last >= 'a' && last <= 'z') || (last >= 'A' && last <= 'Z'));
+    const bool trailing =
+        !((last >= '0' && last <= '9') || (last >= 'a' && last <= 'z') || (last >= 'A' && last <= 'Z'));
     const auto dash = v.rfind('-');
-    const bool version_trailing = dash != std::string::npos && dash > 0 && !std::isalnum(static_cast<unsigned char>(v[dash - 1]));
+    const bool version_trailing =
+        dash != std::string::npos && dash > 0 && !std::isalnum(static_cast<unsigned char>(v[dash - 1]));
     return trailing || version_trailing;
   };
   Pool* pool = pool_create();

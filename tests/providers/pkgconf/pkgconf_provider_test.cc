@@ -17,8 +17,8 @@
 #include <set>
 #include <sstream>
 
-#include "tests/test_support.h"
 #include "providers/pkgconf/pkgconfig_version.h"
+#include "tests/test_support.h"
 
 namespace extdeps::pkgconf {
 namespace {
@@ -52,8 +52,7 @@ Loaded load(const Context& ctx) {
   Loaded out;
   auto provider = make_provider(ctx);
   auto result = provider->load(
-      ctx, [&](PackageRecord&&) { ++out.available; },
-      [&](PackageRecord&& r) { out.records.push_back(std::move(r)); });
+      ctx, [&](PackageRecord&&) { ++out.available; }, [&](PackageRecord&& r) { out.records.push_back(std::move(r)); });
   EXPECT_TRUE(result.ok()) << result.error().message;
   return out;
 }
@@ -81,11 +80,10 @@ std::string trim(std::string s) {
 }
 
 const std::map<std::string, std::string> kFixtureVersions = {
-    {"expat", "2.5.0"},        {"icu-uc", "72.1"},       {"libcurl", "7.88.1"},
-    {"liblz4", "1.9.4"},       {"liblzma", "5.4.1"},     {"libpng", "1.6.39"},
-    {"libpng16", "1.6.39"},    {"libssl", "3.0.19"},     {"libxml-2.0", "2.9.14"},
-    {"libzstd", "1.5.4"},      {"sqlite3", "3.40.1"},    {"zlib", "1.2.13"},
-    {"iso-codes", "4.15.0"},   {"nlohmann_json", "3.11.2"}, {"xproto", "7.0.33"},
+    {"expat", "2.5.0"},       {"icu-uc", "72.1"},          {"libcurl", "7.88.1"},  {"liblz4", "1.9.4"},
+    {"liblzma", "5.4.1"},     {"libpng", "1.6.39"},        {"libpng16", "1.6.39"}, {"libssl", "3.0.19"},
+    {"libxml-2.0", "2.9.14"}, {"libzstd", "1.5.4"},        {"sqlite3", "3.40.1"},  {"zlib", "1.2.13"},
+    {"iso-codes", "4.15.0"},  {"nlohmann_json", "3.11.2"}, {"xproto", "7.0.33"},
 };
 
 TEST(PkgconfProvider, DescribesItselfAsADetector) {
@@ -123,9 +121,7 @@ TEST(PkgconfProvider, FixtureRootGivesExactlyItsModules) {
 
 TEST(PkgconfProvider, SearchPathPutsPkgConfigPathFirstThenRootedDefaults) {
   auto ctx = Context::for_test(
-      "/fixture",
-      {{"PKG_CONFIG_PATH",
-        "/opt/a/lib/pkgconfig/:/opt/b//pc::rel/c:/opt/a/lib/pkgconfig:/opt/x/../y"}});
+      "/fixture", {{"PKG_CONFIG_PATH", "/opt/a/lib/pkgconfig/:/opt/b//pc::rel/c:/opt/a/lib/pkgconfig:/opt/x/../y"}});
   std::vector<std::string> path = search_path(ctx);
   std::vector<std::string> expected = {"/opt/a/lib/pkgconfig", "/opt/b/pc", "rel/c", "/opt/x/../y"};
   for (const auto& d : default_search_path()) expected.push_back("/fixture" + d);
@@ -168,31 +164,26 @@ TEST(PkgconfProvider, PkgConfigLibdirReplacesTheDefaults) {
   EXPECT_EQ(got.versions(), expected);
 
   // Set but empty, it searches nothing but PKG_CONFIG_PATH.
-  auto only_path =
-      Context::for_test(root(), {{"PKG_CONFIG_PATH", prefix_dir()}, {"PKG_CONFIG_LIBDIR", ""}});
+  auto only_path = Context::for_test(root(), {{"PKG_CONFIG_PATH", prefix_dir()}, {"PKG_CONFIG_LIBDIR", ""}});
   expected = {{"gdal", "3.8.4"}, {"sqlite3", "3.45.1"}};
   EXPECT_EQ(load(only_path).versions(), expected);
 }
 
 TEST(PkgconfProvider, BrokenPcIsSkippedWithAWarningNamingIt) {
-  auto ctx =
-      Context::for_test(root(), {{"PKG_CONFIG_PATH", broken_dir()}, {"PKG_CONFIG_LIBDIR", ""}});
+  auto ctx = Context::for_test(root(), {{"PKG_CONFIG_PATH", broken_dir()}, {"PKG_CONFIG_LIBDIR", ""}});
   Loaded got = load(ctx);
   EXPECT_EQ(got.versions(), (std::map<std::string, std::string>{{"libbar", "0.9.2"}}));
   const std::string file = broken_dir() + "/libfoo.pc";
-  EXPECT_EQ(ctx.warnings(), (std::vector<std::string>{
-                                file + ": file does not declare a `Version' field",
-                                file + ": skipping invalid file"}));
+  EXPECT_EQ(ctx.warnings(), (std::vector<std::string>{file + ": file does not declare a `Version' field",
+                                                      file + ": skipping invalid file"}));
 }
 
 TEST(PkgconfProvider, BrokenPcDoesNotShadowALaterValidOne) {
   std::string later = test::temp_dir() + "/lib/pkgconfig";
   write(later + "/libfoo.pc", "Name: libfoo\nDescription: foo\nVersion: 1.4.0\n");
-  auto ctx = Context::for_test(root(), {{"PKG_CONFIG_PATH", broken_dir() + ":" + later},
-                                        {"PKG_CONFIG_LIBDIR", ""}});
+  auto ctx = Context::for_test(root(), {{"PKG_CONFIG_PATH", broken_dir() + ":" + later}, {"PKG_CONFIG_LIBDIR", ""}});
   Loaded got = load(ctx);
-  EXPECT_EQ(got.versions(),
-            (std::map<std::string, std::string>{{"libbar", "0.9.2"}, {"libfoo", "1.4.0"}}));
+  EXPECT_EQ(got.versions(), (std::map<std::string, std::string>{{"libbar", "0.9.2"}, {"libfoo", "1.4.0"}}));
   EXPECT_EQ(got.find("libfoo")->origin, later + "/libfoo.pc");
   EXPECT_EQ(ctx.warnings().size(), 2u);
 }
@@ -212,9 +203,7 @@ TEST(PkgconfProvider, UnreadableAndOddEntriesAreWarningsNotCrashes) {
   // "2.0 beta": libpkgconf cuts the version at whitespace, as pkg-config --modversion prints it.
   EXPECT_EQ(got.versions(), (std::map<std::string, std::string>{{"good", "2.0"}}));
   const auto& w = ctx.warnings();
-  auto has = [&](const std::string& text) {
-    return std::find(w.begin(), w.end(), text) != w.end();
-  };
+  auto has = [&](const std::string& text) { return std::find(w.begin(), w.end(), text) != w.end(); };
   EXPECT_TRUE(has(dir + "/gone.pc: cannot be read (No such file or directory), skipped"));
   EXPECT_TRUE(has(dir + "/adir.pc: not a regular file, skipped"));
   EXPECT_TRUE(has(dir + "/empty.pc: file does not declare a `Version' field"));
@@ -312,13 +301,12 @@ TEST(PkgconfProvider, RealSearchPathMatchesPkgConfig) {
   auto provider = make_provider(ctx);
   std::map<std::string, std::string> got;
   auto start = std::chrono::steady_clock::now();
-  auto result = provider->load(ctx, [](PackageRecord&&) {},
-                               [&](PackageRecord&& r) { got[r.name] = r.version; });
+  auto result = provider->load(
+      ctx, [](PackageRecord&&) {}, [&](PackageRecord&& r) { got[r.name] = r.version; });
   std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(got, expected);
-  std::cout << "[ info     ] load() found " << got.size() << " modules in " << elapsed.count()
-            << " ms\n";
+  std::cout << "[ info     ] load() found " << got.size() << " modules in " << elapsed.count() << " ms\n";
   EXPECT_LT(elapsed.count(), 2000.0);
 }
 

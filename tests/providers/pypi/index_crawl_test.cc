@@ -43,7 +43,9 @@ class PypiCrawlTest : public ::testing::Test {
     in.index_urls = {server_.url("/simple")};
     in.tags = compatible_tags(t);
     in.python_version = "3.11.2";
-    in.env = {{"python_version", "3.11"}, {"platform_system", "Linux"}, {"sys_platform", "linux"},
+    in.env = {{"python_version", "3.11"},
+              {"platform_system", "Linux"},
+              {"sys_platform", "linux"},
               {"platform_machine", "x86_64"}};
     in.glibc = glibc;
     return in;
@@ -72,11 +74,11 @@ TEST_F(PypiCrawlTest, FollowsRequiresDistAndChoosesOneWheelPerVersion) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   using V = std::vector<std::string>;
   auto s = summary(*r);
-  EXPECT_EQ(s["nvidia-cudnn-cu12"], (V{"8.9.2.26:manylinux1_x86_64", "9.1.0.70:manylinux2014_x86_64",
-                                       "9.5.1.17:manylinux_2_28_x86_64"}));
+  EXPECT_EQ(s["nvidia-cudnn-cu12"],
+            (V{"8.9.2.26:manylinux1_x86_64", "9.1.0.70:manylinux2014_x86_64", "9.5.1.17:manylinux_2_28_x86_64"}));
   // 12.6.3.3 is yanked; the aarch64 and Windows wheels are not for this machine.
-  EXPECT_EQ(s["nvidia-cublas-cu12"], (V{"12.1.3.1:manylinux1_x86_64", "12.4.5.8:manylinux2014_x86_64",
-                                        "12.6.4.1:manylinux_2_17_x86_64"}));
+  EXPECT_EQ(s["nvidia-cublas-cu12"],
+            (V{"12.1.3.1:manylinux1_x86_64", "12.4.5.8:manylinux2014_x86_64", "12.6.4.1:manylinux_2_17_x86_64"}));
   EXPECT_EQ(s.size(), 2u);
   EXPECT_EQ(r->pages, 2);
   for (const auto& c : r->candidates) {
@@ -152,7 +154,8 @@ TEST_F(PypiCrawlTest, AProjectNoIndexHasHasNoCandidatesAndExtraIndexesAddTheirs)
   // 9.6.0.74 wants Python 3.12; 9.6.0.75 has no metadata: its dependencies are unknown.
   EXPECT_EQ(s["nvidia-cudnn-cu12"].back(), "9.6.0.75:manylinux2014_x86_64");
   EXPECT_EQ(both->no_metadata, std::vector<std::string>{"nvidia-cudnn-cu12"});
-  EXPECT_EQ(both->candidates[3].url, extra.url("/x/nvidia-cudnn-cu12/nvidia_cudnn_cu12-9.6.0.75-py3-none-manylinux2014_x86_64.whl"));
+  EXPECT_EQ(both->candidates[3].url,
+            extra.url("/x/nvidia-cudnn-cu12/nvidia_cudnn_cu12-9.6.0.75-py3-none-manylinux2014_x86_64.whl"));
 }
 
 TEST_F(PypiCrawlTest, FailuresNameTheUrl) {
@@ -174,7 +177,8 @@ TEST_F(PypiCrawlTest, FailuresNameTheUrl) {
   auto r = run(input({"nvidia-cudnn-cu12"}));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message.rfind(page + ": not valid JSON at byte offset 11 (", 0), 0u) << r.error().message;
-  EXPECT_NE(r.error().message.find("(the cached copy was removed; the next run downloads it again)"), std::string::npos);
+  EXPECT_NE(r.error().message.find("(the cached copy was removed; the next run downloads it again)"),
+            std::string::npos);
   fetch::Options off = options();
   off.offline = true;
   fetch::Fetcher offline(ctx_, off);
@@ -200,7 +204,6 @@ TEST_F(PypiCrawlTest, FailuresNameTheUrl) {
   EXPECT_EQ(m.error().message, server_.url(meta) + ": HTTP 503 Service Unavailable (gave up after 3 tries)");
 }
 
-
 // A page with a number out of range threw out of the crawl ("internal error"), so its body stayed
 // in the cache: now it is a damaged page, named with its offset, and not kept.
 TEST_F(PypiCrawlTest, APageWithANumberOutOfRangeIsNotKept) {
@@ -212,8 +215,10 @@ TEST_F(PypiCrawlTest, APageWithANumberOutOfRangeIsNotKept) {
   auto r = run(input({"nvidia-cudnn-cu12"}));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ExitCode::environment);
-  EXPECT_EQ(r.error().message, page + ": not valid JSON at byte offset 43 (number overflow parsing '1e999'; expected a "
-                                      "PEP 691 project page) (the cached copy was removed; the next run downloads it again)");
+  EXPECT_EQ(r.error().message,
+            page +
+                ": not valid JSON at byte offset 43 (number overflow parsing '1e999'; expected a "
+                "PEP 691 project page) (the cached copy was removed; the next run downloads it again)");
   fetch::Options off = options();
   off.offline = true;
   fetch::Fetcher offline(ctx_, off);
@@ -275,7 +280,8 @@ TEST_F(PypiCrawlTest, AMemoIsTheResultWhileEveryPageComesBackUnchanged) {
   // cuBLAS 12.6.4.1 is 12.6.4.0 on its page now: a whole crawl, each page asked once.
   test::Route changed;
   changed.body = test::read_file(test::data_path("pypi/simple/nvidia-cublas-cu12/index.json"));
-  for (std::size_t at; (at = changed.body.find("12.6.4.1")) != std::string::npos;) changed.body.replace(at, 8, "12.6.4.0");
+  for (std::size_t at; (at = changed.body.find("12.6.4.1")) != std::string::npos;)
+    changed.body.replace(at, 8, "12.6.4.0");
   changed.headers = {{"Content-Type", std::string(kJsonType)}};
   changed.etag = "\"nvidia-cublas-cu12-2\"";
   server_.route("/simple/nvidia-cublas-cu12/", changed);
@@ -284,8 +290,8 @@ TEST_F(PypiCrawlTest, AMemoIsTheResultWhileEveryPageComesBackUnchanged) {
   EXPECT_EQ(server_.count("/simple/nvidia-cudnn-cu12/"), 4);
   EXPECT_EQ(server_.count("/simple/nvidia-cublas-cu12/"), 4);
   using V = std::vector<std::string>;
-  EXPECT_EQ(summary(*third)["nvidia-cublas-cu12"], (V{"12.1.3.1:manylinux1_x86_64", "12.4.5.8:manylinux2014_x86_64",
-                                                          "12.6.4.0:manylinux_2_17_x86_64"}));
+  EXPECT_EQ(summary(*third)["nvidia-cublas-cu12"],
+            (V{"12.1.3.1:manylinux1_x86_64", "12.4.5.8:manylinux2014_x86_64", "12.6.4.0:manylinux_2_17_x86_64"}));
   // And the memo now holds that.
   auto fourth = run(in);
   ASSERT_TRUE(fourth.ok());
@@ -347,7 +353,8 @@ TEST_F(PypiCrawlTest, AMemoOfAFileIndexSeesItsMetadataEdited) {
   namespace fs = std::filesystem;
   std::string root = test::temp_dir();
   fs::create_directories(root + "/simple/nvidia-cudnn-cu12");
-  fs::copy_file(test::data_path("pypi/simple/nvidia-cudnn-cu12/index.html"), root + "/simple/nvidia-cudnn-cu12/index.html");
+  fs::copy_file(test::data_path("pypi/simple/nvidia-cudnn-cu12/index.html"),
+                root + "/simple/nvidia-cudnn-cu12/index.html");
   fs::copy(test::data_path("pypi/packages"), root + "/packages");
   CrawlInput in = input({"nvidia-cudnn-cu12"});
   in.index_urls = {"file://" + root + "/simple"};

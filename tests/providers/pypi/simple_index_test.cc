@@ -41,7 +41,7 @@ TEST(PypiSimpleIndex, TheHtmlPageSaysTheSame) {
   ASSERT_EQ(html->size(), json->size());
   for (size_t i = 0; i < json->size(); ++i) {
     EXPECT_EQ((*html)[i].filename, (*json)[i].filename);
-    EXPECT_EQ((*html)[i].url, (*json)[i].url);  // the #sha256= fragment dropped
+    EXPECT_EQ((*html)[i].url, (*json)[i].url);     // the #sha256= fragment dropped
     EXPECT_EQ((*html)[i].requires_python, ">=3");  // &gt; decoded
     EXPECT_EQ((*html)[i].has_metadata, (*json)[i].has_metadata);
     EXPECT_EQ((*html)[i].yanked, (*json)[i].yanked);
@@ -78,8 +78,9 @@ TEST(PypiSimpleIndex, ContentTypesAndBrokenPages) {
   EXPECT_FALSE(is_json_type("application/json"));
 
   EXPECT_EQ(parse_json_page(R"({"files": [ {"filename": "a" ]})", kPage).error().message,
-            kPage + ": not valid JSON at byte offset 29 (syntax error while parsing object - unexpected ']'; "
-                    "expected '}'; expected a PEP 691 project page)");
+            kPage +
+                ": not valid JSON at byte offset 29 (syntax error while parsing object - unexpected ']'; "
+                "expected '}'; expected a PEP 691 project page)");
   EXPECT_EQ(parse_json_page(R"({"meta": {"api-version": "2.0"}, "files": []})", kPage).error().message,
             kPage + ": api-version 2.0 is not one extdeps reads (1.x) (expected a PEP 691 project page)");
   EXPECT_EQ(parse_json_page(R"({"name": "x"})", kPage).error().message,
@@ -95,8 +96,9 @@ TEST(PypiSimpleIndex, NumbersOutOfRangeOrInPlaceOfStringsAreBrokenPages) {
   auto r = parse_json_page(R"({"files": 1e999})", kPage);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ExitCode::environment);
-  EXPECT_EQ(r.error().message,
-            kPage + ": not valid JSON at byte offset 10 (number overflow parsing '1e999'; expected a PEP 691 project page)");
+  EXPECT_EQ(
+      r.error().message,
+      kPage + ": not valid JSON at byte offset 10 (number overflow parsing '1e999'; expected a PEP 691 project page)");
   r = parse_json_page(R"({"meta": {"api-version": 1.0}, "files": []})", kPage);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ExitCode::environment);
@@ -105,7 +107,8 @@ TEST(PypiSimpleIndex, NumbersOutOfRangeOrInPlaceOfStringsAreBrokenPages) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message,
             kPage + ": files[0] has no \"filename\" and \"url\" strings (expected a PEP 691 project page)");
-  r = parse_json_page(R"({"files": [{"filename": "a.whl", "url": "a.whl", "requires-python": 3, "yanked": 1}]})", kPage);
+  r = parse_json_page(R"({"files": [{"filename": "a.whl", "url": "a.whl", "requires-python": 3, "yanked": 1}]})",
+                      kPage);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->size(), 1u);
 }
@@ -130,8 +133,8 @@ TEST(PypiSimpleIndex, UnclosedAnchorsAreReadInOnePass) {
 
 TEST(PypiCoreMetadata, ReadsTheFieldsOfARealMetadataFile) {
   auto m = parse_core_metadata(
-      test::read_file(test::data_path(
-          "pypi/packages/nvidia_cusolver_cu12-11.6.1.9-py3-none-manylinux2014_x86_64.whl.metadata")),
+      test::read_file(
+          test::data_path("pypi/packages/nvidia_cusolver_cu12-11.6.1.9-py3-none-manylinux2014_x86_64.whl.metadata")),
       "cusolver.metadata");
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_EQ(m->name, "nvidia-cusolver-cu12");
@@ -140,7 +143,10 @@ TEST(PypiCoreMetadata, ReadsTheFieldsOfARealMetadataFile) {
   EXPECT_EQ(m->requires_dist,
             (std::vector<std::string>{"nvidia-cublas-cu12", "nvidia-nvjitlink-cu12", "nvidia-cusparse-cu12"}));
 
-  auto folded = parse_core_metadata("Metadata-Version: 2.1\r\nName: x\r\nVersion: 1\r\nRequires-Dist: a\r\n  (>=1)\r\n\r\nRequires-Dist: not-a-field\n", "x");
+  auto folded = parse_core_metadata(
+      "Metadata-Version: 2.1\r\nName: x\r\nVersion: 1\r\nRequires-Dist: a\r\n  (>=1)\r\n\r\nRequires-Dist: "
+      "not-a-field\n",
+      "x");
   ASSERT_TRUE(folded.ok());
   EXPECT_EQ(folded->requires_dist, std::vector<std::string>{"a (>=1)"});  // the body is not read
 

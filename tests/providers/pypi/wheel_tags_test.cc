@@ -16,7 +16,8 @@ namespace {
 using Strings = std::vector<std::string>;
 
 TEST(PypiWheelName, ParsesRealNamesAndCompressedTagSets) {
-  auto w = parse_wheel_filename("nvidia_cuda_runtime_cu12-12.6.77-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl");
+  auto w =
+      parse_wheel_filename("nvidia_cuda_runtime_cu12-12.6.77-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl");
   ASSERT_TRUE(w.ok()) << w.error().message;
   EXPECT_EQ(w->distribution, "nvidia_cuda_runtime_cu12");
   EXPECT_EQ(w->version, "12.6.77");
@@ -110,9 +111,11 @@ TEST(PypiWheelTags, AgreeWithPythonPackagingOnThisMachine) {
   auto probe = detect::run_capture(Context::from_process(), {python, "-c", "import packaging.tags"}, 20000);
   if (!probe || probe->exit_status != 0)
     GTEST_SKIP() << python << " with python3-packaging is needed (scripts/install-deps.sh installs both)";
-  auto theirs = detect::run_capture(Context::from_process(), {python, "-c", "from packaging import tags\nfor t in tags.sys_tags(): print(t)"}, 20000);
+  auto theirs = detect::run_capture(
+      Context::from_process(), {python, "-c", "from packaging import tags\nfor t in tags.sys_tags(): print(t)"}, 20000);
   ASSERT_TRUE(theirs.ok());
-  auto libc = detect::run_capture(Context::from_process(), {python, "-c", "import platform; print(platform.libc_ver()[1])"}, 20000);
+  auto libc = detect::run_capture(Context::from_process(),
+                                  {python, "-c", "import platform; print(platform.libc_ver()[1])"}, 20000);
   ASSERT_TRUE(libc.ok());
   int gmajor = 0, gminor = 0;
   ASSERT_EQ(std::sscanf(libc->out.c_str(), "%d.%d", &gmajor, &gminor), 2) << libc->out;
