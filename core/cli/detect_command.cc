@@ -17,6 +17,7 @@
 #include "core/detect/host_export.h"
 #include "core/detect/host_json.h"
 #include "core/json/document.h"
+#include "core/provider/descriptor.h"
 #include "core/util/printable.h"
 #include "core/util/text.h"
 
@@ -131,10 +132,14 @@ Result<void> save_facts(const HostFacts& facts, const std::string& path) {
 }  // namespace
 
 int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& out, std::ostream& err) {
-  static const std::vector<std::string> kFormats = {"text", "json", "conda", "uv", "variants"};
   std::string format = o.format.empty() ? (o.json ? "json" : "text") : o.format;
-  if (std::find(kFormats.begin(), kFormats.end(), format) == kFormats.end()) {
-    err << "error: unknown format '" << format << "' (expected text, json, conda, uv or variants)\n";
+  const HostFormat* provider_format = host_format_named(format);
+  if (!provider_format && format != "text" && format != "json" && format != "variants") {
+    std::vector<std::string> names{"text", "json"};
+    for (const ProviderDescriptor* d : provider_descriptors())
+      for (const auto& f : d->host_formats) names.emplace_back(f.name);
+    names.emplace_back("variants");
+    err << "error: unknown format '" << format << "' (expected " << or_list(names) << ")\n";
     return 2;
   }
   if (o.json && format != "json") {
@@ -156,12 +161,8 @@ int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& 
     out << extdeps::json::dump(j, 2) << '\n';
     return 0;
   }
-  if (format == "conda") {
-    out << detect::conda_overrides(*facts);
-    return 0;
-  }
-  if (format == "uv") {
-    out << detect::uv_variables(*facts);
+  if (provider_format) {
+    out << provider_format->write(*facts);
     return 0;
   }
   if (format == "variants") {

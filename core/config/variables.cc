@@ -1,5 +1,6 @@
 #include "core/config/variables.h"
 
+#include <cctype>
 #include <set>
 
 namespace extdeps::config {
@@ -20,7 +21,6 @@ constexpr Plain kCorePlain[] = {
     {"EXTDEPS_PLUGIN_PATH", "folders searched for extdeps-provider-* programs before PATH"},
     {"EXTDEPS_OVERRIDE_*",
      "host facts to use instead of the detected ones (CUDA, CUDA_ARCH, GLIBC, LINUX, ARCH, OS, ...)"},
-    {"CONDA_OVERRIDE_*", "conda's overrides of the virtual packages (__cuda, __glibc), honoured as EXTDEPS_OVERRIDE_*"},
     {"EXTDEPS_CUDA_LIBRARY", "the libcuda.so.1 the driver probe loads, instead of the system's"},
     {"EXTDEPS_NVML_LIBRARY", "the libnvidia-ml.so.1 the driver probe loads, instead of the system's"},
     {"EXTDEPS_LIBCURL", "the libcurl the downloads load, instead of libcurl.so.4"},
@@ -108,6 +108,11 @@ std::vector<Variable> variables() {
   for (const ProviderDescriptor* d : provider_descriptors()) {
     for (const auto& o : d->options)
       for (auto var : o.env) add(var, d->name, o.name, o.help);
+    for (const auto& f : d->fact_overrides) {
+      std::string ours = "EXTDEPS_OVERRIDE_";
+      for (char c : f.fact) ours += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      add(f.variable, d->name, "", "honoured as " + ours + " (which wins when both are set)");
+    }
     for (auto var : d->reads_env) add(var, d->name, "", "");
   }
   return out;

@@ -1,4 +1,5 @@
-// conda, uv and wheel-variant spellings of the host facts; see host_export.h.
+// The wheel-variant spelling of the host facts, and what the providers' forms share; see
+// host_export.h.
 #include "core/detect/host_export.h"
 
 #include <algorithm>
@@ -14,18 +15,17 @@ namespace extdeps::detect {
 
 namespace {
 
-bool has_driver(const HostFacts& f) { return f.cuda.state == CudaState::ok && !f.cuda.cuda_version.empty(); }
-
 std::pair<int, int> cuda_major_minor(const std::string& v) {
   int major = 0, minor = 0;
   std::sscanf(v.c_str(), "%d.%d", &major, &minor);
   return {major, minor};
 }
 
-// A value written after KEY= in a line a shell or a dotenv reader takes: letters, digits and
-// ".+_-" only. Facts from a --host file are anyone's text; a line break would forge a line
-// (issue 31), so anything else is not written.
-bool plain_value(const std::string& v) {
+}  // namespace
+
+bool has_driver(const HostFacts& f) { return f.cuda.state == CudaState::ok && !f.cuda.cuda_version.empty(); }
+
+bool plain_value(std::string_view v) {
   return std::all_of(v.begin(), v.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '+' ||
            c == '_' || c == '-';
@@ -33,36 +33,6 @@ bool plain_value(const std::string& v) {
 }
 
 std::string cc_text(std::pair<int, int> cc) { return std::to_string(cc.first) + "." + std::to_string(cc.second); }
-
-}  // namespace
-
-std::string conda_overrides(const HostFacts& f) {
-  std::string out;
-  // Empty tells conda there is no driver: without the line it would look at this machine.
-  out += "CONDA_OVERRIDE_CUDA=" +
-         (has_driver(f) && plain_value(f.cuda.cuda_version) ? f.cuda.cuda_version : std::string()) + "\n";
-  if (has_driver(f) && !f.cuda.devices.empty())
-    out += "CONDA_OVERRIDE_CUDA_ARCH=" + cc_text(f.cuda.min_compute_capability()) + "\n";
-  if (plain_value(f.libc_version))
-    out += "CONDA_OVERRIDE_GLIBC=" + (f.libc == "glibc" ? f.libc_version : std::string()) + "\n";
-  std::string kernel = f.kernel.substr(0, f.kernel.find_first_not_of("0123456789."));
-  if (!kernel.empty()) out += "CONDA_OVERRIDE_LINUX=" + kernel + "\n";
-  // archspec names the x86-64 levels x86_64_v2 ... x86_64_v4.
-  if (!f.x86_64_level.empty() && plain_value(f.x86_64_level)) {
-    std::string level = f.x86_64_level;
-    std::replace(level.begin(), level.end(), '-', '_');
-    out += "CONDA_OVERRIDE_ARCHSPEC=" + level + "\n";
-  }
-  return out;
-}
-
-std::string uv_variables(const HostFacts& f) {
-  if (!has_driver(f)) return {};
-  std::string driver = !f.cuda.kernel_driver.empty() ? f.cuda.kernel_driver : f.cuda.user_driver;
-  if (driver.empty())
-    if (auto tk = cuda_toolkit(f.cuda.cuda_version)) driver = std::string(tk->ga_driver);
-  return driver.empty() || !plain_value(driver) ? std::string() : "UV_CUDA_DRIVER_VERSION=" + driver + "\n";
-}
 
 std::string variant_properties(const HostFacts& f) {
   if (!has_driver(f)) return {};

@@ -1,23 +1,27 @@
-// Host facts in the words other tools read, for planning a machine from outside it: conda's
-// CONDA_OVERRIDE_* variables, the variable uv reads for its PyTorch backend, and the properties an
-// NVIDIA wheel-variant provider reports (PEP 817/825), as a static list the proposal lets a user
-// give an installer for a remote target.
+// Host facts in the words other tools read, for planning a machine from outside it: the
+// properties an NVIDIA wheel-variant provider reports (PEP 817/825), as a static list the
+// proposal lets a user give an installer for a remote target, and what the providers' own forms
+// (ProviderDescriptor::host_formats: conda's CONDA_OVERRIDE_* lines, uv's variable) share.
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "core/detect/host.h"
 
 namespace extdeps::detect {
 
-// "CONDA_OVERRIDE_CUDA=12.4\n..." one `NAME=value` line each: CUDA (empty: no driver), CUDA_ARCH
-// (the oldest device, conda's __cuda_arch), GLIBC, LINUX, ARCHSPEC (the x86-64 level).
-std::string conda_overrides(const HostFacts& facts);
+// Whether the facts have a usable driver and know its CUDA version.
+bool has_driver(const HostFacts& facts);
 
-// "UV_CUDA_DRIVER_VERSION=550.54.15\n": the driver version uv's --torch-backend=auto reads in
-// place of /sys/module/nvidia/version; the GA driver of the CUDA version when only that is known;
-// nothing without a driver.
-std::string uv_variables(const HostFacts& facts);
+// Whether `value` may follow KEY= in a line a shell or a dotenv reader takes: letters, digits and
+// ".+_-" only. Facts from a --host file are anyone's text; a line break would forge a line
+// (issue 31), so a format writes no other value.
+bool plain_value(std::string_view value);
+
+// "8.6": a compute capability as conda and PEP 817 write it.
+std::string cc_text(std::pair<int, int> cc);
 
 // "nvidia :: cuda_version_lower_bound :: 12.4\n...": one property a line, most preferred first
 // within a feature, as PEP 817 writes them: the lower bounds a wheel may ask for (this CUDA

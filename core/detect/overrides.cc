@@ -5,14 +5,20 @@
 #include <utility>
 #include <vector>
 
+#include "core/provider/descriptor.h"
+
 namespace extdeps::detect {
 
 namespace {
 
-std::optional<Override> lookup(const Context& ctx, std::string_view name, std::string_view conda_name = {}) {
+// EXTDEPS_OVERRIDE_<...> for `fact`, else the first variable a provider's manager states the
+// fact with (FactOverride: conda's CONDA_OVERRIDE_CUDA), in provider order.
+std::optional<Override> lookup(const Context& ctx, std::string_view name, std::string_view fact) {
   if (auto v = ctx.env(name)) return Override{std::string(name), *v};
-  if (!conda_name.empty())
-    if (auto v = ctx.env(conda_name)) return Override{std::string(conda_name), *v};
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& f : d->fact_overrides)
+      if (f.fact == fact)
+        if (auto v = ctx.env(f.variable)) return Override{std::string(f.variable), *v};
   return std::nullopt;
 }
 
@@ -73,30 +79,6 @@ std::string dpkg_arch_of(const std::string& arch) {
   return arch;
 }
 
-// The ID_LIKE of the systems an override names most (from each one's os-release), so that
-// EXTDEPS_OVERRIDE_OS=rocky:9 plans with Fedora's tables and dnf as a Rocky machine would.
-std::vector<std::string> known_id_like(const std::string& id) {
-  static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kLike = {
-      {"ubuntu", {"debian"}},
-      {"linuxmint", {"ubuntu", "debian"}},
-      {"pop", {"ubuntu", "debian"}},
-      {"raspbian", {"debian"}},
-      {"rhel", {"fedora"}},
-      {"centos", {"rhel", "fedora"}},
-      {"rocky", {"rhel", "centos", "fedora"}},
-      {"almalinux", {"rhel", "centos", "fedora"}},
-      {"ol", {"fedora"}},
-      {"manjaro", {"arch"}},
-      {"endeavouros", {"arch"}},
-      {"opensuse-tumbleweed", {"opensuse", "suse"}},
-      {"opensuse-leap", {"suse", "opensuse"}},
-      {"sles", {"suse"}},
-  };
-  for (const auto& [known, like] : kLike)
-    if (known == id) return like;
-  return {};
-}
-
 // "invalid EXTDEPS_OVERRIDE_CUDA='twelve': expected a cuda version like 12.4, ...", blamed on
 // the variable that set it.
 Error bad_override(const Override& o, std::string_view expected) {
@@ -110,14 +92,14 @@ Error bad_override(const Override& o, std::string_view expected) {
 
 Overrides collect(const Context& ctx) {
   Overrides o;
-  o.cuda = lookup(ctx, "EXTDEPS_OVERRIDE_CUDA", "CONDA_OVERRIDE_CUDA");
-  o.cuda_arch = lookup(ctx, "EXTDEPS_OVERRIDE_CUDA_ARCH", "CONDA_OVERRIDE_CUDA_ARCH");
+  o.cuda = lookup(ctx, "EXTDEPS_OVERRIDE_CUDA", "cuda");
+  o.cuda_arch = lookup(ctx, "EXTDEPS_OVERRIDE_CUDA_ARCH", "cuda-arch");
   if (o.cuda_arch && o.cuda_arch->value.empty()) o.cuda_arch.reset();
-  o.glibc = lookup(ctx, "EXTDEPS_OVERRIDE_GLIBC", "CONDA_OVERRIDE_GLIBC");
-  o.linux_kernel = lookup(ctx, "EXTDEPS_OVERRIDE_LINUX");
-  o.arch = lookup(ctx, "EXTDEPS_OVERRIDE_ARCH");
+  o.glibc = lookup(ctx, "EXTDEPS_OVERRIDE_GLIBC", "glibc");
+  o.linux_kernel = lookup(ctx, "EXTDEPS_OVERRIDE_LINUX", "linux");
+  o.arch = lookup(ctx, "EXTDEPS_OVERRIDE_ARCH", "arch");
   if (o.arch && o.arch->value.empty()) o.arch.reset();
-  o.os = lookup(ctx, "EXTDEPS_OVERRIDE_OS");
+  o.os = lookup(ctx, "EXTDEPS_OVERRIDE_OS", "os");
   if (o.os && o.os->value.empty()) o.os.reset();
   return o;
 }

@@ -1,6 +1,7 @@
 // Facts a user states instead of detecting (DESIGN.md decision 4): EXTDEPS_OVERRIDE_CUDA,
-// _CUDA_ARCH, _GLIBC, _LINUX, _ARCH, _OS, and conda's CONDA_OVERRIDE_CUDA / _CUDA_ARCH / _GLIBC. An EXTDEPS_
-// variable that is set wins over the CONDA_ one. For cuda, glibc and linux an empty value means
+// _CUDA_ARCH, _GLIBC, _LINUX, _ARCH, _OS, and the variables providers' managers state them with
+// (ProviderDescriptor::fact_overrides: conda's CONDA_OVERRIDE_CUDA / _CUDA_ARCH / _GLIBC). An
+// EXTDEPS_ variable that is set wins over a manager's. For cuda, glibc and linux an empty value means
 // "absent"; an empty _ARCH, _OS or _CUDA_ARCH is ignored.
 #pragma once
 

@@ -211,28 +211,29 @@ std::optional<Failure> Loader::read_strings(const toml::table& t, const char* ke
 }
 
 std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) const {
-  static const char* kExpected = "\"native\", \"deb-upstream\" or { regex = '...', from = \"package\" }";
   if (const auto* s = n.as_string()) {
     const std::string& kind = s->get();
-    if (kind == "native" || kind == "deb-upstream") {
+    if (kind == "native" || upstream_rule_named(kind)) {
       out = VersionRule{kind, "", ""};
       return std::nullopt;
     }
     if (kind == "regex") {
       return fail(n.source(), "a regex version rule needs its pattern: { regex = '...' }");
     }
-    return fail(n.source(), "unknown version rule '" + kind + "'", kExpected);
+    return fail(n.source(), "unknown version rule '" + kind + "'", version_rule_forms_text());
   }
   const toml::table* t = n.as_table();
-  if (!t) return fail(n.source(), std::string("'version' must be a string or a table, got ") + type_name(n), kExpected);
+  if (!t)
+    return fail(n.source(), std::string("'version' must be a string or a table, got ") + type_name(n),
+                version_rule_forms_text());
   if (auto f = check_keys(*t, {"rule", "regex", "from"}, " in a version rule")) return f;
   VersionRule rule;
   if (auto f = read_string(*t, "rule", rule.kind)) return f;
   if (auto f = read_string(*t, "regex", rule.pattern)) return f;
   if (auto f = read_string(*t, "from", rule.from)) return f;
   if (!t->get("rule")) rule.kind = t->get("regex") ? "regex" : default_rule_.kind;
-  if (rule.kind != "native" && rule.kind != "deb-upstream" && rule.kind != "regex") {
-    return fail(t->get("rule")->source(), "unknown version rule '" + rule.kind + "'", kExpected);
+  if (rule.kind != "native" && rule.kind != "regex" && !upstream_rule_named(rule.kind)) {
+    return fail(t->get("rule")->source(), "unknown version rule '" + rule.kind + "'", version_rule_forms_text());
   }
   if (rule.kind == "regex") {
     if (rule.pattern.empty()) return fail(n.source(), "a regex version rule needs 'regex'");
@@ -265,13 +266,7 @@ std::optional<Failure> Loader::read_component(const toml::table& t, std::string&
   if (auto f = read_string(t, "component", value)) return f;
   if (!components_.empty()) {
     if (std::find(components_.begin(), components_.end(), value) == components_.end()) {
-      std::string expected;
-      for (std::size_t i = 0; i < components_.size(); ++i)
-        expected += std::string(i == 0                        ? ""
-                                : i + 1 == components_.size() ? " or "
-                                                              : ", ") +
-                    std::string(components_[i]);
-      return fail(n->source(), "unknown component '" + value + "'", expected);
+      return fail(n->source(), "unknown component '" + value + "'", or_list(components_));
     }
   } else if (value.empty()) {
     return fail(n->source(), "'component' must not be empty");

@@ -144,8 +144,9 @@ struct HostRelease {
   std::string codename;              // noble
   std::string version_id;            // 24.04
   // The names an [id.release.X] may use for this machine, most specific first: the codename,
-  // the VERSION_ID, and the codename of a known Debian or Ubuntu VERSION_ID (12 is bookworm,
-  // 24.04 is noble) when os-release (or an override) gave no codename.
+  // the VERSION_ID, then those the providers know for their systems (ProviderDescriptor::
+  // release_names: apt the codename of a Debian or Ubuntu VERSION_ID when os-release, or
+  // --system, gave none; dnf RHEL's elN).
   std::vector<std::string> release_names() const;
 };
 

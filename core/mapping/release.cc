@@ -1,37 +1,14 @@
 // Adapting loaded tables to the machine: a derivative's own table over its parent's (ubuntu.toml
 // over debian.toml), then each entry's [id.release.X] for the release the machine runs.
 #include <algorithm>
-#include <array>
-#include <utility>
 
 #include "core/detect/os_release.h"
 #include "core/mapping/mapping.h"
+#include "core/provider/descriptor.h"
 
 namespace extdeps::mapping {
 
 namespace {
-
-// VERSION_ID -> VERSION_CODENAME of the Debian and Ubuntu releases a table is likely to name, so
-// that an override such as EXTDEPS_OVERRIDE_OS=debian:13 (which has no codename) still finds
-// [id.release.trixie]. From os-release(5) of each release.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kCodenames = {{
-    {"linuxmint:21", "jammy"},
-    {"linuxmint:22", "noble"},
-    {"pop:22.04", "jammy"},
-    {"pop:24.04", "noble"},
-    {"debian:10", "buster"},
-    {"debian:11", "bullseye"},
-    {"debian:12", "bookworm"},
-    {"debian:13", "trixie"},
-    {"debian:14", "forky"},
-    {"ubuntu:20.04", "focal"},
-    {"ubuntu:22.04", "jammy"},
-    {"ubuntu:23.10", "mantic"},
-    {"ubuntu:24.04", "noble"},
-    {"ubuntu:24.10", "oracular"},
-    {"ubuntu:25.04", "plucky"},
-    {"ubuntu:25.10", "questing"},
-}};
 
 void apply_release(Table& t, const std::vector<std::string>& names) {
   for (auto& e : t.entries) {
@@ -56,19 +33,10 @@ std::vector<std::string> HostRelease::release_names() const {
   };
   add(codename);
   add(version_id);
-  if (codename.empty() && !version_id.empty()) {
-    for (const auto& [key, name] : kCodenames) {
-      if (key == id + ":" + version_id) add(name);
-    }
-  }
-  // RHEL and its rebuilds (Rocky, Alma, CentOS Stream, Oracle Linux) use Fedora's table: their
-  // release is "elN" (N: VERSION_ID's major), where EPEL's and RHEL's names are written.
-  bool rhel = id == "rhel" || id == "centos" || id == "rocky" || id == "almalinux" || id == "ol";
-  for (const auto& l : id_like) rhel = rhel || l == "rhel" || l == "centos";
-  if (rhel && !version_id.empty()) {
-    std::string major = version_id.substr(0, version_id.find('.'));
-    if (!major.empty() && major.find_first_not_of("0123456789") == std::string::npos) add("el" + major);
-  }
+  std::vector<std::string> known;
+  for (const ProviderDescriptor* d : provider_descriptors())
+    if (d->release_names) d->release_names(*this, known);
+  for (const auto& name : known) add(name);
   return out;
 }
 

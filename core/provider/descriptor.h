@@ -24,10 +24,12 @@ class Provider;
 struct ProviderSettings;
 namespace mapping {
 struct NameIndex;
-}
+struct HostRelease;
+}  // namespace mapping
 namespace detect {
 struct OsRelease;
-}
+struct HostFacts;
+}  // namespace detect
 
 // One setting a provider takes. Its value comes, highest first, from the command line
 // (--NAME), the environment (the first of `env` that is set), the project's [tool.extdeps]
@@ -56,6 +58,39 @@ struct VerifyInput {
   bool offline = false;              // downloads from the cache only
 };
 
+// A rule a mapping table's `version` key may name for reading the upstream version from a
+// native one, beyond core's "native" and regex: apt's "deb-upstream" (Debian's epoch, revision
+// and repack suffixes off).
+struct UpstreamRule {
+  std::string_view name;
+  std::string (*upstream)(std::string_view native) = nullptr;
+};
+
+// A form of the host facts another tool reads, written by `extdeps detect --format NAME`: conda's
+// CONDA_OVERRIDE_* lines, the variable uv reads. What it writes is `NAME=value` lines whose
+// values detect::plain_value accepts (the facts may come from anyone's --host file).
+struct HostFormat {
+  std::string_view name;  // "conda"
+  std::string_view help;  // "CONDA_OVERRIDE_* lines", for --help
+  std::string (*write)(const detect::HostFacts& facts) = nullptr;
+};
+
+// A system known by more than its os-release ID: the ID_LIKE its os-release gives ("rocky":
+// "rhel centos fedora"), for a system named by --system or EXTDEPS_OVERRIDE_OS, whose
+// os-release extdeps cannot read.
+struct DerivedSystem {
+  std::string_view id;
+  std::vector<std::string_view> like;
+};
+
+// A variable of a manager's own that states a host fact, as EXTDEPS_OVERRIDE_<FACT> does:
+// conda's CONDA_OVERRIDE_CUDA. The fact is named as HostFacts::overridden names it ("cuda",
+// "cuda-arch", "glibc").
+struct FactOverride {
+  std::string_view fact;
+  std::string_view variable;
+};
+
 struct ProviderDescriptor {
   std::string_view name;       // "conda"; what --manager names when it has a manager
   std::string_view ecosystem;  // "conda-forge": its solvables' namespace, its mapping table
@@ -79,6 +114,8 @@ struct ProviderDescriptor {
   // JSON text: the commands that install and query a package and how a version is written.
   // Empty: one generic entry made from the manager's name.
   std::string_view pep804_managers;
+  // The version rules it defines for its tables (apt: deb-upstream).
+  std::vector<UpstreamRule> upstream_rules;
   // How a table for this manager reads an upstream version from a native one when it says
   // nothing: the rule a table imported from PEP 804 starts with, and the one a guessed package
   // (solve/guess.cc) gets. Empty: "native".
@@ -94,6 +131,18 @@ struct ProviderDescriptor {
   // amd64 on Debian and its derivatives, arm64 on a mac): what a plan says it is for, after the
   // system's name. Empty where it is not that system's manager; null: never.
   std::string (*system_cpu)(const Context& ctx, const detect::OsRelease& os, std::string_view machine) = nullptr;
+  // The systems whose own manager this is that derive from another (Ubuntu from Debian, Rocky
+  // from RHEL), with the ID_LIKE each one's os-release gives: a system named by --system then
+  // plans with the tables and the manager its machine would.
+  std::vector<DerivedSystem> derived_systems;
+  // Its manager's variables that state a host fact; an EXTDEPS_OVERRIDE_ one set wins over them.
+  std::vector<FactOverride> fact_overrides;
+  // The forms of the host facts its manager's tools read (`extdeps detect --format`).
+  std::vector<HostFormat> host_formats;
+  // Adds the names a table's [id.release.X] may use for a machine of one of its systems beyond
+  // os-release's VERSION_CODENAME and VERSION_ID (the codename of a Debian release named by its
+  // number, RHEL's elN) to `names`, most specific first; null: none.
+  void (*release_names)(const mapping::HostRelease& host, std::vector<std::string>& names) = nullptr;
   std::function<std::unique_ptr<Provider>(const Context& ctx, const ProviderSettings& settings)> make;
   // A provider plugin's program (core/plugin/plugin.h); empty for a compiled-in provider.
   std::string_view plugin_path;
@@ -129,6 +178,21 @@ std::vector<const version::Scheme*> version_schemes();
 const version::Scheme* version_scheme_named(std::string_view name);
 // "rpm, pep440, deb, ... or homebrew": for help texts and messages.
 std::string version_scheme_names_text();
+
+// The version rule of that name a descriptor defines; null when none does.
+const UpstreamRule* upstream_rule_named(std::string_view name);
+// What a table's `version` may be: "\"native\", \"deb-upstream\" or { regex = '...', from = \"package\" }".
+std::string version_rule_forms_text();
+
+// The rule that reads an upstream version from a native one of `manager`'s packages: its
+// descriptor's imported_version_rule, "native" when it has none or no provider installs with it.
+std::string version_rule_of(std::string_view manager);
+
+// The host format of that name a descriptor defines; null when none does.
+const HostFormat* host_format_named(std::string_view name);
+
+// The ID_LIKE of a system a descriptor knows (DerivedSystem); empty when none knows it.
+std::vector<std::string> known_id_like(std::string_view id);
 
 // The descriptor of an option name ("channel"); null when none. The option is returned too.
 const ProviderDescriptor* descriptor_for_option(std::string_view option, const ProviderOption** found = nullptr);

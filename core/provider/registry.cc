@@ -5,6 +5,7 @@
 
 #include "core/mapping/names.h"
 #include "core/provider/provider.h"
+#include "core/util/text.h"
 
 namespace extdeps {
 
@@ -115,11 +116,42 @@ const version::Scheme* version_scheme_named(std::string_view name) {
 }
 
 std::string version_scheme_names_text() {
-  const auto schemes = version_schemes();
-  std::string out;
-  for (std::size_t i = 0; i < schemes.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == schemes.size() ? " or " : ", ") + std::string(schemes[i]->name);
-  return out;
+  std::vector<std::string_view> names;
+  for (const version::Scheme* s : version_schemes()) names.push_back(s->name);
+  return or_list(names);
+}
+
+const UpstreamRule* upstream_rule_named(std::string_view name) {
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& r : d->upstream_rules)
+      if (r.name == name) return &r;
+  return nullptr;
+}
+
+std::string version_rule_forms_text() {
+  std::string out = "\"native\"";
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& r : d->upstream_rules) out += ", \"" + std::string(r.name) + "\"";
+  return out + " or { regex = '...', from = \"package\" }";
+}
+
+std::string version_rule_of(std::string_view manager) {
+  const ProviderDescriptor* d = descriptor_for_manager(manager);
+  return d && !d->imported_version_rule.empty() ? std::string(d->imported_version_rule) : "native";
+}
+
+const HostFormat* host_format_named(std::string_view name) {
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& f : d->host_formats)
+      if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::vector<std::string> known_id_like(std::string_view id) {
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& system : d->derived_systems)
+      if (system.id == id) return {system.like.begin(), system.like.end()};
+  return {};
 }
 
 const ProviderDescriptor* descriptor_for_option(std::string_view option, const ProviderOption** found) {

@@ -71,10 +71,7 @@ std::optional<GuessedEntry> guess_entry(const Requirement& requirement, const Lo
   const std::string id = requirement.url.id();
   const std::string eco(lp.provider->ecosystem());
   const bool module = lp.provider->manager().empty();
-  const ProviderDescriptor* descriptor = descriptor_for_manager(lp.provider->manager());
-  const std::string version_rule = descriptor && !descriptor->imported_version_rule.empty()
-                                       ? std::string(descriptor->imported_version_rule)
-                                       : "native";
+  const std::string version_rule = version_rule_of(lp.provider->manager());
   GuessedEntry g;
   g.entry.id = id;
   g.entry.note = "a guess: no mapping table knows " + id;

@@ -16,6 +16,7 @@
 #include "core/detect/cuda_table.h"
 #include "core/mapping/guess.h"
 #include "core/mapping/spelling.h"
+#include "core/provider/descriptor.h"
 #include "core/solve/bundles.h"
 #include "core/solve/explain.h"
 #include "core/solve/guess.h"
@@ -470,10 +471,12 @@ void Resolver::cuda_warnings() {
     if (n.req->category == Category::run || !detect::is_cuda_id(n.req->url.id())) continue;
     if (o.status != Status::planned && o.status != Status::satisfied) continue;
     std::string need;
-    if (!o.packages.empty())
+    if (!o.packages.empty()) {
+      const Package& p = o.packages[0];
       if (auto tk =
-              detect::cuda_toolkit(mapping::upstream_version({"deb-upstream", "", "", {}}, o.packages[0].version)))
+              detect::cuda_toolkit(mapping::upstream_version({version_rule_of(p.manager), "", "", {}}, p.version)))
         need = " supporting CUDA " + std::string(tk->min_cuda) + " or newer";
+    }
     out_.warnings.push_back(n.req->url.id() +
                             " is planned for building only: this machine has no usable NVIDIA driver (" +
                             std::string(detect::cuda_state_name(host_->cuda.state)) +

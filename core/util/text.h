@@ -49,6 +49,19 @@ inline std::string_view trim(std::string_view s) {
   return s;
 }
 
+// "a, b or c" for {"a", "b", "c"}: a choice, in a message or a help text.
+template <typename Strings>
+std::string or_list(const Strings& items) {
+  std::string out;
+  std::size_t i = 0;
+  for (const auto& item : items) {
+    out += i == 0 ? "" : i + 1 == items.size() ? " or " : ", ";
+    out += std::string_view(item);
+    ++i;
+  }
+  return out;
+}
+
 // ASCII letters in lower case, every other byte as it is.
 // "a, b, c" for {"a", "b", "c"} and ", ".
 inline std::string join(const std::vector<std::string>& items, std::string_view sep) {

@@ -4,9 +4,11 @@
 #include <unordered_map>
 
 #include "core/detect/os_release.h"
+#include "core/mapping/mapping.h"
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "providers/apt/apt_provider.h"
+#include "providers/apt/deb_upstream.h"
 #include "providers/apt/deb_version.h"
 
 namespace extdeps::apt {
@@ -19,6 +21,24 @@ std::string system_cpu(const Context& ctx, const detect::OsRelease& os, std::str
   bool debian_like = os.id == "debian" || os.id == "ubuntu" || os.id.empty();
   for (const auto& like : os.id_like) debian_like = debian_like || like == "debian";
   return debian_like ? detect::dpkg_architecture(ctx) : std::string();
+}
+
+// VERSION_ID -> VERSION_CODENAME of the Debian and Ubuntu releases (and derivatives) a table is
+// likely to name, so that --system debian:13 (which has no codename) still finds
+// [id.release.trixie]. From os-release(5) of each release.
+constexpr std::pair<std::string_view, std::string_view> kCodenames[] = {
+    {"linuxmint:21", "jammy"}, {"linuxmint:22", "noble"},    {"pop:22.04", "jammy"},     {"pop:24.04", "noble"},
+    {"debian:10", "buster"},   {"debian:11", "bullseye"},    {"debian:12", "bookworm"},  {"debian:13", "trixie"},
+    {"debian:14", "forky"},    {"ubuntu:20.04", "focal"},    {"ubuntu:22.04", "jammy"},  {"ubuntu:23.10", "mantic"},
+    {"ubuntu:24.04", "noble"}, {"ubuntu:24.10", "oracular"}, {"ubuntu:25.04", "plucky"}, {"ubuntu:25.10", "questing"},
+};
+
+// The codename of a release os-release (or --system) named by its number only.
+void release_names(const mapping::HostRelease& host, std::vector<std::string>& names) {
+  if (!host.codename.empty() || host.version_id.empty()) return;
+  const std::string key = host.id + ":" + host.version_id;
+  for (const auto& [release, codename] : kCodenames)
+    if (release == key) names.emplace_back(codename);
 }
 
 // The archive component of an apt list file: "..._dists_bookworm_non-free_binary-amd64_Packages"
@@ -149,12 +169,19 @@ const ProviderDescriptor& descriptor() {
           "query": {"command": ["dpkg-query", "--show", "{}"]}},
         "specifier_syntax": {"name_only": ["{name}"], "exact_version": ["{name}={version}"],
                              "version_ranges": null}}])",
+      .upstream_rules = {{"deb-upstream", deb_upstream}},
       .imported_version_rule = "deb-upstream",
       .options = {},
       .reads_env = {},
       .verify_index = verify_index,
       .verify_reads = "apt lists (apt tables)",
       .system_cpu = system_cpu,
+      // ID_LIKE as each one's /etc/os-release gives it.
+      .derived_systems = {{"ubuntu", {"debian"}},
+                          {"linuxmint", {"ubuntu", "debian"}},
+                          {"pop", {"ubuntu", "debian"}},
+                          {"raspbian", {"debian"}}},
+      .release_names = release_names,
       .make = [](const Context& ctx, const ProviderSettings&) { return make_provider(ctx); },
   };
   return d;

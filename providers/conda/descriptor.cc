@@ -5,6 +5,7 @@
 #include "core/mapping/verify.h"
 #include "providers/conda/conda_provider.h"
 #include "providers/conda/conda_version.h"
+#include "providers/conda/host_format.h"
 #include "providers/conda/matchspec.h"
 #include "providers/conda/repodata.h"
 
@@ -127,6 +128,12 @@ const ProviderDescriptor& descriptor() {
       .reads_env = {"CONDA_PREFIX", "CONDA_SUBDIR", "HOME"},
       .verify_index = verify_index,
       .verify_reads = "conda repodata (conda tables)",
+      // conda's overrides of its virtual packages (__cuda, __glibc): what a conda user has set
+      // already states the machine for extdeps too.
+      .fact_overrides = {{"cuda", "CONDA_OVERRIDE_CUDA"},
+                         {"cuda-arch", "CONDA_OVERRIDE_CUDA_ARCH"},
+                         {"glibc", "CONDA_OVERRIDE_GLIBC"}},
+      .host_formats = {{"conda", "CONDA_OVERRIDE_* lines", conda_overrides}},
       .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
   };
   return d;

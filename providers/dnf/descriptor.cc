@@ -5,6 +5,7 @@
 
 #include "core/fetch/fetch.h"
 #include "core/fetch/options.h"
+#include "core/mapping/mapping.h"
 #include "core/mapping/names.h"
 #include "core/mapping/verify.h"
 #include "core/util/regular_file.h"
@@ -26,6 +27,17 @@ std::optional<std::string> name_problem(std::string_view name) {
     if (!ok) return "'" + mapping::printable(name) + "' is not an rpm package name (letters, digits and -._+ only)";
   }
   return std::nullopt;
+}
+
+// RHEL and its rebuilds (Rocky, Alma, CentOS Stream, Oracle Linux) use Fedora's table: their
+// release is "elN" (N: VERSION_ID's major), where EPEL's and RHEL's names are written.
+void release_names(const mapping::HostRelease& host, std::vector<std::string>& names) {
+  bool rhel =
+      host.id == "rhel" || host.id == "centos" || host.id == "rocky" || host.id == "almalinux" || host.id == "ol";
+  for (const auto& l : host.id_like) rhel = rhel || l == "rhel" || l == "centos";
+  if (!rhel || host.version_id.empty()) return;
+  const std::string major = host.version_id.substr(0, host.version_id.find('.'));
+  if (!major.empty() && major.find_first_not_of("0123456789") == std::string::npos) names.push_back("el" + major);
 }
 
 // `mappings verify` of a fedora or opensuse table: the package names of rpm-md repositories
@@ -133,6 +145,16 @@ const ProviderDescriptor& descriptor() {
       .reads_env = {},
       .verify_index = verify_index,
       .verify_reads = "rpm-md repositories (fedora and opensuse tables)",
+      // ID_LIKE as each one's /etc/os-release gives it (zypper's systems too: dnf plans for them).
+      .derived_systems = {{"rhel", {"fedora"}},
+                          {"centos", {"rhel", "fedora"}},
+                          {"rocky", {"rhel", "centos", "fedora"}},
+                          {"almalinux", {"rhel", "centos", "fedora"}},
+                          {"ol", {"fedora"}},
+                          {"opensuse-tumbleweed", {"opensuse", "suse"}},
+                          {"opensuse-leap", {"suse", "opensuse"}},
+                          {"sles", {"suse"}}},
+      .release_names = release_names,
       .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
   };
   return d;

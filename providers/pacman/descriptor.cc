@@ -94,6 +94,8 @@ const ProviderDescriptor& descriptor() {
       .reads_env = {},
       .verify_index = verify_index,
       .verify_reads = "pacman sync databases (arch tables)",
+      // ID_LIKE as each one's /etc/os-release gives it.
+      .derived_systems = {{"manjaro", {"arch"}}, {"endeavouros", {"arch"}}},
       .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
   };
   return d;

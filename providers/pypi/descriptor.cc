@@ -3,6 +3,7 @@
 
 #include "core/mapping/names.h"
 #include "core/version/version.h"
+#include "providers/pypi/host_format.h"
 #include "providers/pypi/pypi_provider.h"
 
 namespace extdeps::pypi {
@@ -55,6 +56,7 @@ const ProviderDescriptor& descriptor() {
       .reads_env = {},
       .verify_index = nullptr,
       .verify_reads = "",
+      .host_formats = {{"uv", "the variable uv reads", uv_variables}},
       .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
   };
   return d;

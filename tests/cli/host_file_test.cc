@@ -13,6 +13,7 @@
 
 #include "core/detect/host.h"
 #include "core/detect/host_export.h"
+#include "core/provider/descriptor.h"
 #include "tests/providers/pypi/pypi_index_server.h"
 #include "tests/support/cli_fixture.h"
 #include "tests/test_support.h"
@@ -293,21 +294,28 @@ TEST_F(HostFileTest, DetectFormatsOfTheSavedFacts) {
   EXPECT_EQ(bad.err, "error: unknown format 'yaml' (expected text, json, conda, uv or variants)\n");
 }
 
+// What a provider's host format (ProviderDescriptor::host_formats) writes for the facts.
+std::string written(std::string_view format, const detect::HostFacts& f) {
+  const HostFormat* h = host_format_named(format);
+  return h ? h->write(f) : "(no " + std::string(format) + " format in this build)";
+}
+
 TEST(HostExport, NoDriverSaysSoToEachTool) {
+  if (!host_format_named("conda") || !host_format_named("uv")) GTEST_SKIP() << "built without conda or pypi";
   detect::HostFacts f;
   f.libc = "glibc";
   f.libc_version = "2.36";
   f.kernel = "6.1.0-18-amd64";
   f.x86_64_level = "x86-64-v3";
-  EXPECT_EQ(detect::conda_overrides(f),
+  EXPECT_EQ(written("conda", f),
             "CONDA_OVERRIDE_CUDA=\nCONDA_OVERRIDE_GLIBC=2.36\nCONDA_OVERRIDE_LINUX=6.1.0\n"
             "CONDA_OVERRIDE_ARCHSPEC=x86_64_v3\n");
-  EXPECT_EQ(detect::uv_variables(f), "");
+  EXPECT_EQ(written("uv", f), "");
   EXPECT_EQ(detect::variant_properties(f), "");
   // With only a CUDA version (an override), uv gets that release's driver.
   f.cuda.state = detect::CudaState::ok;
   f.cuda.cuda_version = "12.4";
-  EXPECT_EQ(detect::uv_variables(f), "UV_CUDA_DRIVER_VERSION=550.54.15\n");
+  EXPECT_EQ(written("uv", f), "UV_CUDA_DRIVER_VERSION=550.54.15\n");
 }
 
 }  // namespace

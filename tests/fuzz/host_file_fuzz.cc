@@ -1,8 +1,8 @@
 // Fuzzes `--host FILE` (detect::read_host_file: the input written as the file) and what is made
-// of the facts it accepts: the JSON `detect --save` writes, conda's and uv's variables and the
-// wheel-variant properties. Properties: the facts written as JSON read back as the same facts; a
-// variable line is NAME=value with a plain value (no line break or shell character can be forged
-// through a fact); the property lines are bounded and carry no control character.
+// of the facts it accepts: the JSON `detect --save` writes, each provider's host format (conda's
+// and uv's variables) and the wheel-variant properties. Properties: the facts written as JSON read back as the same
+// facts; a variable line is NAME=value with a plain value (no line break or shell character can be forged through a
+// fact); the property lines are bounded and carry no control character.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,6 +10,7 @@
 #include "core/detect/host.h"
 #include "core/detect/host_export.h"
 #include "core/detect/host_json.h"
+#include "core/provider/descriptor.h"
 #include "tests/fuzz/fuzz_support.h"
 
 using namespace extdeps;
@@ -43,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto again = detect::host_facts_from_json(once);
   if (!again) fuzz::fail("facts written as JSON do not read back", again.error().message, input);
   if (detect::to_json(*again) != once) fuzz::fail("facts written as JSON read back as other facts", once.dump(), input);
-  check_variables(detect::conda_overrides(*facts), input);
-  check_variables(detect::uv_variables(*facts), input);
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& format : d->host_formats) check_variables(format.write(*facts), input);
   const std::string variants = detect::variant_properties(*facts);
   if (variants.size() > (1u << 20)) fuzz::fail("more than 1 MiB of variant properties", input);
   for (char c : variants)

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
 #include "core/config/command_options.h"
+#include "core/config/variables.h"
 #include "core/mapping/names.h"
 #include "core/provider/provider.h"
 #include "extdeps/extdeps_c.h"
@@ -61,6 +63,54 @@ TEST(ProviderDescriptor, NameRulesComeFromTheDescriptor) {
   EXPECT_TRUE(mapping::name_problem("apt-get", "LibXML2"));  // Debian names are lower case
   EXPECT_FALSE(mapping::name_problem("emerge", "LibXML2"));  // no emerge provider: generic rule
   EXPECT_TRUE(mapping::name_problem("emerge", "-oPre-Invoke=x"));
+}
+
+// An ID as os-release(5) allows it: lower-case letters, digits and "._-".
+bool os_release_id(std::string_view id) {
+  return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+  });
+}
+
+// What the descriptors know leads somewhere: every derived system (--system rocky:9) reaches,
+// through its ID_LIKE, a table shipped in mappings/ and is known once; a version rule is defined
+// once, under a name core does not use, and a descriptor's imported rule is one of them; every
+// manager variable that states a fact states one EXTDEPS_OVERRIDE_* states, once, and is in the
+// registry `extdeps config --variables` lists.
+TEST(ProviderDescriptor, SystemsRulesAndFactVariablesLeadToWhatExists) {
+  const std::filesystem::path shipped(EXTDEPS_SOURCE_MAPPINGS_DIR);
+  std::set<std::string_view> systems, variables, rule_names{"native", "regex"};
+  const std::set<std::string_view> facts{"cuda", "cuda-arch", "glibc", "linux", "arch", "os"};
+  for (const ProviderDescriptor* d : compiled_in_descriptors()) {
+    SCOPED_TRACE(std::string(d->name));
+    for (const auto& system : d->derived_systems) {
+      EXPECT_TRUE(systems.insert(system.id).second) << system.id << " is known twice";
+      EXPECT_FALSE(system.like.empty()) << system.id;
+      EXPECT_TRUE(os_release_id(system.id)) << system.id;
+      bool tabled = false;
+      for (auto like : system.like) {
+        EXPECT_TRUE(os_release_id(like) && like != system.id) << system.id << " like " << like;
+        tabled = tabled || std::filesystem::exists(shipped / (std::string(like) + ".toml"));
+      }
+      // SLES (ID_LIKE="suse") reaches opensuse.toml through the dnf provider's own choice.
+      if (system.id != "sles") EXPECT_TRUE(tabled) << system.id << ": none of its ID_LIKE has a table in mappings/";
+      EXPECT_EQ(known_id_like(system.id), std::vector<std::string>(system.like.begin(), system.like.end()));
+    }
+    for (const auto& r : d->upstream_rules) {
+      EXPECT_TRUE(rule_names.insert(r.name).second) << r.name << " is defined twice, or is core's";
+      EXPECT_NE(r.upstream, nullptr) << r.name;
+      EXPECT_EQ(upstream_rule_named(r.name), &r);
+    }
+    if (!d->imported_version_rule.empty())
+      EXPECT_TRUE(rule_names.count(d->imported_version_rule)) << d->imported_version_rule << " is defined nowhere";
+    for (const auto& f : d->fact_overrides) {
+      EXPECT_TRUE(facts.count(f.fact)) << f.fact << " is not a fact EXTDEPS_OVERRIDE_* states";
+      EXPECT_TRUE(variables.insert(f.variable).second) << f.variable << " twice";
+      EXPECT_TRUE(config::is_registered(f.variable)) << f.variable;
+    }
+  }
+  EXPECT_TRUE(known_id_like("debian").empty());  // a system of its own, like none
+  EXPECT_TRUE(known_id_like("").empty());
 }
 
 class ProviderOptionsCli : public test::CliFixture {};
