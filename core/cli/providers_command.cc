@@ -32,24 +32,19 @@ int cmd_providers(bool json, std::ostream& out) {
     }
     nlohmann::json reads = nlohmann::json::array();
     for (auto e : d->reads_env) reads.push_back(e);
-    nlohmann::json facts = nlohmann::json::object();
-    std::vector<std::string> fact_text;
-    for (const auto& f : d->fact_overrides) {
-      facts[std::string(f.variable)] = std::string(f.fact);
-      fact_text.push_back(std::string(f.variable) + " (" + std::string(f.fact) + ")");
-    }
-    nlohmann::json systems = nlohmann::json::object();
-    std::vector<std::string> system_text;
-    for (const auto& sys : d->derived_systems) {
-      systems[std::string(sys.id)] = std::vector<std::string>(sys.like.begin(), sys.like.end());
-      system_text.push_back(std::string(sys.id) + " (like " + joined(sys.like) + ")");
-    }
-    nlohmann::json formats = nlohmann::json::object();
-    std::vector<std::string> format_text;
-    for (const auto& f : d->host_formats) {
-      formats[std::string(f.name)] = std::string(f.help);
-      format_text.push_back(std::string(f.name) + " (" + std::string(f.help) + ")");
-    }
+    // What a descriptor names, each with a detail: {NAME: detail} in JSON, "NAME (detail)" in text.
+    struct Named {
+      nlohmann::json json = nlohmann::json::object();
+      std::vector<std::string> text;
+      void add(std::string_view name, const std::string& detail, nlohmann::json value) {
+        json[std::string(name)] = std::move(value);
+        text.push_back(std::string(name) + " (" + detail + ")");
+      }
+    } facts, systems, formats;
+    for (const auto& f : d->fact_overrides) facts.add(f.variable, std::string(f.fact), std::string(f.fact));
+    for (const auto& sys : d->derived_systems)
+      systems.add(sys.id, "like " + joined(sys.like), std::vector<std::string>(sys.like.begin(), sys.like.end()));
+    for (const auto& f : d->host_formats) formats.add(f.name, std::string(f.help), std::string(f.help));
     nlohmann::json aliases = nlohmann::json::array();
     for (auto a : d->manager_aliases) aliases.push_back(a);
     all.push_back({{"name", d->name},
@@ -60,9 +55,9 @@ int cmd_providers(bool json, std::ostream& out) {
                    {"summary", d->summary},
                    {"options", options},
                    {"reads_env", reads},
-                   {"fact_variables", facts},
-                   {"derived_systems", systems},
-                   {"host_formats", formats},
+                   {"fact_variables", facts.json},
+                   {"derived_systems", systems.json},
+                   {"host_formats", formats.json},
                    {"verifies_tables", d->verify_index != nullptr},
                    {"plugin", d->plugin_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(d->plugin_path)}});
     if (json) continue;
@@ -81,9 +76,9 @@ int cmd_providers(bool json, std::ostream& out) {
       if (!from.empty()) out << "      also from: " << from << '\n';
     }
     if (!d->reads_env.empty()) out << "  reads: " << joined(d->reads_env) << '\n';
-    if (!fact_text.empty()) out << "  host facts from: " << joined(fact_text) << '\n';
-    if (!system_text.empty()) out << "  systems: " << joined(system_text) << '\n';
-    if (!format_text.empty()) out << "  detect --format: " << joined(format_text) << '\n';
+    if (!facts.text.empty()) out << "  host facts from: " << joined(facts.text) << '\n';
+    if (!systems.text.empty()) out << "  systems: " << joined(systems.text) << '\n';
+    if (!formats.text.empty()) out << "  detect --format: " << joined(formats.text) << '\n';
     if (!d->plugin_path.empty()) out << "  plugin: " << d->plugin_path << '\n';
   }
   if (json) out << extdeps::json::dump(all, 2) << '\n';
