@@ -134,6 +134,7 @@ Result<Replay> replay_testcase(const std::string& dir) {
   {
     std::istringstream in(**text);
     std::size_t line_no = 0;
+    bool jobs = false;
     for (std::string line; std::getline(in, line);) {
       ++line_no;
       // libsolv 0.7's testcase reader crashes on a namespace line naming a solvable of an arch
@@ -148,6 +149,14 @@ Result<Replay> replay_testcase(const std::string& dir) {
       std::vector<std::string> w;
       for (std::string word; words >> word;) w.push_back(word);
       const std::string place = testcase + ":" + std::to_string(line_no);
+      // libsolv's reader refuses a repo or system line after the first job, but reads on, and a
+      // job naming a package after such a repo line crashes it (a null read in
+      // testcase_str2solvid: the fuzz finding repo-after-job-segv). --dump-testcase writes every
+      // repo and the system first.
+      if (!w.empty() && w[0] == "job") jobs = true;
+      if (jobs && !w.empty() && (w[0] == "repo" || w[0] == "system"))
+        return error_at(ExitCode::bad_input, place, "a " + w[0] + " line after the jobs",
+                        "every repo and system line before the first job, as --dump-testcase writes them");
       if (!w.empty() && w[0] == "repo") {
         // repo NAME PRIORITY testtags FILE (or <inline>), as --dump-testcase writes it
         if (w.size() != 5 || w[3] != "testtags")

@@ -90,6 +90,24 @@ TEST_F(ReplayTest, ATestcaseWithMatchExpressionsIsRefusedNotCrashedOn) {
   EXPECT_NE(r.err.find("the solve used conda match expressions"), std::string::npos) << r.err;
 }
 
+// A repo line after a job, then a job naming a package: libsolv's reader said "cannot add repos
+// after jobs have been created" and read on into a crash (fuzz finding
+// tests/fuzz/corpus/testcase/repo-after-job-segv). Refused before libsolv reads it.
+TEST_F(ReplayTest, ARepoOrSystemLineAfterTheJobsIsRefusedNotCrashedOn) {
+  std::ofstream(project_ + "/a.repo") << "=Pkg: x 1 1 noarch\n";
+  std::ofstream(project_ + "/testcase.t") << "repo a 0 testtags a.repo\njob install name e\n"
+                                             "repo b 0 testtags a.repo\njob install oneof x-1-1.noarch@b\n"
+                                             "result transaction,problems <inline>\n";
+  auto r = run({"debug", "replay", project_});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("testcase.t:3: a repo line after the jobs"), std::string::npos) << r.err;
+  std::ofstream(project_ + "/testcase.t") << "repo a 0 testtags a.repo\njob install name x\nsystem - rpm a\n"
+                                             "result transaction,problems <inline>\n";
+  r = run({"debug", "replay", project_});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("testcase.t:3: a system line after the jobs"), std::string::npos) << r.err;
+}
+
 TEST_F(ReplayTest, AFolderWithoutATestcaseIsBadInput) {
   auto r = run({"debug", "replay", project_});
   EXPECT_EQ(r.rc, 2);
