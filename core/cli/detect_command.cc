@@ -133,12 +133,13 @@ Result<void> save_facts(const HostFacts& facts, const std::string& path) {
 
 int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& out, std::ostream& err) {
   std::string format = o.format.empty() ? (o.json ? "json" : "text") : o.format;
-  const HostFormat* provider_format = host_format_named(format);
-  if (!provider_format && format != "text" && format != "json" && format != "variants") {
-    std::vector<std::string> names{"text", "json"};
+  // Core's own formats first: a provider's format of the same name is never reached.
+  const bool core_format = format == "text" || format == "json" || format == "variants";
+  const HostFormat* provider_format = core_format ? nullptr : host_format_named(format);
+  if (!core_format && !provider_format) {
+    std::vector<std::string> names{"text", "json", "variants"};
     for (const ProviderDescriptor* d : provider_descriptors())
       for (const auto& f : d->host_formats) names.emplace_back(f.name);
-    names.emplace_back("variants");
     err << "error: unknown format '" << format << "' (expected " << or_list(names) << ")\n";
     return 2;
   }

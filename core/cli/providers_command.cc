@@ -40,11 +40,12 @@ int cmd_providers(bool json, std::ostream& out) {
         json[std::string(name)] = std::move(value);
         text.push_back(std::string(name) + " (" + detail + ")");
       }
-    } facts, systems, formats;
+    } facts, systems, formats, files;
     for (const auto& f : d->fact_overrides) facts.add(f.variable, std::string(f.fact), std::string(f.fact));
     for (const auto& sys : d->derived_systems)
       systems.add(sys.id, "like " + joined(sys.like), std::vector<std::string>(sys.like.begin(), sys.like.end()));
     for (const auto& f : d->host_formats) formats.add(f.name, std::string(f.help), std::string(f.help));
+    for (const auto& f : d->environment_formats) files.add(f.name, std::string(f.help), std::string(f.help));
     nlohmann::json aliases = nlohmann::json::array();
     for (auto a : d->manager_aliases) aliases.push_back(a);
     all.push_back({{"name", d->name},
@@ -58,6 +59,7 @@ int cmd_providers(bool json, std::ostream& out) {
                    {"fact_variables", facts.json},
                    {"derived_systems", systems.json},
                    {"host_formats", formats.json},
+                   {"environment_formats", files.json},
                    {"verifies_tables", d->verify_index != nullptr},
                    {"plugin", d->plugin_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(d->plugin_path)}});
     if (json) continue;
@@ -79,6 +81,7 @@ int cmd_providers(bool json, std::ostream& out) {
     if (!facts.text.empty()) out << "  host facts from: " << joined(facts.text) << '\n';
     if (!systems.text.empty()) out << "  systems: " << joined(systems.text) << '\n';
     if (!formats.text.empty()) out << "  detect --format: " << joined(formats.text) << '\n';
+    if (!files.text.empty()) out << "  resolve --format: " << joined(files.text) << '\n';
     if (!d->plugin_path.empty()) out << "  plugin: " << d->plugin_path << '\n';
   }
   if (json) out << extdeps::json::dump(all, 2) << '\n';

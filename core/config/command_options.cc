@@ -2,6 +2,10 @@
 
 #include <CLI/CLI.hpp>
 #include <stdexcept>
+#include <vector>
+
+#include "core/provider/descriptor.h"
+#include "core/util/text.h"
 
 namespace extdeps::config {
 
@@ -32,6 +36,23 @@ constexpr std::string_view kCommandWords[] = {"",
                                               "mappings import rosdep",
                                               "mappings export pep804"};
 static_assert(std::size(kCommandWords) == static_cast<std::size_t>(Command::count));
+
+// resolve's --format: core's, then the environment files the providers render.
+std::string resolve_formats() {
+  std::vector<std::string> names{"text", "json"};
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& f : d->environment_formats)
+      names.push_back(std::string(f.name) + " (" + std::string(f.help) + ")");
+  return or_list(names);
+}
+
+// detect's --format: core's, then the forms of the facts the providers' tools read.
+std::string detect_formats() {
+  std::vector<std::string> names{"text", "json", "variants (the PEP 817 properties of an NVIDIA variant provider)"};
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& f : d->host_formats) names.push_back(std::string(f.name) + " (" + std::string(f.help) + ")");
+  return or_list(names);
+}
 
 constexpr CommandOption kTable[] = {
     {.name = "root",
@@ -101,16 +122,9 @@ constexpr CommandOption kTable[] = {
      .commands = kSources,
      .help = "plan for this system, not the machine's: ID[:VERSION] as os-release names it (fedora:41, rocky:9, "
              "ubuntu:24.04) or macos:VERSION (macos:14)"},
-    {.name = "format",
-     .value_name = "FORMAT",
-     .commands = bit(C::resolve),
-     .help = "text, json, shell.nix or flake.nix (the nix packages of the plan)"},
+    {.name = "format", .value_name = "FORMAT", .commands = bit(C::resolve), .help_text = resolve_formats},
     {.name = "format", .value_name = "FORMAT", .commands = bit(C::env), .help = "sh, json or cmake (default: sh)"},
-    {.name = "format",
-     .value_name = "FORMAT",
-     .commands = bit(C::detect),
-     .help = "text, json, conda (CONDA_OVERRIDE_* lines), uv (the variables uv reads) or variants (the PEP 817 "
-             "properties of an NVIDIA variant provider)"},
+    {.name = "format", .value_name = "FORMAT", .commands = bit(C::detect), .help_text = detect_formats},
     {.name = "dump-testcase",
      .value_name = "DIR",
      .commands = bit(C::resolve),
@@ -189,7 +203,7 @@ CLI::Option* add_valued(CLI::App& cmd, Command c, std::string_view name, T& targ
   const CommandOption& o = row(name, c);
   if (o.value_name.empty())
     throw std::logic_error("--" + std::string(name) + " is a flag in core/config/command_options.cc, bound to a value");
-  CLI::Option* added = cmd.add_option(flag_names(o), target, std::string(o.help));
+  CLI::Option* added = cmd.add_option(flag_names(o), target, option_help(o));
   added->type_name(std::string(o.value_name));
   if (o.list) added->delimiter(',');
   if (o.required) added->required();
@@ -201,6 +215,8 @@ CLI::Option* add_valued(CLI::App& cmd, Command c, std::string_view name, T& targ
 std::string_view command_words(Command c) { return kCommandWords[static_cast<unsigned>(c)]; }
 
 std::span<const CommandOption> command_options() { return kTable; }
+
+std::string option_help(const CommandOption& o) { return o.help_text ? o.help_text() : std::string(o.help); }
 
 const CommandOption* command_option(std::string_view name, Command c) {
   for (const CommandOption& o : kTable)
@@ -229,7 +245,7 @@ CLI::Option* add_command_option(CLI::App& cmd, Command c, std::string_view name,
   if (!o.value_name.empty())
     throw std::logic_error("--" + std::string(name) +
                            " takes a value in core/config/command_options.cc, bound to a flag");
-  return cmd.add_flag(flag_names(o), target, std::string(o.help));
+  return cmd.add_flag(flag_names(o), target, option_help(o));
 }
 
 CLI::Option* add_command_option(CLI::App& cmd, Command c, std::string_view name, std::string& target) {

@@ -58,7 +58,12 @@ struct CommandOption {
   // same name, a flag as "1"/"0", a list as comma-separated values.
   bool library = false;
   std::string_view help;
+  // The help where it lists what the providers bring (their --format names); null: `help`.
+  std::string (*help_text)() = nullptr;
 };
+
+// What --help says of option `o`.
+std::string option_help(const CommandOption& o);
 
 // The table, in the order --help shows the options.
 std::span<const CommandOption> command_options();

@@ -1,16 +1,21 @@
 #include "core/engine/environment_file.h"
 
+#include "core/provider/descriptor.h"
+#include "core/util/text.h"
+
 namespace extdeps::engine {
 
 Result<const Provider*> environment_renderer(const Context& ctx,
                                              const std::vector<std::unique_ptr<Provider>>& providers,
                                              const std::string& format) {
   if (format.empty()) return nullptr;
-  std::string known = "text, json";
+  std::vector<std::string> known{"text", "json"};
   for (const auto& p : providers) {
-    for (const auto& f : p->environment_formats()) {
-      known += ", " + f;
-      if (f != format) continue;
+    const ProviderDescriptor* d = descriptor_for_manager(p->manager());
+    if (!d) continue;
+    for (const auto& f : d->environment_formats) {
+      known.emplace_back(f.name);
+      if (f.name != format) continue;
       if (!p->available(ctx)) {
         const std::string manager(p->manager());
         const std::string what = "--format " + format + " renders the " + manager + " packages of a plan, and the " +
@@ -24,9 +29,9 @@ Result<const Provider*> environment_renderer(const Context& ctx,
       return p.get();
     }
   }
-  Error e = bad_input("unknown format '" + format + "' (known: " + known + ")");
+  Error e = bad_input("unknown format '" + format + "' (known: " + join(known, ", ") + ")");
   e.what = "unknown format '" + format + "'";
-  e.expected = "one of " + known;
+  e.expected = "one of " + join(known, ", ");
   e.from = "--format";
   return e;
 }

@@ -71,8 +71,15 @@ struct UpstreamRule {
 // values detect::plain_value accepts (the facts may come from anyone's --host file).
 struct HostFormat {
   std::string_view name;  // "conda"
-  std::string_view help;  // "CONDA_OVERRIDE_* lines", for --help
+  std::string_view help;  // "CONDA_OVERRIDE_* lines", for detect's --help and `extdeps providers`
   std::string (*write)(const detect::HostFacts& facts) = nullptr;
+};
+
+// A file a provider renders from a plan for its manager's users to keep instead of installing
+// (`extdeps resolve --format NAME`: nix's shell.nix); Provider::render_environment writes it.
+struct EnvironmentFormat {
+  std::string_view name;  // "shell.nix"
+  std::string_view help;  // "a nix-shell environment", for resolve's --help and `extdeps providers`
 };
 
 // A system known by more than its os-release ID: the ID_LIKE its os-release gives ("rocky":
@@ -139,6 +146,8 @@ struct ProviderDescriptor {
   std::vector<FactOverride> fact_overrides;
   // The forms of the host facts its manager's tools read (`extdeps detect --format`).
   std::vector<HostFormat> host_formats;
+  // The files it renders from a plan (`extdeps resolve --format`).
+  std::vector<EnvironmentFormat> environment_formats;
   // Adds the names a table's [id.release.X] may use for a machine of one of its systems beyond
   // os-release's VERSION_CODENAME and VERSION_ID (the codename of a Debian release named by its
   // number, RHEL's elN) to `names`, most specific first; null: none.

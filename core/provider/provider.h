@@ -81,7 +81,7 @@ struct EnvironmentPackage {
   bool installed = false;
 };
 struct EnvironmentRequest {
-  std::string format;                        // one of environment_formats()
+  std::string format;                        // one of its descriptor's environment_formats
   std::string declaration;                   // the declaration file the plan is for
   std::vector<EnvironmentPackage> packages;  // what this provider's manager meets, installed or planned
   std::vector<std::string> elsewhere;        // needs another manager meets: "dep:generic/zlib (apt: zlib1g-dev)"
@@ -170,8 +170,8 @@ class Provider {
   // available records what that closure cannot reach, to load faster; the default keeps all.
   virtual void restrict_to(const std::vector<std::string>& names) { (void)names; }
 
-  // The environment files it renders from a plan ("shell.nix"); none by default.
-  virtual std::vector<std::string> environment_formats() const { return {}; }
+  // Renders one of its descriptor's environment_formats ("shell.nix") from a plan; the default
+  // renders none.
   virtual Result<std::string> render_environment(const EnvironmentRequest& request) const;
 
   // What a build needs to find an installed package of this provider (`extdeps env`): the

@@ -62,7 +62,6 @@ std::string or_list(const Strings& items) {
   return out;
 }
 
-// ASCII letters in lower case, every other byte as it is.
 // "a, b, c" for {"a", "b", "c"} and ", ".
 inline std::string join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
@@ -73,6 +72,7 @@ inline std::string join(const std::vector<std::string>& items, std::string_view 
   return out;
 }
 
+// ASCII letters in lower case, every other byte as it is.
 inline std::string to_lower(std::string_view s) {
   std::string out(s);
   for (char& c : out)

@@ -1,4 +1,5 @@
 // The dnf provider as the rest of extdeps sees it (core/provider/descriptor.h).
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -29,12 +30,14 @@ std::optional<std::string> name_problem(std::string_view name) {
   return std::nullopt;
 }
 
-// RHEL and its rebuilds (Rocky, Alma, CentOS Stream, Oracle Linux) use Fedora's table: their
-// release is "elN" (N: VERSION_ID's major), where EPEL's and RHEL's names are written.
+// RHEL and its rebuilds (Rocky, Alma, CentOS Stream: like rhel in their os-release, or in
+// derived_systems below for --system; Oracle Linux, whose ID_LIKE names only fedora) use
+// Fedora's table: their release is "elN" (N: VERSION_ID's major), where EPEL's and RHEL's names
+// are written.
 void release_names(const mapping::HostRelease& host, std::vector<std::string>& names) {
-  bool rhel =
-      host.id == "rhel" || host.id == "centos" || host.id == "rocky" || host.id == "almalinux" || host.id == "ol";
-  for (const auto& l : host.id_like) rhel = rhel || l == "rhel" || l == "centos";
+  std::vector<std::string> like = known_id_like(host.id);
+  like.insert(like.end(), host.id_like.begin(), host.id_like.end());
+  const bool rhel = host.id == "rhel" || host.id == "ol" || std::find(like.begin(), like.end(), "rhel") != like.end();
   if (!rhel || host.version_id.empty()) return;
   const std::string major = host.version_id.substr(0, host.version_id.find('.'));
   if (!major.empty() && major.find_first_not_of("0123456789") == std::string::npos) names.push_back("el" + major);

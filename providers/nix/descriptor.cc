@@ -62,6 +62,8 @@ const ProviderDescriptor& descriptor() {
       .reads_env = {"EXTDEPS_NIX_PROFILE", "EXTDEPS_NIX_SYSTEM", "HOME"},
       .verify_index = nullptr,
       .verify_reads = "",
+      .environment_formats = {{"shell.nix", "a nix-shell file with the plan's nix packages"},
+                              {"flake.nix", "a flake whose devShell has the plan's nix packages"}},
       .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
   };
   return d;

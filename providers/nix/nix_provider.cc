@@ -141,8 +141,6 @@ class NixProvider final : public Provider {
     return nix::install_commands(packages, {frontend_, command_profile_, index_.revision, channel_});
   }
 
-  std::vector<std::string> environment_formats() const override { return {"shell.nix", "flake.nix"}; }
-
   Result<std::string> render_environment(const EnvironmentRequest& request) const override {
     std::vector<ShellPackage> packages;
     for (const auto& p : request.packages) packages.push_back({p.name, p.version, p.category, p.need});

@@ -291,7 +291,7 @@ TEST_F(HostFileTest, DetectFormatsOfTheSavedFacts) {
   EXPECT_EQ(variants.out.find("86_virtual"), std::string::npos) << "PTX newer than the oldest GPU cannot run on it";
   auto bad = run({"detect", "--format", "yaml"});
   EXPECT_EQ(bad.rc, 2);
-  EXPECT_EQ(bad.err, "error: unknown format 'yaml' (expected text, json, conda, uv or variants)\n");
+  EXPECT_EQ(bad.err, "error: unknown format 'yaml' (expected text, json, variants, conda or uv)\n");
 }
 
 // What a provider's host format (ProviderDescriptor::host_formats) writes for the facts.

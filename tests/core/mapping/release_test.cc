@@ -79,6 +79,10 @@ TEST(Releases, ARhelRebuildIsElN) {
   EXPECT_EQ(HostRelease({"rocky", {"rhel", "centos", "fedora"}, "", "9.4"}).release_names(),
             (std::vector<std::string>{"9.4", "el9"}));
   EXPECT_EQ(HostRelease({"rhel", {"fedora"}, "", "8.10"}).release_names(), (std::vector<std::string>{"8.10", "el8"}));
+  // A rebuild named without its ID_LIKE (--system almalinux:9) is known as one by its descriptor;
+  // Oracle Linux's os-release names only fedora.
+  EXPECT_EQ(HostRelease({"almalinux", {}, "", "9.5"}).release_names(), (std::vector<std::string>{"9.5", "el9"}));
+  EXPECT_EQ(HostRelease({"ol", {"fedora"}, "", "9.5"}).release_names(), (std::vector<std::string>{"9.5", "el9"}));
   EXPECT_EQ(HostRelease({"fedora", {}, "", "41"}).release_names(), (std::vector<std::string>{"41"}));
   EXPECT_EQ(HostRelease({"linuxmint", {"ubuntu", "debian"}, "", "22"}).release_names(),
             (std::vector<std::string>{"22", "noble"}));

@@ -113,6 +113,36 @@ TEST(ProviderDescriptor, SystemsRulesAndFactVariablesLeadToWhatExists) {
   EXPECT_TRUE(known_id_like("").empty());
 }
 
+// A provider's --format names are its own: none is core's (detect's text, json and variants,
+// resolve's text and json, which core answers first) or another provider's, and each says what
+// it writes, as the --help built from them shows.
+TEST(ProviderDescriptor, FormatNamesAreTheProvidersOwn) {
+  std::set<std::string_view> detect{"text", "json", "variants"}, resolve{"text", "json"};
+  const config::CommandOption* detect_format = config::command_option("format", config::Command::detect);
+  const config::CommandOption* resolve_format = config::command_option("format", config::Command::resolve);
+  ASSERT_TRUE(detect_format && resolve_format);
+  const std::string detect_help = config::option_help(*detect_format);
+  const std::string resolve_help = config::option_help(*resolve_format);
+  for (const ProviderDescriptor* d : compiled_in_descriptors()) {
+    SCOPED_TRACE(std::string(d->name));
+    for (const auto& f : d->host_formats) {
+      EXPECT_TRUE(detect.insert(f.name).second) << f.name << " is core's or another provider's";
+      EXPECT_FALSE(f.help.empty() || !f.write) << f.name;
+      EXPECT_EQ(host_format_named(f.name), &f);
+      EXPECT_NE(detect_help.find(std::string(f.name) + " (" + std::string(f.help) + ")"), std::string::npos)
+          << detect_help;
+    }
+    for (const auto& f : d->environment_formats) {
+      EXPECT_TRUE(resolve.insert(f.name).second) << f.name << " is core's or another provider's";
+      EXPECT_FALSE(f.help.empty()) << f.name;
+      EXPECT_NE(resolve_help.find(std::string(f.name) + " (" + std::string(f.help) + ")"), std::string::npos)
+          << resolve_help;
+    }
+  }
+  EXPECT_TRUE(detect_help.starts_with("text, json, variants (")) << detect_help;
+  EXPECT_TRUE(resolve_help.starts_with("text, json")) << resolve_help;
+}
+
 class ProviderOptionsCli : public test::CliFixture {};
 
 // The planning commands take every provider's options, made from the descriptors, and say
