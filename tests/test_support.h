@@ -15,6 +15,7 @@ extern const char* const shared_data;   // ../shared/data, beside the checkout
 extern const char* const fake_libcuda;  // tests/fakes/fake_libcuda.c, built
 extern const char* const fake_libnvml;  // tests/fakes/fake_libnvidia_ml.c, built
 extern const char* const extdeps_binary;
+extern const char* const every_provider;  // the project's providers (EXTDEPS_PROVIDERS), ';'-separated
 }  // namespace build
 
 // tests/data/<rel>

@@ -133,6 +133,16 @@ class Loader {
 
   std::string path_;
   bool pkgconfig_ = false;
+  // The table names a manager no provider of this build installs with (apt's table in a build
+  // that leaves apt out, EXTDEPS_PROVIDER_APT=OFF): the version rules that provider would define
+  // cannot be checked, and nothing reads its versions here, so a well-formed rule name is taken.
+  bool foreign_ = false;
+  bool known_rule(const std::string& kind) const {
+    if (kind == "native" || upstream_rule_named(kind)) return true;
+    return foreign_ && !kind.empty() && kind != "regex" && std::all_of(kind.begin(), kind.end(), [](char c) {
+             return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+           });
+  }
   std::vector<std::string_view> components_;  // what `component` may name; empty: anything
   std::string manager_;
   mutable std::map<std::string, std::shared_ptr<const re2::RE2>> regexes_;  // by pattern
@@ -213,7 +223,7 @@ std::optional<Failure> Loader::read_strings(const toml::table& t, const char* ke
 std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) const {
   if (const auto* s = n.as_string()) {
     const std::string& kind = s->get();
-    if (kind == "native" || upstream_rule_named(kind)) {
+    if (known_rule(kind)) {
       out = VersionRule{kind, "", ""};
       return std::nullopt;
     }
@@ -232,7 +242,7 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
   if (auto f = read_string(*t, "regex", rule.pattern)) return f;
   if (auto f = read_string(*t, "from", rule.from)) return f;
   if (!t->get("rule")) rule.kind = t->get("regex") ? "regex" : default_rule_.kind;
-  if (rule.kind != "native" && rule.kind != "regex" && !upstream_rule_named(rule.kind)) {
+  if (rule.kind != "regex" && !known_rule(rule.kind)) {
     return fail(t->get("rule")->source(), "unknown version rule '" + rule.kind + "'", version_rule_forms_text());
   }
   if (rule.kind == "regex") {
@@ -552,7 +562,9 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
   if (auto f = read_string(root, "release", out.release)) return f;
   table_release_ = out.release;
   pkgconfig_ = out.ecosystem == "pkgconfig";
-  if (const ProviderDescriptor* d = descriptor_for_manager(out.manager)) components_ = d->components;
+  const ProviderDescriptor* d = descriptor_for_manager(out.manager);
+  if (d) components_ = d->components;
+  foreign_ = !d && !out.manager.empty();
   manager_ = out.manager;
   if (const toml::node* v = root.get("version")) {
     if (pkgconfig_) return fail(v->source(), "the pkgconfig table has no version rule");

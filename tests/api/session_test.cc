@@ -11,6 +11,7 @@
 #include "extdeps/extdeps.h"
 #include "extdeps/extdeps_c.h"
 #include "tests/support/cli_fixture.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -77,6 +78,7 @@ TEST_F(ApiTest, BadInputIsAnErrorWithItsPlaceAndExitCode) {
 }
 
 TEST_F(ApiTest, ResolveAndCheckGiveThePlanAndWhatIsMissing) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kProject);
   api::Session s(options());
   auto r = s.resolve(project_, apt());
@@ -128,6 +130,7 @@ TEST_F(ApiTest, ResolveAndCheckGiveThePlanAndWhatIsMissing) {
 }
 
 TEST_F(ApiTest, EnvSaysWhatIsMissingAndRendersTheVariables) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kProject);
   api::Session s(options());
   auto e = s.env(project_, apt());
@@ -193,6 +196,7 @@ TEST_F(ApiTest, EveryLibraryOptionOfTheCommandTableIsACApiKey) {
 
 // The C API: the same over opaque handles.
 TEST_F(ApiTest, TheCApiGivesCodesJsonTextAndErrors) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kProject);
   extdeps_session* s = extdeps_session_new();
   ASSERT_NE(s, nullptr);

@@ -21,6 +21,7 @@
 
 #include "core/cli/cli.h"
 #include "core/context/context.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -159,6 +160,13 @@ TEST_P(CliCase, GivesItsPinnedOutput) {
                    {"{cache}", cache},
                    {"{data}", fs::weakly_canonical(test::data_path(".")).string()},
                    {"{mappings}", std::string(EXTDEPS_SOURCE_MAPPINGS_DIR)}};
+  // The providers the case runs (a build may leave some out: EXTDEPS_PROVIDER_<NAME>=OFF), or
+  // "all" where its output lists every provider.
+  if (auto* all = spec["needs-providers"].as_string(); all && all->get() == "all") {
+    EXTDEPS_NEEDS_EVERY_PROVIDER();
+  } else if (auto* providers = spec["needs-providers"].as_array()) {
+    for (const auto& p : *providers) EXTDEPS_NEEDS_PROVIDER(p.value_or(std::string()));
+  }
   if (auto* needs = spec["needs-shared"].as_string()) {
     auto shared = test::shared_data(needs->get());
     if (!shared) GTEST_SKIP() << "../shared/data/" << needs->get() << " is absent (no shared/ beside the checkout)";

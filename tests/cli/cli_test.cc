@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "tests/support/cli_fixture.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -20,6 +21,7 @@ class CliTest : public test::CliFixture {};
 // A damaged dpkg status file stops the run with its file and line, and exit code 3 (the machine's
 // own files failed us, docs/exit-codes.md); nothing is cached from it.
 TEST_F(CliTest, ACorruptStatusFileIsBadInputWithItsPlace) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", R"([external]
 build-requires = ["dep:virtual/compiler/c", "dep:generic/make"]
 host-requires = ["dep:generic/libxml2@>=2.9", "dep:generic/zlib"]
@@ -41,6 +43,7 @@ host-requires = ["dep:generic/libxml2@>=2.9", "dep:generic/zlib"]
 // only in a conda-forge table of the user's), the warm run reads every table, as the cold one
 // does, to say where it is mapped.
 TEST_F(CliTest, AWarmRunSaysWhatAColdRunSays) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   const std::string extra = test::temp_dir();
   {
     std::ofstream t(extra + "/conda-extra.toml");

@@ -13,6 +13,7 @@
 #include "providers/conda/matchspec.h"
 #include "tests/support/cli_fixture.h"
 #include "tests/support/http_server.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -63,6 +64,7 @@ host-requires = ["dep:generic/openssl@>=3", "dep:generic/libxml2", "dep:virtual/
 )";
 
 TEST_F(CondaCliTest, CondaFirstTakesWhatCondaHasAndAptTheRest) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kMixed);
   auto r = resolve("conda,apt");
   ASSERT_EQ(r.rc, 0) << r.err << r.out;
@@ -85,6 +87,7 @@ TEST_F(CondaCliTest, CondaFirstTakesWhatCondaHasAndAptTheRest) {
 }
 
 TEST_F(CondaCliTest, AptFirstKeepsWhatAptHasAndTakesTheRestFromConda) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kMixed);
   auto r = resolve("apt,conda");
   ASSERT_EQ(r.rc, 0) << r.err << r.out;
@@ -100,6 +103,7 @@ TEST_F(CondaCliTest, AptFirstKeepsWhatAptHasAndTakesTheRestFromConda) {
 }
 
 TEST_F(CondaCliTest, WithoutCondaNamedNothingIsDownloaded) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kMixed);
   auto r = resolve("apt");
   EXPECT_EQ(r.rc, 1) << r.err << r.out;  // no BLAS in the fixture's apt lists
@@ -216,6 +220,7 @@ TEST_F(CondaCliTest, ThePlanPlusTheInstalledEnvironmentIsClosed) {
 }
 
 TEST_F(CondaCliTest, ADownloadThatFailsExitsThreeNamingTheUrl) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kMixed);
   fs::remove_all(channel_ + "/noarch");
   std::string base = server_.url("/conda-forge");
@@ -231,6 +236,7 @@ TEST_F(CondaCliTest, ADownloadThatFailsExitsThreeNamingTheUrl) {
 }
 
 TEST_F(CondaCliTest, OfflineUsesTheCacheAndSaysHowOld) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kMixed);
   ASSERT_EQ(resolve("conda,apt").rc, 0);
   auto r = resolve("conda,apt", {"--offline"});

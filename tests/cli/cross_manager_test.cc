@@ -14,6 +14,7 @@
 
 #include "core/cli/cli.h"
 #include "tests/providers/pypi/pypi_index_server.h"
+#include "tests/support/providers.h"
 #include "tests/support/tool_world.h"
 #include "tests/test_support.h"
 
@@ -72,6 +73,7 @@ class CrossManager : public ::testing::Test {
 };
 
 TEST_F(CrossManager, DnfThenPypi) {
+  EXTDEPS_NEEDS_PROVIDER("dnf");
   TOOL_WORLD_OR_SKIP(w, "dnf");
   auto p = resolve(w + "/root", "dnf,pypi", test::data_path("dnf/mappings"), server_);
   ASSERT_EQ(p.rc, 0) << p.err << p.j.dump(1);

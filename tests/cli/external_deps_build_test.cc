@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/cli/cli.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -28,6 +29,7 @@ const std::map<std::string, std::string> kKnownUnsatisfiable = {
 };
 
 TEST(ExternalDepsBuild, EveryTableResolvesWithAptAndAptAcceptsThePlan) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   EXTDEPS_SHARED_OR_SKIP(dir, "external-deps-build");
   if (!machine_has_apt_lists()) GTEST_SKIP() << "this machine has no apt lists in /var/lib/apt/lists";
   if (std::system("command -v apt-get >/dev/null 2>&1") != 0) GTEST_SKIP() << "apt-get is absent";

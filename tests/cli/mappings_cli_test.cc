@@ -11,6 +11,7 @@
 
 #include "tests/support/cli_fixture.h"
 #include "tests/support/http_server.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -28,6 +29,7 @@ class MappingsCli : public test::CliFixture {
 };
 
 TEST_F(MappingsCli, CoverageAsTextAndJson) {
+  EXTDEPS_NEEDS_EVERY_PROVIDER();  // its output lists them all
   auto r = run({"mappings", "coverage", "--json"});
   ASSERT_EQ(r.rc, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);

@@ -15,6 +15,7 @@
 
 #include "core/cli/cli.h"
 #include "core/declare/declare.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -157,6 +158,7 @@ void judge(const nlohmann::json& r, const Answers& answers, const std::string& t
 }
 
 TEST(RealTables, NeedsResolveRightOnBookwormAndAptAcceptsEveryPlan) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   EXTDEPS_SHARED_OR_SKIP(shared, "external-deps-build");
   if (!machine_is_bookworm_with_lists())
     GTEST_SKIP() << "the answers are bookworm's, and this machine is not Debian bookworm with apt lists";
@@ -214,6 +216,7 @@ TEST(RealTables, NeedsResolveRightOnBookwormAndAptAcceptsEveryPlan) {
 // apt takes libbluetooth3 +deb12u2 for its "= 5.66-1+deb12u1", and the plan failed in apt. So
 // each pin that is not apt's own candidate (apt-cache policy) must install in `apt-get -s`.
 TEST(RealTables, EveryDebianIdPlansWhatAptInstalls) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   if (!machine_is_bookworm_with_lists())
     GTEST_SKIP() << "the plan is checked against apt on Debian bookworm with apt lists, which this machine is not";
   if (std::system("command -v apt-get >/dev/null 2>&1 && command -v apt-cache >/dev/null 2>&1") != 0)

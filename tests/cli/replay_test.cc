@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/cli_fixture.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -26,6 +27,7 @@ class ReplayTest : public test::CliFixture {
 // A plan that installs libxml2-dev (the fixture's status lacks it) and keeps what is installed:
 // the testcase replays to the same transaction in a folder of its own, without the fixture.
 TEST_F(ReplayTest, ADumpedResolveReplaysToTheSameResultWithoutTheIndexes) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/libxml2@>=2.9\", \"dep:generic/zlib\"]\n");
   auto r = run({"resolve", project_, "--manager", "apt", "--dump-testcase", dump_});
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
@@ -72,6 +74,7 @@ TEST_F(ReplayTest, ADumpedResolveReplaysToTheSameResultWithoutTheIndexes) {
 
 // An unsatisfiable request dumps its problems too, and replays to them.
 TEST_F(ReplayTest, AnUnsatisfiableRequestReplaysToItsProblems) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/libxml2@>=99\", \"dep:generic/zlib\"]\n");
   auto r = run({"resolve", project_, "--manager", "apt", "--dump-testcase", dump_});
   EXPECT_EQ(r.rc, 1) << r.out << r.err;
@@ -186,6 +189,7 @@ TEST_F(ReplayTest, ATestcaseFolderIsConfinedAndReadOnlyAsDumped) {
 // Issue 31: --dump-testcase wrote through links already in the folder. It writes only into a new
 // folder or an empty one that is not a link; anything else is refused before the solve.
 TEST_F(ReplayTest, ADumpGoesOnlyIntoANewOrEmptyFolder) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/zlib\"]\n");
   const std::string full = test::temp_dir();
   const std::string victim = test::temp_dir() + "/victim";

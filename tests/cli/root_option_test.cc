@@ -10,6 +10,7 @@
 #include "core/cli/cli.h"
 #include "core/context/context.h"
 #include "tests/support/cli_fixture.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -44,6 +45,7 @@ class RootOption : public test::CliFixture {
 };
 
 TEST_F(RootOption, TheFixtureRootGivesItsPlan) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kProject);
   auto here = run_elsewhere({"resolve", project_, "--json", "--manager", "apt"});
   EXPECT_NE(here.rc, 0);  // no dpkg database under the empty root
@@ -63,6 +65,7 @@ TEST_F(RootOption, TheFixtureRootGivesItsPlan) {
 }
 
 TEST_F(RootOption, TheVariableAndTheConfigurationSetItToo) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kProject);
   auto env = run_elsewhere({"resolve", project_, "--json"}, {{"EXTDEPS_ROOT", root_}});
   ASSERT_EQ(env.rc, 0) << env.err;

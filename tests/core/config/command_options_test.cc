@@ -17,6 +17,7 @@
 #include "core/plugin/plugin.h"
 #include "core/provider/descriptor.h"
 #include "core/version/version.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::config {
@@ -77,6 +78,7 @@ TEST(CommandOptions, TheTableIsEveryOptionOfTheCli) {
 // Each name of the table, and --help and --version: a plugin's option of that name is refused as a
 // usage error (exit 2) that names the plugin and the core option with its commands.
 TEST(CommandOptions, APluginOptionNamedLikeAnyCommandOptionIsRefused) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   std::set<std::string> names{"help", "version"};
   for (const CommandOption& row : command_options()) names.insert(std::string(row.name));
   ASSERT_GE(names.size(), 30u);

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/detect/host.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::detect {
@@ -162,6 +163,7 @@ TEST(HostOverrides, DetectHostAppliesThemAndSkipsTheProbe) {
 // --system (EXTDEPS_OVERRIDE_OS) names another system: its ID_LIKE is the one that system's
 // os-release has, so its tables and managers are chosen as on it; a mac has no glibc or Linux.
 TEST(HostOverrides, AnotherSystemGetsItsIdLike) {
+  EXTDEPS_NEEDS_PROVIDER("dnf");
   auto rocky = with_env({{"EXTDEPS_OVERRIDE_OS", "rocky:9.4"}});
   ASSERT_TRUE(rocky.ok());
   EXPECT_EQ(rocky->os.id, "rocky");

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::fetch {
@@ -52,6 +53,7 @@ TEST(CurlApi, LoadsTheSystemLibcurl) {
 }
 
 TEST(CurlApi, AnAptResolveNeverLoadsIt) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   auto r = run(command("resolve " + test::data_path("../../examples/cmake-xml") + " --manager apt"));
   EXPECT_EQ(r.out.find("libcurl"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("dep:generic/libxml2"), std::string::npos) << r.out;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include "tests/support/providers.h"
 
 namespace extdeps::mapping {
 namespace {
@@ -26,6 +27,7 @@ V names(std::string_view id, std::string_view eco, std::string_view manager, Cat
 size_t at(const V& v, const std::string& name) { return std::find(v.begin(), v.end(), name) - v.begin(); }
 
 TEST(GuessCandidates, AptTriesTheExactNameThenTheSourceThenLibNameDevThenProvides) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   // A program need: the package of that name first (4ti2, not lib4ti2-dev), then the source's
   // non-dev packages, the lib<name>-dev forms last.
   auto build = names("dep:generic/4ti2", "debian", "apt", Category::build);
@@ -55,6 +57,7 @@ TEST(GuessCandidates, AptTriesTheExactNameThenTheSourceThenLibNameDevThenProvide
 }
 
 TEST(GuessCandidates, OtherPurlTypesAreGuessedFromTheirLastSegment) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   EXPECT_EQ(names("dep:cargo/ripgrep", "debian", "apt", Category::run).front(), "ripgrep");
   EXPECT_EQ(names("dep:golang/github.com/junegunn/fzf", "debian", "apt", Category::run).front(), "fzf");
   EXPECT_EQ(names("dep:github/AbiWord/Enchant", "debian", "apt", Category::run).front(), "enchant");
@@ -66,6 +69,8 @@ TEST(GuessCandidates, OtherPurlTypesAreGuessedFromTheirLastSegment) {
 }
 
 TEST(GuessCandidates, CondaForgeAndPkgconfig) {
+  EXTDEPS_NEEDS_PROVIDER("conda");
+  EXTDEPS_NEEDS_PROVIDER("pkgconf");
   EXPECT_EQ(names("dep:generic/foo", "conda-forge", "conda", Category::host), (V{"foo", "libfoo"}));
   EXPECT_EQ(names("dep:generic/libfoo", "conda-forge", "conda", Category::host), (V{"libfoo"}));
   EXPECT_EQ(names("dep:generic/foo", "conda-forge", "conda", Category::build), (V{"foo"}));
@@ -78,6 +83,9 @@ TEST(GuessCandidates, CondaForgeAndPkgconfig) {
 // rpm: a library's .pc file is the evidence (rpm's automatic Provides: pkgconfig(NAME)), then the
 // -devel forms; pacman and Homebrew ship headers with the library, one package of its name.
 TEST(GuessCandidates, RpmPacmanAndHomebrew) {
+  EXTDEPS_NEEDS_PROVIDER("dnf");
+  EXTDEPS_NEEDS_PROVIDER("pacman");
+  EXTDEPS_NEEDS_PROVIDER("homebrew");
   EXPECT_EQ(
       names("dep:generic/libxml2", "fedora", "dnf", Category::host),
       (V{"provides:pkgconfig(libxml2)", "provides:pkgconfig(xml2)", "libxml2-devel", "libxml2", "provides:libxml2"}));
@@ -92,6 +100,7 @@ TEST(GuessCandidates, RpmPacmanAndHomebrew) {
 }
 
 TEST(GuessCandidates, NothingForVirtualIdsOrUnknownManagersAndTheRulesAreNamed) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   EXPECT_EQ(names("dep:virtual/interface/blas", "debian", "apt", Category::host), V{});
   EXPECT_EQ(names("dep:virtual/compiler/c", "pkgconfig", "", Category::build), V{});
   EXPECT_EQ(names("dep:pypi/numpy", "conda-forge", "conda", Category::host), V{});

@@ -9,6 +9,7 @@
 
 #include "core/mapping/mapping.h"
 #include "tests/core/mapping/shipped.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
@@ -71,6 +72,7 @@ TEST_F(Lint, IdsAndAliasesMustBeDepUrls) {
 }
 
 TEST_F(Lint, LoaderProblemsKeepTheirPlace) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   write("debian.toml", std::string(kHeader) + "\n[[id]]\nid = \"dep:generic/zlib\"\nhost = [\"Zlib1g-dev\"]\n");
   EXPECT_EQ(run(), (std::vector<std::string>{"debian.toml:7:9: 'Zlib1g-dev' is not a valid Debian package name"}));
   write("debian.toml", "schema = 1\necosytem = \"debian\"\n");

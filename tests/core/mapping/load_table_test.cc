@@ -5,6 +5,8 @@
 #include <fstream>
 
 #include "core/mapping/mapping.h"
+#include "core/provider/descriptor.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
@@ -30,6 +32,28 @@ std::vector<std::string> packages(const Entry& e, Category c, std::size_t altern
 }
 
 using Strings = std::vector<std::string>;
+
+// A version rule is core's (native, regex) or one a provider of this build defines (apt's
+// deb-upstream); a table of a manager no provider here installs with (a table for emerge, or
+// apt's in a build that leaves apt out) keeps a well-formed rule name it cannot check.
+TEST(MappingLoad, AVersionRuleIsOneAProviderDefines) {
+  const std::string dir = test::temp_dir();
+  auto table = [&](const std::string& manager, const std::string& rule) {
+    std::ofstream(dir + "/t.toml") << "schema = 1\necosystem = \"x\"\nmanager = \"" << manager << "\"\nversion = \""
+                                   << rule << "\"\n";
+    auto t = load_table(dir + "/t.toml");
+    return t ? "(loaded)" : t.error().message.substr(dir.size() + 8);
+  };
+  EXPECT_EQ(table("emerge", "portage-upstream"), "(loaded)");
+  EXPECT_EQ(table("emerge", "Portage upstream"),
+            "4:11: unknown version rule 'Portage upstream' (expected " + version_rule_forms_text() + ")");
+  EXPECT_EQ(table("emerge", "regex"), "4:11: a regex version rule needs its pattern: { regex = '...' }");
+  EXPECT_EQ(table("emerge", "native"), "(loaded)");
+  if (!descriptor_for_manager("apt")) GTEST_SKIP() << "built without the apt provider";
+  EXPECT_EQ(table("apt", "deb-upstream"), "(loaded)");
+  EXPECT_EQ(table("apt", "deb-upstrem"),
+            "4:11: unknown version rule 'deb-upstrem' (expected " + version_rule_forms_text() + ")");
+}
 
 TEST(MappingLoad, ReadsTheHeader) {
   auto t = load_table(fixture("valid.toml"));
@@ -243,12 +267,14 @@ TEST(MappingLoad, VersionFromMustBeListed) {
 }
 
 TEST(MappingLoad, DebianPackageNamesAreChecked) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   EXPECT_EQ(error_of("bad_package.toml"), "F:7:9: 'Zlib1g-dev' is not a valid Debian package name");
 }
 
 // The components a `component` key may name are the manager's (apt's descriptor gives
 // Debian's four); "universe" is Ubuntu's and no Debian archive has it.
 TEST(MappingLoad, ComponentsAreTheManagersOwn) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   EXPECT_EQ(error_of("bad_component.toml"),
             "F:10:13: unknown component 'universe' (expected main, contrib, non-free or non-free-firmware)");
 }

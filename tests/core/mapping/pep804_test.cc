@@ -11,6 +11,7 @@
 
 #include "core/mapping/lint.h"
 #include "tests/core/mapping/shipped.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
@@ -133,6 +134,7 @@ TEST(Pep804Import, BadFilesAreBadInputWithTheirPlace) {
 // The shipped debian table as PEP 804: valid against PEP 804's own JSON Schema (Python's
 // jsonschema), and back again to the same packages.
 TEST(Pep804Export, DebianIsAValidPep804FileThatImportsBack) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   EXTDEPS_SHARED_OR_SKIP(schema, "pep804/external-mapping.schema.json");
   auto table = load_table(kMappings + "/debian.toml");
   ASSERT_TRUE(table) << table.error().message;

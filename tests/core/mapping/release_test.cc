@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/mapping/mapping.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
@@ -64,6 +65,7 @@ TEST(Releases, TheMachinesCodenameSelectsItsLists) {
 }
 
 TEST(Releases, AVersionWithoutCodenameFindsTheCodenamesTable) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   // EXTDEPS_OVERRIDE_OS=debian:13 gives a VERSION_ID and no codename.
   EXPECT_EQ(HostRelease({"debian", {}, "", "13"}).release_names(), (std::vector<std::string>{"13", "trixie"}));
   EXPECT_EQ(HostRelease({"ubuntu", {"debian"}, "noble", "24.04"}).release_names(),
@@ -76,6 +78,8 @@ TEST(Releases, AVersionWithoutCodenameFindsTheCodenamesTable) {
 // RHEL and its rebuilds use Fedora's table with their release "elN": the shipped fedora.toml's
 // el9 tables apply on Rocky 9 (EPEL's and RHEL's names, or none).
 TEST(Releases, ARhelRebuildIsElN) {
+  EXTDEPS_NEEDS_PROVIDER("dnf");
+  EXTDEPS_NEEDS_PROVIDER("apt");
   EXPECT_EQ(HostRelease({"rocky", {"rhel", "centos", "fedora"}, "", "9.4"}).release_names(),
             (std::vector<std::string>{"9.4", "el9"}));
   EXPECT_EQ(HostRelease({"rhel", {"fedora"}, "", "8.10"}).release_names(), (std::vector<std::string>{"8.10", "el8"}));
@@ -140,6 +144,7 @@ class ReleaseErrors : public ::testing::Test {
 };
 
 TEST_F(ReleaseErrors, EachMistakeIsNamedWhereItIs) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   EXPECT_EQ(load("\n[id.release.trixie]\nhost = [\"libx2-dev\"]\n"), "");
   EXPECT_EQ(load("\n[id.release.bookworm]\nhost = [\"libx-dev\"]\n"),
             "F:10:13: release 'bookworm' of dep:generic/x is the table's own release: write it in the entry itself");

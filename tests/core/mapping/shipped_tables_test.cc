@@ -15,6 +15,7 @@
 
 #include "core/mapping/mapping.h"
 #include "tests/core/mapping/shipped.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
@@ -157,6 +158,7 @@ TEST(MappingShipped, EveryMainPackageIsInTheBookwormIndex) {
 }
 
 TEST(MappingShipped, VersionRulesReadTheRealVersions) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   if (auto why = apt_index_unusable(); !why.empty()) GTEST_SKIP() << why;
   const Table t = shipped("debian.toml");
   std::set<std::string> wanted;

@@ -14,6 +14,7 @@
 
 #include "core/provider/provider.h"
 #include "core/util/subprocess.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps {
@@ -89,6 +90,7 @@ class ExamplePlugin : public ::testing::Test {
 // the plugin's site-get; the second run reads the plugin's records from the .solv cache and
 // does not ask it to load, nor to describe itself again.
 TEST_F(ExamplePlugin, ResolvesInOneSolveWithAptAndIsCachedLikeAnyProvider) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   auto first = extdeps_run(resolve_args(), env_);
   EXPECT_EQ(first.rc, 0) << first.out << first.err;
   EXPECT_NE(first.out.find("satisfied     dep:generic/zlib            [host]  zlib1g-dev 1:1.2.13.dfsg-1"),
@@ -130,6 +132,7 @@ TEST_F(ExamplePlugin, AnUnnamedPluginIsNotAsked) {
 
 // The env method: the search paths of an installed package of the plugin.
 TEST_F(ExamplePlugin, EnvAsksThePluginForThePathsOfWhatIsInstalled) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   std::string root = test::temp_dir() + "/root";
   fs::copy(test::data_path("apt/bookworm"), root, fs::copy_options::recursive);
   fs::create_directories(root + "/opt/site");

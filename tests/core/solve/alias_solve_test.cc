@@ -10,7 +10,6 @@
 #include "core/mapping/mapping.h"
 #include "core/plan/plan.h"
 #include "core/solve/solve.h"
-#include "providers/nix/nix_version.h"
 #include "tests/core/mapping/shipped.h"
 #include "tests/core/solve/solve_fixture.h"
 
@@ -40,12 +39,8 @@ class AliasSolveTest : public ::testing::Test {
  protected:
   // One provider for `table`'s ecosystem offering every package the table names.
   std::vector<std::unique_ptr<Provider>> providers_for(const mapping::Table& table) {
-    const version::Scheme& scheme = table.ecosystem == "debian"        ? version::deb_scheme
-                                    : table.ecosystem == "conda-forge" ? version::conda_scheme
-                                    : table.ecosystem == "nixpkgs"     ? version::nix_scheme
-                                    : table.ecosystem == "pypi"        ? version::pep440_scheme
-                                                                       : version::rpm_scheme;
-    auto p = std::make_unique<MemoryProvider>(table.ecosystem, table.manager, scheme);
+    const ProviderDescriptor* d = test::compiled_in(table.ecosystem);
+    auto p = std::make_unique<MemoryProvider>(table.ecosystem, table.manager, d ? *d->scheme : version::rpm_scheme);
     std::set<std::string> names;
     for (const auto& e : table.entries)
       for (const auto& n : e.all_packages()) names.insert(n);

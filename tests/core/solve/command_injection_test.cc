@@ -11,6 +11,7 @@
 #include "core/provider/provider.h"
 #include "providers/apt/apt_provider.h"
 #include "providers/conda/conda_provider.h"
+#include "providers/conda/conda_version.h"
 #include "providers/pypi/pypi_provider.h"
 #include "tests/core/solve/solve_fixture.h"
 #include "tests/support/cli_fixture.h"

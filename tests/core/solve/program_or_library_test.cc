@@ -9,6 +9,7 @@
 #include "core/solve/solve.h"
 #include "tests/core/mapping/shipped.h"
 #include "tests/core/solve/solve_fixture.h"
+#include "tests/support/providers.h"
 
 namespace extdeps::solve_testing {
 namespace {
@@ -36,7 +37,7 @@ const std::vector<Case> kCases = {
 class ProgramOrLibrary : public ::testing::Test {
  protected:
   plan::Outcome run_need(const Case& c, bool program_installed) {
-    auto p = std::make_unique<MemoryProvider>("debian", "apt", version::deb_scheme);
+    auto p = std::make_unique<MemoryProvider>("debian", "apt", *test::compiled_in("apt")->scheme);
     for (auto [n, v] : c.library) p->offered.push_back(rec(n, v));
     p->offered.push_back(rec(c.program.first, c.program.second));
     if (program_installed) p->present.push_back(rec(c.program.first, c.program.second));
@@ -63,6 +64,7 @@ class ProgramOrLibrary : public ::testing::Test {
 };
 
 TEST_F(ProgramOrLibrary, AnInstalledProgramMeetsARunNeed) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   for (const auto& c : kCases) {
     auto o = run_need(c, true);
     ASSERT_EQ(o.requirements.size(), 1u) << c.id;
@@ -74,6 +76,7 @@ TEST_F(ProgramOrLibrary, AnInstalledProgramMeetsARunNeed) {
 }
 
 TEST_F(ProgramOrLibrary, WithNeitherTheLibraryIsPlanned) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   for (const auto& c : kCases) {
     auto o = run_need(c, false);
     ASSERT_EQ(o.requirements.size(), 1u) << c.id;

@@ -13,6 +13,7 @@
 
 #include "core/util/sealed_file.h"
 #include "tests/support/cli_fixture.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -64,11 +65,13 @@ class SolvCacheTest : public test::CliFixture {
 };
 
 TEST_F(SolvCacheTest, ACutFileIsRebuilt) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   auto plan = first_run();
   expect_rebuilt(plan, [](const std::string& f) { fs::resize_file(f, fs::file_size(f) / 2); });
 }
 
 TEST_F(SolvCacheTest, FlippedBytesAreRebuilt) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   auto plan = first_run();
   expect_rebuilt(plan, [](const std::string& f) {
     std::string bytes = test::read_file(f);
@@ -84,6 +87,7 @@ TEST_F(SolvCacheTest, FlippedBytesAreRebuilt) {
 }
 
 TEST_F(SolvCacheTest, AForeignFileIsRebuilt) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   auto plan = first_run();
   // A plain libsolv file (what extdeps wrote before the header), and a file of another kind.
   expect_rebuilt(plan, [](const std::string& f) {
@@ -97,11 +101,13 @@ TEST_F(SolvCacheTest, AForeignFileIsRebuilt) {
 }
 
 TEST_F(SolvCacheTest, AnEmptyFileIsRebuilt) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   auto plan = first_run();
   expect_rebuilt(plan, [](const std::string& f) { std::ofstream(f, std::ios::trunc); });
 }
 
 TEST_F(SolvCacheTest, StaleTemporaryFilesOfAKilledRunAreRemoved) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   auto plan = first_run();
   // A child that exits at once: its pid names no running process afterwards.
   pid_t child = fork();

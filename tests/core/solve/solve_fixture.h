@@ -14,8 +14,7 @@
 #include "core/plan/plan.h"
 #include "core/provider/provider.h"
 #include "core/solve/solve.h"
-#include "providers/apt/deb_version.h"
-#include "providers/conda/conda_version.h"
+#include "tests/support/providers.h"
 
 namespace extdeps::solve_testing {
 
@@ -105,7 +104,9 @@ inline VersionRange at_least(std::string v) { return VersionRange{{{DepOp::ge, s
 class SolveTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto apt = std::make_unique<MemoryProvider>("debian", "apt", version::deb_scheme);
+    // Real bookworm relations, ordered as dpkg orders versions: apt's scheme.
+    EXTDEPS_NEEDS_PROVIDER("apt");
+    auto apt = std::make_unique<MemoryProvider>("debian", "apt", *test::compiled_in("apt")->scheme);
     apt_ = apt.get();
     providers_.push_back(std::move(apt));
     // Real bookworm relations, trimmed.

@@ -10,6 +10,7 @@
 
 #include "core/declare/declare.h"
 #include "core/plan/render.h"
+#include "providers/conda/conda_version.h"
 #include "tests/core/solve/solve_fixture.h"
 #include "tests/test_support.h"
 

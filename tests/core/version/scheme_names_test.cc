@@ -10,12 +10,14 @@
 #include "core/cli/cli.h"
 #include "core/provider/descriptor.h"
 #include "core/version/version.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::version {
 namespace {
 
 TEST(SchemeNames, EverySchemeIsNamedOnceAndEveryListSaysThemAll) {
+  EXTDEPS_NEEDS_EVERY_PROVIDER();  // its output lists them all
   const auto schemes = version_schemes();
   ASSERT_GE(schemes.size(), 2u);
   EXPECT_EQ(schemes[0], &rpm_scheme);

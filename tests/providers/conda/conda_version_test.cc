@@ -19,6 +19,7 @@
 #define requires requires_
 #include <solv/evr.h>
 #include <solv/pool.h>
+#include "tests/support/providers.h"
 #undef requires
 
 namespace extdeps::version {
@@ -390,6 +391,7 @@ TEST(CondaVersion, SchemeDispatch) {
 }
 
 TEST(CondaVersion, CliComparesConda) {
+  EXTDEPS_NEEDS_EVERY_PROVIDER();  // its output lists them all
   auto run = [](std::vector<std::string> args, int& rc) {
     auto ctx = Context::for_test(test::temp_dir());
     std::ostringstream out, err;
