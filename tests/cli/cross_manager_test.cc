@@ -66,6 +66,7 @@ Plan resolve(const std::string& root, const std::string& managers, const std::st
 class CrossManager : public ::testing::Test {
  protected:
   void SetUp() override {
+    EXTDEPS_NEEDS_PROVIDER("pypi");
     if (::access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " is needed (scripts/install-deps.sh installs it)";
     pypi::testing::serve_index(server_);
   }
@@ -86,6 +87,7 @@ TEST_F(CrossManager, DnfThenPypi) {
 }
 
 TEST_F(CrossManager, PacmanThenPypi) {
+  EXTDEPS_NEEDS_PROVIDER("pacman");
   TOOL_WORLD_OR_SKIP(w, "pacman");
   auto p = resolve(w + "/root", "pacman,pypi", test::data_path("pacman/mappings"), server_);
   ASSERT_EQ(p.rc, 0) << p.err << p.j.dump(1);

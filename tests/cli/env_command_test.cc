@@ -12,6 +12,7 @@
 #include "core/env/collect.h"
 #include "providers/pkgconf/pkgconf_provider.h"
 #include "tests/support/cli_fixture.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace fs = std::filesystem;
@@ -68,6 +69,7 @@ TEST_F(EnvCommandTest, AModuleOnTheDefaultSearchPathNeedsNothing) {
 }
 
 TEST_F(EnvCommandTest, ACondaEnvironmentGivesItsPrefix) {
+  EXTDEPS_NEEDS_PROVIDER("conda");
   // A conda environment with greet installed (its conda-meta record), and a channel that has it.
   std::string env = temp_dir() + "/envs/work";
   fs::create_directories(env + "/conda-meta");

@@ -41,6 +41,7 @@ TEST_F(MappingsCli, CoverageAsTextAndJson) {
 // A channel's repodata by URL goes through the fetcher (and its cache): here a real conda-forge
 // repodata served on 127.0.0.1.
 TEST_F(MappingsCli, VerifyCondaForgeAgainstRepodataByUrl) {
+  EXTDEPS_NEEDS_PROVIDER("conda");
   EXTDEPS_SHARED_OR_SKIP(repodata, "conda/conda-forge-numpy-linux-64.json");
   test::HttpServer server;
   test::Route route;

@@ -6,6 +6,7 @@
 
 #include "tests/support/cli_fixture.h"
 #include "tests/support/http_server.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps {
@@ -15,6 +16,10 @@ using nlohmann::json;
 
 class NixCliTest : public test::CliFixture {
  protected:
+  void SetUp() override {
+    CliFixture::SetUp();
+    EXTDEPS_NEEDS_PROVIDER("nix");
+  }
   test::CliRun resolve(std::vector<std::string> more, const std::string& managers = "nix") {
     std::vector<std::string> args = {"resolve", project_, "--manager", managers, "--nix-index", index_};
     args.insert(args.end(), more.begin(), more.end());

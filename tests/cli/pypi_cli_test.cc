@@ -10,6 +10,7 @@
 #include "core/detect/process.h"
 #include "tests/providers/pypi/pypi_index_server.h"
 #include "tests/support/cli_fixture.h"
+#include "tests/support/providers.h"
 
 namespace fs = std::filesystem;
 
@@ -24,6 +25,7 @@ class PypiCliTest : public test::CliFixture {
  protected:
   void SetUp() override {
     CliFixture::SetUp();
+    EXTDEPS_NEEDS_PROVIDER("pypi");
     if (::access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " is needed (scripts/install-deps.sh installs it)";
     pypi::testing::serve_index(server_);
   }

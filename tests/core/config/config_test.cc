@@ -79,6 +79,8 @@ TEST(ConfigTest, BadValuesNameTheFileLineAndColumn) {
 // The providers' options (their descriptors' config keys and variables) by the same precedence:
 // the command line, the first variable set, the project, the user.
 TEST(ConfigTest, ProviderOptionsComeFromTheirDescriptorsPlaces) {
+  EXTDEPS_NEEDS_PROVIDER("conda");
+  EXTDEPS_NEEDS_PROVIDER("pypi");
   std::string dir = test::temp_dir();
   fs::create_directories(dir + "/xdg/extdeps");
   std::ofstream(dir + "/xdg/extdeps/config.toml") << "conda-channels = [\"user-channel\"]\n";

@@ -61,6 +61,7 @@ TEST(CurlApi, AnAptResolveNeverLoadsIt) {
 }
 
 TEST(CurlApi, WithoutItADownloadSaysWhatIsMissing) {
+  EXTDEPS_NEEDS_PROVIDER("conda");
   auto r = run(command("resolve " + test::data_path("../../examples/cmake-xml") +
                        " --manager conda --channel http://127.0.0.1:9/conda-forge"));
   EXPECT_EQ(r.exit, 3) << r.out;  // an environment error (docs/exit-codes.md)

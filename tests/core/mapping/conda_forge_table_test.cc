@@ -15,6 +15,7 @@
 
 #include "core/mapping/mapping.h"
 #include "tests/core/mapping/shipped.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
@@ -362,6 +363,7 @@ TEST_F(CondaNames, RealNamesLoad) {
 }
 
 TEST_F(CondaNames, UpperCaseSpacesAndMatchSpecsAreRefused) {
+  EXTDEPS_NEEDS_PROVIDER("conda");
   EXPECT_EQ(load("conda", R"(["libxml2", "LibXML2"])"),
             "F:7:20: 'LibXML2' is not a valid conda package name (lower case letters, digits, "
             "- _ .)");
@@ -377,6 +379,7 @@ TEST_F(CondaNames, UpperCaseSpacesAndMatchSpecsAreRefused) {
 }
 
 TEST_F(CondaNames, OtherManagersKeepTheirOwnRules) {
+  EXTDEPS_NEEDS_PROVIDER("homebrew");
   // Only a space, a control character or a leading '-' (an option of the install command) is
   // refused where the manager has no rule of its own (nix's are in nixpkgs_table_test.cc).
   EXPECT_EQ(load("port", R"(["LibXML2", "python@3.12"])"), "");

@@ -16,6 +16,7 @@
 
 #include "core/mapping/mapping.h"
 #include "tests/core/mapping/shipped.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
@@ -226,6 +227,7 @@ TEST(NixpkgsTable, LoadTablesReadsItWithTheOthers) {
 // The loader checks nix names as attribute paths.
 class NixNames : public ::testing::Test {
  protected:
+  void SetUp() override { EXTDEPS_NEEDS_PROVIDER("nix"); }  // nix's name rule is its descriptor's
   std::string load(const std::string& host_list) {
     const std::string path = dir_ + "/t" + std::to_string(n_++) + ".toml";
     std::ofstream(path)

@@ -79,6 +79,7 @@ TEST(Pep804Import, UbuntuLintsCleanAndKeepsWhatTheFileSays) {
 }
 
 TEST(Pep804Import, CondaForgeMatchSpecsBecomeNamesWithTheSpecInANote) {
+  EXTDEPS_NEEDS_PROVIDER("conda");
   EXTDEPS_SHARED_OR_SKIP(file, "pep804/conda-forge.mapping.json");
   auto got = import_and_load(file);
   for (const auto& p : lint({got.path}).problems) ADD_FAILURE() << p.str();

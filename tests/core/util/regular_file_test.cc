@@ -18,6 +18,7 @@
 #include "core/json/byte_source.h"
 #include "core/util/compressed_reader.h"
 #include "core/util/sealed_file.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps {
@@ -129,6 +130,7 @@ TEST(RegularFile, EveryIndexAndCacheReaderRefusesAFifoOrADevice) {
 // End to end: a conda channel on disk whose repodata.json is a FIFO ends the resolve with its
 // error (exit 3) at once, where opening it waited for a writer for ever.
 TEST(RegularFile, AResolveOnAChannelWithAFifoForRepodataEnds) {
+  EXTDEPS_NEEDS_PROVIDER("conda");
   const std::string channel = test::temp_dir();
   fs::create_directories(channel + "/linux-64");
   fs::create_directories(channel + "/noarch");

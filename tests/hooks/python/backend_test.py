@@ -21,6 +21,12 @@ import zlib
 
 SOURCE = os.environ["EXTDEPS_SOURCE_DIR"]
 EXTDEPS = os.environ["EXTDEPS_BIN"]
+
+
+def compiled_in(provider):
+    """Whether the extdeps under test was built with `provider` (EXTDEPS_PROVIDER_<NAME>)."""
+    r = subprocess.run([EXTDEPS, "providers", "--json"], capture_output=True, text=True, check=True)
+    return any(d["name"] == provider for d in json.loads(r.stdout))
 HOOK_DIR = os.path.join(SOURCE, "hooks", "python")
 GREET_ID = "dep:generic/extdeps-test-greet"
 
@@ -524,6 +530,8 @@ class Install(HookTest):
     """EXTDEPS_INSTALL=1 runs the plan's steps first: here a conda environment's."""
 
     def setUp(self):
+        if not compiled_in("conda"):
+            self.skipTest("built without the conda provider")
         super().setUp()
         self.channel = os.path.join(self.tmp, "channel")
         record = {"name": "greet", "version": "1.2.0", "build": "h0_0", "build_number": 0,
