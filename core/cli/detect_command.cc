@@ -1,5 +1,6 @@
 #include "core/cli/detect_command.h"
 #include "core/cli/fail.h"
+#include "core/config/command_options.h"
 
 #include <unistd.h>
 
@@ -137,10 +138,7 @@ int cmd_detect(const Context& ctx, const DetectCommandOptions& o, std::ostream& 
   const bool core_format = format == "text" || format == "json" || format == "variants";
   const HostFormat* provider_format = core_format ? nullptr : host_format_named(format);
   if (!core_format && !provider_format) {
-    std::vector<std::string> names{"text", "json", "variants"};
-    for (const ProviderDescriptor* d : provider_descriptors())
-      for (const auto& f : d->host_formats) names.emplace_back(f.name);
-    err << "error: unknown format '" << format << "' (expected " << or_list(names) << ")\n";
+    err << "error: unknown format '" << format << "' (expected " << config::detect_formats_text(false) << ")\n";
     return 2;
   }
   if (o.json && format != "json") {

@@ -46,12 +46,32 @@ std::string resolve_formats() {
   return or_list(names);
 }
 
+}  // namespace
+
 // detect's --format: core's, then the forms of the facts the providers' tools read.
-std::string detect_formats() {
-  std::vector<std::string> names{"text", "json", "variants (the PEP 817 properties of an NVIDIA variant provider)"};
+std::string detect_formats_text(bool with_help) {
+  std::vector<std::string> names{
+      "text", "json", with_help ? "variants (the PEP 817 properties of an NVIDIA variant provider)" : "variants"};
   for (const ProviderDescriptor* d : provider_descriptors())
-    for (const auto& f : d->host_formats) names.push_back(std::string(f.name) + " (" + std::string(f.help) + ")");
+    for (const auto& f : d->host_formats)
+      names.push_back(with_help ? std::string(f.name) + " (" + std::string(f.help) + ")" : std::string(f.name));
   return or_list(names);
+}
+
+namespace {
+
+std::string detect_formats() { return detect_formats_text(true); }
+
+// mappings import rosdep's --os: rosdep's OSes whose installer is a provider's manager.
+std::string rosdep_oses() { return "the OS and release whose rules are kept: " + rosdep_os_forms_text(true); }
+
+// mappings verify's --index: what the providers' readers take in place of this machine's.
+std::string verify_indexes() {
+  std::vector<std::string> reads;
+  for (const ProviderDescriptor* d : provider_descriptors())
+    if (d->verify_index && !d->verify_reads.empty()) reads.emplace_back(d->verify_reads);
+  return "the index to read instead of this machine's, a file or URL (repeatable): " +
+         (reads.empty() ? std::string("no provider of this build reads one") : join(reads, ", "));
 }
 
 constexpr CommandOption kTable[] = {
@@ -147,7 +167,7 @@ constexpr CommandOption kTable[] = {
      .value_name = "NAME",
      .commands = bit(C::mappings_verify),
      .required = true,
-     .help = "the table to verify: debian, conda-forge, ..."},
+     .help = "the table to verify, by its ecosystem (`extdeps mappings coverage` lists them)"},
     {.name = "ecosystem",
      .value_name = "NAME",
      .commands = bit(C::mappings_import_pep804),
@@ -160,11 +180,7 @@ constexpr CommandOption kTable[] = {
      .value_name = "RELEASE",
      .commands = bit(C::mappings_verify),
      .help = "the release whose names are checked (default: this machine's)"},
-    {.name = "index",
-     .value_name = "FILE|URL",
-     .commands = bit(C::mappings_verify),
-     .help = "the index to read, file or URL (repeatable): apt Packages files instead of this machine's lists, a "
-             "conda channel's repodata.json"},
+    {.name = "index", .value_name = "FILE|URL", .commands = bit(C::mappings_verify), .help_text = verify_indexes},
     {.name = "repodata",
      .value_name = "FILE|URL",
      .commands = bit(C::mappings_verify),
@@ -173,7 +189,7 @@ constexpr CommandOption kTable[] = {
      .value_name = "OS:RELEASE",
      .commands = bit(C::mappings_import_rosdep),
      .required = true,
-     .help = "OS and release codename, e.g. debian:bookworm"},
+     .help_text = rosdep_oses},
     {.name = "output",
      .short_name = "o",
      .value_name = "FILE",

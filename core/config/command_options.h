@@ -65,6 +65,11 @@ struct CommandOption {
 // What --help says of option `o`.
 std::string option_help(const CommandOption& o);
 
+// What detect's --format may name: "text, json, variants, conda or uv", each with its help
+// ("conda (...)") when `with_help`. Core's formats come first; a provider's of the same name is
+// never reached.
+std::string detect_formats_text(bool with_help);
+
 // The table, in the order --help shows the options.
 std::span<const CommandOption> command_options();
 

@@ -1,7 +1,6 @@
 #include "core/mapping/rosdep.h"
 
 #include <algorithm>
-#include <array>
 #include <filesystem>
 #include <sstream>
 
@@ -9,22 +8,11 @@
 
 #include "core/declare/declare.h"
 #include "core/mapping/names.h"
+#include "core/provider/descriptor.h"
 
 namespace extdeps::mapping {
 
 namespace {
-
-// rosdep2's installers for the OSes this importer knows, in the order rosdep registers them
-// (platforms/debian.py): the first one found in a rule wins. The first is the default.
-struct Platform {
-  std::string_view os;
-  std::string_view ecosystem;
-  std::array<std::string_view, 5> installers;
-};
-constexpr std::array<Platform, 2> kPlatforms = {{
-    {"debian", "debian", {"apt", "pip", "gem", "npm", "source"}},
-    {"ubuntu", "ubuntu", {"apt", "pip", "gem", "npm", "source"}},
-}};
 
 enum class Outcome { packages, unavailable, undefined, other_installer, invalid };
 
@@ -38,7 +26,7 @@ struct Rule {
 bool has_key(const YAML::Node& map, std::string_view key) { return map.IsMap() && map[std::string(key)].IsDefined(); }
 
 // The rule of one key for (os, version), as rosdep2's get_rule_for_platform finds it.
-Rule rule_for(const YAML::Node& data, const Platform& p, const std::string& version) {
+Rule rule_for(const YAML::Node& data, const RosdepPlatform& p, const std::string& version) {
   Rule r;
   if (!data.IsMap()) return {Outcome::invalid, "", {}, "its value is not a map of OSes"};
   // Nodes are rebound with reset(): yaml-cpp's operator= would write into the document.
@@ -51,7 +39,7 @@ Rule rule_for(const YAML::Node& data, const Platform& p, const std::string& vers
   } else {
     return {Outcome::undefined, "", {}, "no rule for " + std::string(p.os)};
   }
-  std::string installer(p.installers[0]);
+  std::string installer(p.installer);  // a rule that names no installer is the default's
   auto pick_installer = [&](YAML::Node& n) {
     if (!n.IsMap()) return false;
     const YAML::Node map = n;
@@ -79,7 +67,7 @@ Rule rule_for(const YAML::Node& data, const Platform& p, const std::string& vers
     return {Outcome::unavailable, "", {}, "not available on " + std::string(p.os) + " " + version};
   }
   r.installer = installer;
-  if (installer != p.installers[0]) {
+  if (installer != p.installer) {
     r.outcome = Outcome::other_installer;
     r.why = "its rule is for " + installer;
     return r;
@@ -115,14 +103,12 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
   const auto colon = os.find(':');
   const std::string os_name = os.substr(0, colon);
   const std::string version = colon == std::string::npos ? "" : os.substr(colon + 1);
-  const Platform* platform = nullptr;
-  for (const auto& p : kPlatforms) {
-    if (p.os == os_name) platform = &p;
-  }
-  if (!platform || version.empty()) {
-    Error e = error_at(ExitCode::bad_input, "--os '" + os + "'",
-                       "expected debian:CODENAME or ubuntu:CODENAME (e.g. debian:bookworm)");
-    e.expected = "debian:CODENAME or ubuntu:CODENAME";
+  // The provider whose manager is the OS's package installer (its descriptor's rosdep_platforms).
+  const RosdepPlatform* platform = nullptr;
+  const ProviderDescriptor* d = descriptor_for_rosdep_os(os_name, &platform);
+  if (!d || version.empty()) {
+    Error e = error_at(ExitCode::bad_input, "--os '" + os + "'", "expected " + rosdep_os_forms_text(true));
+    e.expected = rosdep_os_forms_text(false);
     e.from = "--os";
     return e;
   }
@@ -145,9 +131,9 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
   RosdepImport r;
   DraftTable& t = r.table;
   t.ecosystem = std::string(platform->ecosystem);
-  t.manager = "apt";
+  t.manager = std::string(d->manager);
   t.release = version;
-  t.version = "deb-upstream";
+  t.version = version_rule_of(d->manager);
   t.description =
       "rosdep keys for " + os_name + " " + version + ", from " + std::filesystem::path(path).filename().string();
   t.comments = {"Imported from the rosdep table " + std::filesystem::path(path).filename().string() + " for " + os +
@@ -188,7 +174,7 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
         }
         bool bad = false;
         for (const auto& p : rule.packages) {
-          if (auto problem = name_problem("apt", p)) {
+          if (auto problem = name_problem(d->manager, p)) {
             r.warnings.push_back(key + ": " + *problem + "; left out");
             bad = true;
             break;

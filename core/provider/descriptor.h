@@ -79,7 +79,20 @@ struct HostFormat {
 // (`extdeps resolve --format NAME`: nix's shell.nix); Provider::render_environment writes it.
 struct EnvironmentFormat {
   std::string_view name;  // "shell.nix"
-  std::string_view help;  // "a nix-shell environment", for resolve's --help and `extdeps providers`
+  // "a nix-shell file with the plan's nix packages": for resolve's --help and `extdeps providers`
+  std::string_view help;
+};
+
+// An OS of rosdep's (REP 111) whose default package installer is this provider's manager:
+// `extdeps mappings import rosdep --os OS:RELEASE` keeps, of each key's rule, the packages for
+// that installer and leaves the other installers' rules out.
+struct RosdepPlatform {
+  std::string_view os;                       // "ubuntu", as rosdep names it
+  std::string_view ecosystem;                // the table the import writes ("ubuntu")
+  std::string_view installer;                // rosdep's key for this manager, the OS's default: "apt"
+  std::vector<std::string_view> installers;  // all rosdep registers for the OS, in its order (the first in a rule wins)
+  std::string_view release_form;             // how rosdep names its releases, for messages: "CODENAME"
+  std::string_view example_release;          // "noble"
 };
 
 // A system known by more than its os-release ID: the ID_LIKE its os-release gives ("rocky":
@@ -152,6 +165,8 @@ struct ProviderDescriptor {
   // os-release's VERSION_CODENAME and VERSION_ID (the codename of a Debian release named by its
   // number, RHEL's elN) to `names`, most specific first; null: none.
   void (*release_names)(const mapping::HostRelease& host, std::vector<std::string>& names) = nullptr;
+  // rosdep's OSes whose rules this manager installs (`mappings import rosdep`).
+  std::vector<RosdepPlatform> rosdep_platforms;
   std::function<std::unique_ptr<Provider>(const Context& ctx, const ProviderSettings& settings)> make;
   // A provider plugin's program (core/plugin/plugin.h); empty for a compiled-in provider.
   std::string_view plugin_path;
@@ -199,6 +214,13 @@ std::string version_rule_of(std::string_view manager);
 
 // The host format of that name a descriptor defines; null when none does.
 const HostFormat* host_format_named(std::string_view name);
+
+// The descriptor whose rosdep_platforms has the OS `os` ("debian"), with that platform; null when
+// none has it.
+const ProviderDescriptor* descriptor_for_rosdep_os(std::string_view os, const RosdepPlatform** found = nullptr);
+// "debian:CODENAME or ubuntu:CODENAME": the --os values `mappings import rosdep` takes here;
+// `with_example` adds " (e.g. debian:bookworm)".
+std::string rosdep_os_forms_text(bool with_example);
 
 // The ID_LIKE of a system a descriptor knows (DerivedSystem); empty when none knows it.
 std::vector<std::string> known_id_like(std::string_view id);

@@ -154,6 +154,28 @@ std::vector<std::string> known_id_like(std::string_view id) {
   return {};
 }
 
+const ProviderDescriptor* descriptor_for_rosdep_os(std::string_view os, const RosdepPlatform** found) {
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& p : d->rosdep_platforms)
+      if (p.os == os) {
+        if (found) *found = &p;
+        return d;
+      }
+  return nullptr;
+}
+
+std::string rosdep_os_forms_text(bool with_example) {
+  std::vector<std::string> forms;
+  std::string example;
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& p : d->rosdep_platforms) {
+      forms.push_back(std::string(p.os) + ":" + std::string(p.release_form));
+      if (example.empty()) example = std::string(p.os) + ":" + std::string(p.example_release);
+    }
+  if (forms.empty()) return "an OS:RELEASE of rosdep's whose installer a provider of this build is (none is)";
+  return or_list(forms) + (with_example ? " (e.g. " + example + ")" : "");
+}
+
 const ProviderDescriptor* descriptor_for_option(std::string_view option, const ProviderOption** found) {
   for (const ProviderDescriptor* d : provider_descriptors())
     for (const auto& o : d->options)

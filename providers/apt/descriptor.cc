@@ -182,6 +182,9 @@ const ProviderDescriptor& descriptor() {
                           {"pop", {"ubuntu", "debian"}},
                           {"raspbian", {"debian"}}},
       .release_names = release_names,
+      // rosdep2's platforms/debian.py registers these installers for both, apt the default.
+      .rosdep_platforms = {{"debian", "debian", "apt", {"apt", "pip", "gem", "npm", "source"}, "CODENAME", "bookworm"},
+                           {"ubuntu", "ubuntu", "apt", {"apt", "pip", "gem", "npm", "source"}, "CODENAME", "noble"}},
       .make = [](const Context& ctx, const ProviderSettings&) { return make_provider(ctx); },
   };
   return d;

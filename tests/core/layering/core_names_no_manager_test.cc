@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "tests/test_support.h"
 
@@ -20,12 +21,15 @@ namespace fs = std::filesystem;
 namespace extdeps {
 namespace {
 
+// Package managers and their ecosystems. Not rosdep (taken off on 30 November 2026): it is a
+// peer tool whose tables core imports as it does PEP 804's; which OS's installer is which
+// manager is the descriptors' (rosdep_platforms).
 const std::set<std::string>& manager_words() {
   static const std::set<std::string> words{
       "apt",  "dpkg",    "deb",   "debian", "ubuntu",     "dnf",     "yum",       "zypper",
       "rpm",  "fedora",  "rhel",  "suse",   "opensuse",   "pacman",  "archlinux", "homebrew",
       "brew", "formula", "conda", "mamba",  "micromamba", "pixi",    "condarc",   "repodata",
-      "nix",  "nixpkgs", "pypi",  "pip",    "wheel",      "pkgconf", "pkgconfig", "rosdep"};
+      "nix",  "nixpkgs", "pypi",  "pip",    "wheel",      "pkgconf", "pkgconfig"};
   return words;
 }
 
@@ -62,6 +66,15 @@ std::string without_comments(const std::string& s) {
   return out;
 }
 
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// libsolv's own identifiers name its attribute store (the Repodata type, repodata_* and
+// repo_*repodata* functions), not conda's repodata.json.
+bool is_libsolv_identifier(std::string_view id) {
+  return id == "Repodata" || id.starts_with("repodata_") ||
+         (id.starts_with("repo_") && id.find("repodata") != std::string_view::npos);
+}
+
 // How many words of the text are manager words: words split at every character that is not a
 // letter or digit and at each lower-to-upper step (debian_like, AptProvider, "dep:generic/x").
 std::size_t manager_word_count(const std::string& text) {
@@ -72,6 +85,15 @@ std::size_t manager_word_count(const std::string& text) {
     word.clear();
   };
   for (std::size_t i = 0; i < text.size(); ++i) {
+    if (is_identifier_char(text[i]) && (i == 0 || !is_identifier_char(text[i - 1]))) {
+      std::size_t end = i;
+      while (end < text.size() && is_identifier_char(text[end])) ++end;
+      if (is_libsolv_identifier(std::string_view(text).substr(i, end - i))) {
+        end_word();
+        i = end - 1;
+        continue;
+      }
+    }
     const char c = text[i];
     if (!std::isalnum(static_cast<unsigned char>(c))) {
       end_word();
@@ -128,6 +150,9 @@ TEST(CoreNamesNoManager, TheScanSeesCodeAndStringsNotComments) {
   EXPECT_EQ(manager_word_count(without_comments("std::string url = \"https://x/y\"; char c = '/'; int nix;")), 1u);
   EXPECT_EQ(manager_word_count("aptitude capture nixos archive arch"),
             0u);  // words, not parts; a CPU arch is no manager
+  // libsolv's attribute store is not conda's repodata.json.
+  EXPECT_EQ(manager_word_count("Repodata* d = repo_last_repodata(r); repodata_internalize(d);"), 0u);
+  EXPECT_EQ(manager_word_count("load(\"repodata.json\"); conda_repodata x;"), 3u);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "core/mapping/lint.h"
 #include "core/mapping/mapping.h"
 #include "tests/core/mapping/shipped.h"
+#include "tests/support/providers.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
@@ -66,6 +67,7 @@ Imported import_base(const std::string& file) {
 }
 
 TEST(RosdepImport, BaseYamlForBookwormLintsClean) {
+  EXTDEPS_NEEDS_PROVIDER("apt");  // rosdep's debian and ubuntu are its platforms
   EXTDEPS_SHARED_OR_SKIP(base, "rosdep/base.yaml");
   auto got = import_base(base);
   for (const auto& p : lint({got.path}).problems) ADD_FAILURE() << p.str();
@@ -79,6 +81,7 @@ TEST(RosdepImport, BaseYamlForBookwormLintsClean) {
 }
 
 TEST(RosdepImport, NamesWhatRosdepItselfResolves) {
+  EXTDEPS_NEEDS_PROVIDER("apt");  // rosdep's debian and ubuntu are its platforms
   EXTDEPS_SHARED_OR_SKIP(base, "rosdep/base.yaml");
   auto rosdep = rosdep_says(base);
   if (!rosdep)
@@ -144,6 +147,7 @@ const std::map<std::string, std::string> kWeDifferFromRosdep = {
 };
 
 TEST(RosdepImport, SharedKeysNameTheSameDebianPackagesAsDebianToml) {
+  EXTDEPS_NEEDS_PROVIDER("apt");  // rosdep's debian and ubuntu are its platforms
   EXTDEPS_SHARED_OR_SKIP(base, "rosdep/base.yaml");
   auto rosdep = rosdep_says(base);
   if (!rosdep) GTEST_SKIP() << "Debian's python3-rosdep2 is missing for /usr/bin/python3";
@@ -180,6 +184,7 @@ TEST(RosdepImport, SharedKeysNameTheSameDebianPackagesAsDebianToml) {
 }
 
 TEST(RosdepImport, BadInput) {
+  EXTDEPS_NEEDS_PROVIDER("apt");  // rosdep's debian and ubuntu are its platforms
   auto r = import_rosdep("/nonexistent.yaml", "debian:bookworm");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, "/nonexistent.yaml: cannot read the rosdep file");

@@ -139,8 +139,34 @@ TEST(ProviderDescriptor, FormatNamesAreTheProvidersOwn) {
           << resolve_help;
     }
   }
-  EXPECT_TRUE(detect_help.starts_with("text, json, variants (")) << detect_help;
-  EXPECT_TRUE(resolve_help.starts_with("text, json")) << resolve_help;
+  // Core's come first: with no provider's format, the list is "text, json or variants (...)".
+  EXPECT_TRUE(detect_help.starts_with("text, json")) << detect_help;
+  EXPECT_NE(detect_help.find("variants ("), std::string::npos) << detect_help;
+  EXPECT_EQ(config::detect_formats_text(false).find(" ("), std::string::npos) << config::detect_formats_text(false);
+  EXPECT_TRUE(resolve_help.starts_with("text, json") || resolve_help == "text or json") << resolve_help;
+}
+
+// rosdep's OSes: each known once, its installer among those rosdep registers for it, and the
+// --os help and error name them.
+TEST(ProviderDescriptor, RosdepPlatformsAreEachTheirManagersOwn) {
+  std::set<std::string_view> oses;
+  std::size_t n = 0;
+  for (const ProviderDescriptor* d : compiled_in_descriptors()) {
+    for (const auto& p : d->rosdep_platforms) {
+      SCOPED_TRACE(std::string(d->name) + ": " + std::string(p.os));
+      ++n;
+      EXPECT_TRUE(oses.insert(p.os).second) << "known twice";
+      EXPECT_NE(std::find(p.installers.begin(), p.installers.end(), p.installer), p.installers.end());
+      EXPECT_FALSE(p.ecosystem.empty() || p.release_form.empty() || p.example_release.empty());
+      const RosdepPlatform* found = nullptr;
+      EXPECT_EQ(descriptor_for_rosdep_os(p.os, &found), d);
+      EXPECT_EQ(found, &p);
+      EXPECT_NE(rosdep_os_forms_text(false).find(std::string(p.os) + ":" + std::string(p.release_form)),
+                std::string::npos);
+    }
+  }
+  EXPECT_EQ(descriptor_for_rosdep_os("windows"), nullptr);
+  if (n == 0) EXPECT_EQ(rosdep_os_forms_text(true).find("e.g."), std::string::npos);
 }
 
 class ProviderOptionsCli : public test::CliFixture {};
