@@ -172,7 +172,7 @@ std::string rosdep_os_forms_text(bool with_example) {
       forms.push_back(std::string(p.os) + ":" + std::string(p.release_form));
       if (example.empty()) example = std::string(p.os) + ":" + std::string(p.example_release);
     }
-  if (forms.empty()) return "an OS:RELEASE of rosdep's whose installer a provider of this build is (none is)";
+  if (forms.empty()) return "OS:RELEASE, for an OS whose installer a provider of this build is (none here is)";
   return or_list(forms) + (with_example ? " (e.g. " + example + ")" : "");
 }
 

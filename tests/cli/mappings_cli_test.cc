@@ -61,6 +61,7 @@ TEST_F(MappingsCli, VerifyCondaForgeAgainstRepodataByUrl) {
 }
 
 TEST_F(MappingsCli, ImportWritesTablesThatLintClean) {
+  EXTDEPS_NEEDS_PROVIDER("apt");  // rosdep's debian is apt's platform
   EXTDEPS_SHARED_OR_SKIP(ubuntu, "pep804/ubuntu.mapping.json");
   EXTDEPS_SHARED_OR_SKIP(base, "rosdep/base.yaml");
   const std::string out = test::temp_dir();
