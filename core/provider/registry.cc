@@ -154,14 +154,25 @@ std::vector<std::string> known_id_like(std::string_view id) {
   return {};
 }
 
-const ProviderDescriptor* descriptor_for_rosdep_os(std::string_view os, const RosdepPlatform** found) {
+namespace {
+
+// The descriptor one of whose `list` has `value` as its `key`, with that element.
+template <class T>
+const ProviderDescriptor* descriptor_with(std::vector<T> ProviderDescriptor::*list, std::string_view T::*key,
+                                          std::string_view value, const T** found) {
   for (const ProviderDescriptor* d : provider_descriptors())
-    for (const auto& p : d->rosdep_platforms)
-      if (p.os == os) {
-        if (found) *found = &p;
+    for (const T& element : d->*list)
+      if (element.*key == value) {
+        if (found) *found = &element;
         return d;
       }
   return nullptr;
+}
+
+}  // namespace
+
+const ProviderDescriptor* descriptor_for_rosdep_os(std::string_view os, const RosdepPlatform** found) {
+  return descriptor_with(&ProviderDescriptor::rosdep_platforms, &RosdepPlatform::os, os, found);
 }
 
 std::string rosdep_os_forms_text(bool with_example) {
@@ -177,13 +188,7 @@ std::string rosdep_os_forms_text(bool with_example) {
 }
 
 const ProviderDescriptor* descriptor_for_option(std::string_view option, const ProviderOption** found) {
-  for (const ProviderDescriptor* d : provider_descriptors())
-    for (const auto& o : d->options)
-      if (o.name == option) {
-        if (found) *found = &o;
-        return d;
-      }
-  return nullptr;
+  return descriptor_with(&ProviderDescriptor::options, &ProviderOption::name, option, found);
 }
 
 bool wanted(const Provider& provider, const Context& ctx, const ProviderSettings& settings) {
