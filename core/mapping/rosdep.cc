@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
@@ -140,15 +141,30 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
                     " by `extdeps mappings import rosdep`.",
                 "rosdep keys are not DepURLs: each key K became dep:generic/K. rosdep has no",
                 "build/host/run split, so the packages are written as host (the rest falls back)."};
+  // A key given twice: YAML forbids it, but yaml-cpp reads both and rosdep's reader (PyYAML)
+  // keeps the later, so the later is kept here too.
+  std::map<std::string, std::size_t> times;
   for (const auto& kv : doc) {
-    ++r.keys;
+    try {
+      ++times[kv.first.as<std::string>()];
+    } catch (const YAML::Exception&) {
+    }
+  }
+  for (const auto& kv : doc) {
     std::string key;
     try {
       key = kv.first.as<std::string>();
     } catch (const YAML::Exception&) {
+      ++r.keys;
       r.warnings.push_back("a key at line " + std::to_string(kv.first.Mark().line + 1) + " is not a string; left out");
       continue;
     }
+    if (auto t = times.find(key); t != times.end() && --t->second > 0) {
+      r.warnings.push_back(key + ": given again later (line " + std::to_string(kv.first.Mark().line + 1) +
+                           " is not the last); the last is kept, as rosdep keeps it");
+      continue;
+    }
+    ++r.keys;
     const std::string id = "dep:generic/" + key;
     if (auto url = declare::parse_depurl(id); !url || url->id() != id) {
       r.warnings.push_back(key + ": not usable in a DepURL; left out");

@@ -17,7 +17,7 @@ namespace extdeps::mapping {
 struct RosdepImport {
   DraftTable table;
   std::vector<std::string> warnings;  // keys left out and why, one line each
-  std::size_t keys = 0;               // keys in the file
+  std::size_t keys = 0;               // keys in the file, each once
   std::size_t mapped = 0;             // entries with packages
   std::size_t unavailable = 0;        // rosdep says null ("not available") for the release
 };

@@ -87,7 +87,7 @@ def seeds():
         "version_deb": lines(DATA / "versions" / "deb.txt"),
         "version_pep440": lines(DATA / "versions" / "pep440.txt"),
         "version_nix": lines(DATA / "versions" / "nix.txt"),
-        "version_conda": [s for s in literals(ROOT / "tests/core/version/conda_version_test.cc")
+        "version_conda": [s for s in literals(ROOT / "tests/providers/conda/conda_version_test.cc")
                           if re.fullmatch(r"[0-9A-Za-z.!_+*-]+", s) and re.search(r"[0-9]", s)],
         "version_rpm": [s for s in literals(ROOT / "tests/core/version/rpm_test.cc")
                         if re.fullmatch(r"[0-9A-Za-z.:~^_+-]+", s) and re.search(r"[0-9]", s)],
@@ -157,6 +157,17 @@ def seeds():
         put("mapping_table", p.read_bytes())
     for p in sorted((ROOT / "mappings").glob("*.toml")):
         put("mapping_table", cut(p.read_text(), 6000, "\n[["))
+    # rosdep tables: written here in REP 111's forms (rosdep's own base.yaml is in ../shared, which
+    # the project does not copy): a list, a string, per-release rules with '*' and null, an
+    # installer key with `packages`, a rule for another installer, an OS wildcard.
+    put("rosdep_import", "zlib:\n  debian: [zlib1g-dev]\n  fedora: [zlib-devel]\n  ubuntu: [zlib1g-dev]\n"
+        "curl:\n  debian: libcurl4-openssl-dev curl\n")
+    put("rosdep_import", "boost:\n  debian:\n    buster: [libboost-all-dev]\n    bookworm: null\n"
+        "    '*': [libboost-dev]\n  ubuntu:\n    '*': [libboost-all-dev]\n")
+    put("rosdep_import", "python3-foo:\n  debian:\n    pip:\n      packages: [foo]\n"
+        "python3-yaml:\n  debian:\n    apt:\n      packages: [python3-yaml]\n"
+        "eigen:\n  '*':\n    apt:\n      packages: libeigen3-dev\n"
+        "none:\n  debian:\n    bookworm: []\n")
 
 
 # Findings of issue 13's probe, owned by other branches until their fixes merge (h13a: stack

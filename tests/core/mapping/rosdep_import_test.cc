@@ -183,6 +183,26 @@ TEST(RosdepImport, SharedKeysNameTheSameDebianPackagesAsDebianToml) {
   EXPECT_EQ(differ_keys, expected_keys) << nlohmann::json(differ).dump();
 }
 
+// A key given twice (found by fuzz_rosdep_import: the written table had the id twice and did not
+// load): the last is kept, as rosdep itself keeps it, with a warning.
+TEST(RosdepImport, AKeyGivenTwiceKeepsTheLastAsRosdepDoes) {
+  EXTDEPS_NEEDS_PROVIDER("apt");  // rosdep's debian and ubuntu are its platforms
+  const std::string file = test::temp_dir() + "/twice.yaml";
+  std::ofstream(file) << "zlib:\n  debian: [zlib1g-dev]\ncurl: {debian: [curl]}\nzlib:\n  debian: [libz-dev]\n";
+  auto got = import_base(file);
+  EXPECT_EQ(got.r.keys, 2u);
+  EXPECT_EQ(got.r.mapped, 2u);
+  ASSERT_EQ(got.r.warnings.size(), 1u);
+  EXPECT_EQ(got.r.warnings[0],
+            "zlib: given again later (line 1 is not the last); the last is kept, as rosdep keeps it");
+  const Entry* zlib = got.table.find("dep:generic/zlib");
+  ASSERT_NE(zlib, nullptr);
+  EXPECT_EQ(zlib->alternatives(Category::host).front().packages, std::vector<std::string>{"libz-dev"});
+  if (auto rosdep = rosdep_says(file)) {
+    EXPECT_EQ((*rosdep)["zlib"]["packages"], nlohmann::json::array({"libz-dev"})) << rosdep->dump();
+  }
+}
+
 TEST(RosdepImport, BadInput) {
   EXTDEPS_NEEDS_PROVIDER("apt");  // rosdep's debian and ubuntu are its platforms
   auto r = import_rosdep("/nonexistent.yaml", "debian:bookworm");
