@@ -72,6 +72,7 @@ int set_option(extdeps_session* s, const std::string& key, const char* value) {
   else if (key == "mapping-dir") o.mapping_dirs.push_back(v);
   else if (key == "python") o.python = v;
   else if (key == "host") o.host_file = v;
+  else if (key == "system") o.system = v;
   else if (const extdeps::ProviderOption* p = provider_option(key)) {
     if (p->list) split_into(value, o.provider_options[key]);
     else o.provider_options[key] = {v};

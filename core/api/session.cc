@@ -88,6 +88,7 @@ engine::Request request_of(const std::string& path, const Options& o) {
   r.sources.offline = o.offline;
   r.sources.python = o.python;
   r.host_file = o.host_file;
+  r.sources.system = o.system;
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 
+#include "core/cli/completion_command.h"
 #include "core/cli/config_command.h"
 #include "core/cli/debug_command.h"
 #include "core/cli/detect_command.h"
@@ -247,7 +248,179 @@ std::string named_subcommand(const std::vector<std::string>& args) {
 }
 
 namespace {
-int run_command_line(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// The command line: every command and option, bound to the values they set. Built for the
+// command the arguments name (`named`), which alone gets the common and the providers' options;
+// empty: every command gets them (--help, and what `extdeps completion` describes).
+struct CommandLine {
+  explicit CommandLine(const std::string& named);
+  CommandLine(const CommandLine&) = delete;
+  CommandLine& operator=(const CommandLine&) = delete;
+  // Runs the command parsing selected.
+  int dispatch(Context& ctx, std::ostream& out, std::ostream& err);
+
+  CLI::App app{"extdeps: plan what a project needs outside its language's package manager"};
+  std::string root_dir;
+  RunOptions ro;
+  CLI::App *resolve, *check, *install, *env_cmd, *show, *compare, *cuda_probe_cmd, *detect_cmd;
+  CLI::App *cache_info_cmd, *cache_clean_cmd, *providers_cmd, *config_cmd, *replay_cmd, *completion_cmd;
+  bool yes = false, dry_run = false;
+  std::string env_format = "sh";
+  ShowOptions so;
+  std::string scheme, va, vb;  // --scheme is required
+  DetectCommandOptions detect_options;
+  fetch::FetchFlags cache_flags;
+  bool providers_json = false;
+  std::string config_path;
+  bool config_json = false, config_variables = false;
+  std::string replay_dir;
+  bool replay_json = false;
+  std::string completion_shell;
+  std::optional<MappingsCommand> mappings;
+};
+
+CommandLine::CommandLine(const std::string& named) {
+  app.name("extdeps");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("extdeps ") + EXTDEPS_VERSION);
+  // Adding the common and the providers' options to five commands was a twentieth of a warm resolve.
+  auto gets_options = [&named](std::string_view command) { return named.empty() || named == command; };
+
+  add_command_option(app, Command::global, "root", root_dir);
+  // A global option may follow the subcommand too: `extdeps resolve --root /mnt/image`.
+  app.fallthrough();
+  resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
+  if (gets_options("resolve")) add_common(resolve, Command::resolve, ro);
+  add_command_option(*resolve, Command::resolve, "format", ro.format);
+  add_command_option(*resolve, Command::resolve, "dump-testcase", ro.request.dump_testcase_dir);
+  check = app.add_subcommand("check", "exit 0 when every need is already met, else 1");
+  if (gets_options("check")) add_common(check, Command::check, ro);
+  install = app.add_subcommand("install", "run the plan's commands, after asking");
+  if (gets_options("install")) add_common(install, Command::install, ro);
+  add_command_option(*install, Command::install, "yes", yes);
+  add_command_option(*install, Command::install, "dry-run", dry_run);
+  env_cmd = app.add_subcommand("env", "what a build needs to find the needs that are met");
+  if (gets_options("env")) add_common(env_cmd, Command::env, ro);
+  add_command_option(*env_cmd, Command::env, "format", env_format);
+  show = app.add_subcommand("show", "a DepURL's mappings and candidates here");
+  show->add_option("depurl", so.request.depurl, "e.g. dep:generic/libxml2")->required();
+  add_command_option(*show, Command::show, "json", so.json);
+  add_command_option(*show, Command::show, "manager", so.request.managers);
+  add_command_option(*show, Command::show, "mapping-dir", so.request.mapping_dirs);
+  add_command_option(*show, Command::show, "no-cache", so.no_cache);
+  add_command_option(*show, Command::show, "cache-dir", so.request.cache_dir);
+  if (gets_options("show")) add_sources(show, Command::show, so.request.sources);
+  auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
+  version_cmd->require_subcommand(1);
+  compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
+  add_command_option(*compare, Command::version_compare, "scheme", scheme)->description(version_scheme_names_text());
+  compare->add_option("a", va)->required();
+  compare->add_option("b", vb)->required();
+
+  // The driver probe's child (core/detect/cuda_probe.h); not for people, so not in --help.
+  cuda_probe_cmd = app.add_subcommand("__probe-cuda", "")->group("");
+  detect_cmd = app.add_subcommand("detect", "print what extdeps knows about this machine");
+  add_command_option(*detect_cmd, Command::detect, "json", detect_options.json);
+  add_command_option(*detect_cmd, Command::detect, "refresh", detect_options.refresh);
+  add_command_option(*detect_cmd, Command::detect, "no-cache", detect_options.no_cache);
+  add_command_option(*detect_cmd, Command::detect, "save", detect_options.save);
+  add_command_option(*detect_cmd, Command::detect, "format", detect_options.format);
+  add_command_option(*detect_cmd, Command::detect, "host", detect_options.host_file);
+  auto* cache_cmd = app.add_subcommand("cache", "what extdeps keeps in its cache folder");
+  cache_cmd->require_subcommand(1);
+  cache_info_cmd = cache_cmd->add_subcommand("info", "list the downloads and other caches: age, size");
+  fetch::add_fetch_flags(*cache_info_cmd, Command::cache_info, cache_flags);
+  cache_clean_cmd = cache_cmd->add_subcommand("clean", "remove the downloads and other caches");
+  fetch::add_fetch_flags(*cache_clean_cmd, Command::cache_clean, cache_flags);
+  providers_cmd = app.add_subcommand("providers", "the package managers extdeps plans with: options, variables");
+  add_command_option(*providers_cmd, Command::providers, "json", providers_json);
+  config_cmd = app.add_subcommand("config", "the settings for a project, each with where its value came from");
+  config_cmd->add_option("path", config_path, "a project folder or declaration file (default: none)");
+  add_command_option(*config_cmd, Command::config, "json", config_json);
+  add_command_option(*config_cmd, Command::config, "variables", config_variables);
+  auto* debug_cmd = app.add_subcommand("debug", "tools for bug reports");
+  debug_cmd->require_subcommand(1);
+  replay_cmd =
+      debug_cmd->add_subcommand("replay", "solve a `resolve --dump-testcase` folder again, without the indexes");
+  replay_cmd->add_option("dir", replay_dir, "the folder --dump-testcase wrote")->required();
+  add_command_option(*replay_cmd, Command::debug_replay, "json", replay_json);
+  mappings.emplace(app);
+  completion_cmd = app.add_subcommand("completion", "print a shell's completion script for extdeps");
+  completion_cmd->add_option("shell", completion_shell, "bash, zsh or fish")
+      ->required()
+      ->check(CLI::IsMember(completion_shells()));
+}
+
+int CommandLine::dispatch(Context& ctx, std::ostream& out, std::ostream& err) {
+  // --root over EXTDEPS_ROOT over the configuration's `root` (applied by engine::plan).
+  if (root_dir.empty())
+    if (auto v = ctx.env("EXTDEPS_ROOT"); v && !v->empty()) root_dir = *v;
+  if (!root_dir.empty()) {
+    auto root = engine::check_root(root_dir);
+    if (!root.ok()) return fail(err, root.error());
+    ctx.set_root(*root);
+    ro.request.root_given = true;
+  }
+  if (*resolve) return cmd_resolve(ctx, ro, out, err);
+  if (*check) return cmd_check(ctx, ro, out, err);
+  if (*install) return cmd_install(ctx, ro, yes, dry_run, out, err);
+  if (*env_cmd) return cmd_env(ctx, ro, ro.json ? "json" : env_format, out, err);
+  if (*show) return cmd_show(ctx, so, out, err);
+  if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
+  if (*config_cmd) return cmd_config(ctx, config_path, config_variables, config_json, out, err);
+  if (*detect_cmd) {
+    // The user's configuration counts for detect too (detect-ttl, probe-timeout).
+    auto settings = config::load(ctx, "", {});
+    if (!settings.ok()) return fail(err, settings.error());
+    config::apply_to(ctx, *settings);
+    return cmd_detect(ctx, detect_options, out, err);
+  }
+  if (*cuda_probe_cmd) return detect::run_cuda_probe(out);
+  if (mappings->selected()) return mappings->run(ctx, out, err);
+  if (*providers_cmd) return cmd_providers(providers_json, out);
+  if (*replay_cmd) return cmd_debug_replay(replay_dir, replay_json, out, err);
+  if (*completion_cmd) {
+    const CommandLine every("");  // every command with every option, as --help shows them
+    return cmd_completion(every.app, completion_shell, out);
+  }
+  if (*cache_info_cmd || *cache_clean_cmd) {
+    auto fo = fetch::options_for(ctx, cache_flags);
+    if (!fo.ok()) return fail(err, fo.error());
+    auto r = *cache_info_cmd ? fetch::cache_info(ctx, fo->cache_dir, out) : fetch::cache_clean(ctx, fo->cache_dir, out);
+    return r.ok() ? 0 : fail(err, r.error());
+  }
+  return 2;
+}
+
+int run_command_line(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  // Provider plugins first: their options are flags of the commands below.
+  {
+    timings::Phase t("plugins");
+    plugin::discover(ctx);
+  }
+  std::optional<timings::Phase> parse_time;
+  parse_time.emplace("cli");
+  CommandLine line(named_subcommand(args));
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    line.app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return line.app.exit(e, out, err);  // --help
+    // One line in extdeps's own style, not CLI11's banner (docs/exit-codes.md: 2 is usage).
+    Error usage = bad_input(lower_first(e.what()) + " (see extdeps --help)");
+    usage.what = lower_first(e.what());
+    usage.hint = "see extdeps --help";
+    return fail(err, usage);
+  }
+  parse_time.reset();
+  try {
+    return line.dispatch(ctx, out, err);
+  } catch (const std::exception& e) {
+    err << "error: internal error: " << e.what() << '\n';
+    return 3;
+  }
+}
+
 }  // namespace
 
 int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -264,153 +437,5 @@ int run(Context& ctx, const std::vector<std::string>& args, std::ostream& out, s
     return 3;
   }
 }
-
-namespace {
-
-int run_command_line(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  // Provider plugins first: their options are flags of the commands below.
-  {
-    timings::Phase t("plugins");
-    plugin::discover(ctx);
-  }
-  std::optional<timings::Phase> parse_time;
-  parse_time.emplace("cli");
-  CLI::App app{"extdeps: plan what a project needs outside its language's package manager"};
-  app.name("extdeps");
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("extdeps ") + EXTDEPS_VERSION);
-  // Only the command that runs gets the common and the providers' options (every command has
-  // them all for --help): adding them to five commands was a twentieth of a warm resolve.
-  const std::string named = named_subcommand(args);
-  auto gets_options = [&named](std::string_view command) { return named.empty() || named == command; };
-
-  std::string root_dir;
-  add_command_option(app, Command::global, "root", root_dir);
-  // A global option may follow the subcommand too: `extdeps resolve --root /mnt/image`.
-  app.fallthrough();
-  RunOptions ro;
-  auto* resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
-  if (gets_options("resolve")) add_common(resolve, Command::resolve, ro);
-  add_command_option(*resolve, Command::resolve, "format", ro.format);
-  add_command_option(*resolve, Command::resolve, "dump-testcase", ro.request.dump_testcase_dir);
-  auto* check = app.add_subcommand("check", "exit 0 when every need is already met, else 1");
-  if (gets_options("check")) add_common(check, Command::check, ro);
-  auto* install = app.add_subcommand("install", "run the plan's commands, after asking");
-  if (gets_options("install")) add_common(install, Command::install, ro);
-  bool yes = false, dry_run = false;
-  add_command_option(*install, Command::install, "yes", yes);
-  add_command_option(*install, Command::install, "dry-run", dry_run);
-  auto* env_cmd = app.add_subcommand("env", "what a build needs to find the needs that are met");
-  if (gets_options("env")) add_common(env_cmd, Command::env, ro);
-  std::string env_format = "sh";
-  add_command_option(*env_cmd, Command::env, "format", env_format);
-  auto* show = app.add_subcommand("show", "a DepURL's mappings and candidates here");
-  ShowOptions so;
-  show->add_option("depurl", so.request.depurl, "e.g. dep:generic/libxml2")->required();
-  add_command_option(*show, Command::show, "json", so.json);
-  add_command_option(*show, Command::show, "manager", so.request.managers);
-  add_command_option(*show, Command::show, "mapping-dir", so.request.mapping_dirs);
-  add_command_option(*show, Command::show, "no-cache", so.no_cache);
-  add_command_option(*show, Command::show, "cache-dir", so.request.cache_dir);
-  if (gets_options("show")) add_sources(show, Command::show, so.request.sources);
-  auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
-  version_cmd->require_subcommand(1);
-  auto* compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
-  std::string scheme, va, vb;  // --scheme is required
-  add_command_option(*compare, Command::version_compare, "scheme", scheme)->description(version_scheme_names_text());
-  compare->add_option("a", va)->required();
-  compare->add_option("b", vb)->required();
-
-  // The driver probe's child (core/detect/cuda_probe.h); not for people, so not in --help.
-  auto* cuda_probe_cmd = app.add_subcommand("__probe-cuda", "")->group("");
-  auto* detect_cmd = app.add_subcommand("detect", "print what extdeps knows about this machine");
-  DetectCommandOptions detect_options;
-  add_command_option(*detect_cmd, Command::detect, "json", detect_options.json);
-  add_command_option(*detect_cmd, Command::detect, "refresh", detect_options.refresh);
-  add_command_option(*detect_cmd, Command::detect, "no-cache", detect_options.no_cache);
-  add_command_option(*detect_cmd, Command::detect, "save", detect_options.save);
-  add_command_option(*detect_cmd, Command::detect, "format", detect_options.format);
-  add_command_option(*detect_cmd, Command::detect, "host", detect_options.host_file);
-  auto* cache_cmd = app.add_subcommand("cache", "what extdeps keeps in its cache folder");
-  cache_cmd->require_subcommand(1);
-  fetch::FetchFlags cache_flags;
-  auto* cache_info_cmd = cache_cmd->add_subcommand("info", "list the downloads and other caches: age, size");
-  fetch::add_fetch_flags(*cache_info_cmd, Command::cache_info, cache_flags);
-  auto* cache_clean_cmd = cache_cmd->add_subcommand("clean", "remove the downloads and other caches");
-  fetch::add_fetch_flags(*cache_clean_cmd, Command::cache_clean, cache_flags);
-  auto* providers_cmd = app.add_subcommand("providers", "the package managers extdeps plans with: options, variables");
-  bool providers_json = false;
-  add_command_option(*providers_cmd, Command::providers, "json", providers_json);
-  auto* config_cmd = app.add_subcommand("config", "the settings for a project, each with where its value came from");
-  std::string config_path;
-  bool config_json = false, config_variables = false;
-  config_cmd->add_option("path", config_path, "a project folder or declaration file (default: none)");
-  add_command_option(*config_cmd, Command::config, "json", config_json);
-  add_command_option(*config_cmd, Command::config, "variables", config_variables);
-  auto* debug_cmd = app.add_subcommand("debug", "tools for bug reports");
-  debug_cmd->require_subcommand(1);
-  auto* replay_cmd =
-      debug_cmd->add_subcommand("replay", "solve a `resolve --dump-testcase` folder again, without the indexes");
-  std::string replay_dir;
-  bool replay_json = false;
-  replay_cmd->add_option("dir", replay_dir, "the folder --dump-testcase wrote")->required();
-  add_command_option(*replay_cmd, Command::debug_replay, "json", replay_json);
-  MappingsCommand mappings(app);
-
-  std::vector<std::string> reversed(args.rbegin(), args.rend());
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e, out, err);  // --help
-    // One line in extdeps's own style, not CLI11's banner (docs/exit-codes.md: 2 is usage).
-    Error usage = bad_input(lower_first(e.what()) + " (see extdeps --help)");
-    usage.what = lower_first(e.what());
-    usage.hint = "see extdeps --help";
-    return fail(err, usage);
-  }
-  parse_time.reset();
-  // --root over EXTDEPS_ROOT over the configuration's `root` (applied by engine::plan).
-  if (root_dir.empty())
-    if (auto v = ctx.env("EXTDEPS_ROOT"); v && !v->empty()) root_dir = *v;
-  if (!root_dir.empty()) {
-    auto root = engine::check_root(root_dir);
-    if (!root.ok()) return fail(err, root.error());
-    ctx.set_root(*root);
-    ro.request.root_given = true;
-  }
-  try {
-    if (*resolve) return cmd_resolve(ctx, ro, out, err);
-    if (*check) return cmd_check(ctx, ro, out, err);
-    if (*install) return cmd_install(ctx, ro, yes, dry_run, out, err);
-    if (*env_cmd) return cmd_env(ctx, ro, ro.json ? "json" : env_format, out, err);
-    if (*show) return cmd_show(ctx, so, out, err);
-    if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
-    if (*config_cmd) return cmd_config(ctx, config_path, config_variables, config_json, out, err);
-    if (*detect_cmd) {
-      // The user's configuration counts for detect too (detect-ttl, probe-timeout).
-      auto settings = config::load(ctx, "", {});
-      if (!settings.ok()) return fail(err, settings.error());
-      config::apply_to(ctx, *settings);
-      return cmd_detect(ctx, detect_options, out, err);
-    }
-    if (*cuda_probe_cmd) return detect::run_cuda_probe(out);
-    if (mappings.selected()) return mappings.run(ctx, out, err);
-    if (*providers_cmd) return cmd_providers(providers_json, out);
-    if (*replay_cmd) return cmd_debug_replay(replay_dir, replay_json, out, err);
-    if (*cache_info_cmd || *cache_clean_cmd) {
-      auto fo = fetch::options_for(ctx, cache_flags);
-      if (!fo.ok()) return fail(err, fo.error());
-      auto r =
-          *cache_info_cmd ? fetch::cache_info(ctx, fo->cache_dir, out) : fetch::cache_clean(ctx, fo->cache_dir, out);
-      return r.ok() ? 0 : fail(err, r.error());
-    }
-  } catch (const std::exception& e) {
-    err << "error: internal error: " << e.what() << '\n';
-    return 3;
-  }
-  return 2;
-}
-
-}  // namespace
 
 }  // namespace extdeps::cli

@@ -6,6 +6,7 @@
 
 #include "core/provider/descriptor.h"
 #include "core/util/text.h"
+#include "core/version/version.h"
 
 namespace extdeps::config {
 
@@ -36,6 +37,38 @@ constexpr std::string_view kCommandWords[] = {"",
                                               "mappings import rosdep",
                                               "mappings export pep804"};
 static_assert(std::size(kCommandWords) == static_cast<std::size_t>(Command::count));
+
+// resolve's --format names: core's, then the environment files the providers render.
+std::vector<std::string> resolve_format_names() {
+  std::vector<std::string> names{"text", "json"};
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& f : d->environment_formats) names.emplace_back(f.name);
+  return names;
+}
+
+std::vector<std::string> env_format_names() { return {"sh", "json", "cmake"}; }
+
+std::vector<std::string> detect_format_names() {
+  std::vector<std::string> names{"text", "json", "variants"};
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const auto& f : d->host_formats) names.emplace_back(f.name);
+  return names;
+}
+
+std::vector<std::string> category_names() { return {"build", "host", "run"}; }
+
+std::vector<std::string> manager_names() {
+  std::vector<std::string> names;
+  for (const ProviderDescriptor* d : provider_descriptors())
+    if (!d->manager.empty()) names.emplace_back(d->manager);
+  return names;
+}
+
+std::vector<std::string> scheme_names() {
+  std::vector<std::string> names;
+  for (const version::Scheme* s : version_schemes()) names.emplace_back(s->name);
+  return names;
+}
 
 // resolve's --format: core's, then the environment files the providers render.
 std::string resolve_formats() {
@@ -86,13 +119,15 @@ constexpr CommandOption kTable[] = {
      .commands = kSources,
      .list = true,
      .library = true,
-     .help = "package managers in order of preference (e.g. apt)"},
+     .help = "package managers in order of preference (e.g. apt)",
+     .values = manager_names},
     {.name = "category",
      .value_name = "CATEGORY",
      .commands = kPlanning,
      .list = true,
      .library = true,
-     .help = "categories to plan: build,host,run (default: all)"},
+     .help = "categories to plan: build,host,run (default: all)",
+     .values = category_names},
     {.name = "optional",
      .value_name = "GROUP",
      .commands = kPlanning,
@@ -140,11 +175,24 @@ constexpr CommandOption kTable[] = {
     {.name = "system",
      .value_name = "ID[:VERSION]",
      .commands = kSources,
+     .library = true,
      .help = "plan for this system, not the machine's: ID[:VERSION] as os-release names it (fedora:41, rocky:9, "
              "ubuntu:24.04) or macos:VERSION (macos:14)"},
-    {.name = "format", .value_name = "FORMAT", .commands = bit(C::resolve), .help_text = resolve_formats},
-    {.name = "format", .value_name = "FORMAT", .commands = bit(C::env), .help = "sh, json or cmake (default: sh)"},
-    {.name = "format", .value_name = "FORMAT", .commands = bit(C::detect), .help_text = detect_formats},
+    {.name = "format",
+     .value_name = "FORMAT",
+     .commands = bit(C::resolve),
+     .help_text = resolve_formats,
+     .values = resolve_format_names},
+    {.name = "format",
+     .value_name = "FORMAT",
+     .commands = bit(C::env),
+     .help = "sh, json or cmake (default: sh)",
+     .values = env_format_names},
+    {.name = "format",
+     .value_name = "FORMAT",
+     .commands = bit(C::detect),
+     .help_text = detect_formats,
+     .values = detect_format_names},
     {.name = "dump-testcase",
      .value_name = "DIR",
      .commands = bit(C::resolve),
@@ -156,7 +204,8 @@ constexpr CommandOption kTable[] = {
      .value_name = "SCHEME",
      .commands = bit(C::version_compare),
      .required = true,
-     .help = "the version scheme"},  // the help names every scheme: core/cli adds version_scheme_names_text()
+     .help = "the version scheme",
+     .values = scheme_names},  // the help names every scheme: core/cli adds version_scheme_names_text()
     {.name = "refresh", .commands = bit(C::detect), .help = "detect again and rewrite the cache"},
     {.name = "save",
      .value_name = "FILE",

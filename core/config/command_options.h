@@ -60,6 +60,9 @@ struct CommandOption {
   std::string_view help;
   // The help where it lists what the providers bring (their --format names); null: `help`.
   std::string (*help_text)() = nullptr;
+  // The values it takes, where they are a known set (--format, --manager): what the shell
+  // completions offer. Null: any value (a path where value_name says DIR, FILE or PATH).
+  std::vector<std::string> (*values)() = nullptr;
 };
 
 // What --help says of option `o`.

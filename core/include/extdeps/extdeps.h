@@ -40,6 +40,8 @@ struct Options {
   // or "." holding no declaration, only those).
   std::string python;
   std::string host_file;  // plan for the facts `extdeps detect --save` wrote
+  // Plan for this system, not the machine's: "fedora:41", "ubuntu:24.04", "macos:14" (--system).
+  std::string system;
 };
 
 // How a Session sees the machine. The defaults are the running process's.
