@@ -129,6 +129,23 @@ TEST_F(ApiTest, ResolveAndCheckGiveThePlanAndWhatIsMissing) {
   EXPECT_EQ(b->text, "ok: every need of " + project_ + "/extdeps.toml is met (1 checked)\n");
 }
 
+// Options::system plans for another system (--system): the plan names it, the machine's own
+// packages still count.
+TEST_F(ApiTest, SystemPlansForAnotherSystem) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
+  write_project("extdeps.toml", kProject);
+  api::Session s(options());
+  api::Options o = apt();
+  o.system = "ubuntu:24.04";
+  auto r = s.resolve(project_, o);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->host, "ubuntu 24.04, amd64");
+  o.system = "ubuntu 24.04";
+  r = s.resolve(project_, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("ubuntu 24.04"), std::string::npos) << r.error().message;
+}
+
 TEST_F(ApiTest, EnvSaysWhatIsMissingAndRendersTheVariables) {
   EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kProject);
