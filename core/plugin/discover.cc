@@ -9,6 +9,7 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -133,7 +134,15 @@ std::vector<std::string> find_programs(const Context& ctx) {
 }
 
 namespace {
-// The plugins discover() left out, by the name their program gives (extdeps-provider-NAME), with why.
+// Sessions in several threads discover at once: one at a time, under this lock, which also
+// guards what discovery keeps (the programs tried, the paths searched, the refusals).
+std::mutex& discovery_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+// The plugins discover() left out, by the name their program gives (extdeps-provider-NAME), with
+// why. Entries are added, never removed: a pointer to one stays valid.
 std::map<std::string, Error, std::less<>>& refused_plugins() {
   static std::map<std::string, Error, std::less<>> refused;
   return refused;
@@ -141,11 +150,13 @@ std::map<std::string, Error, std::less<>>& refused_plugins() {
 }  // namespace
 
 const Error* refusal(std::string_view name) {
+  std::lock_guard lock(discovery_mutex());
   auto it = refused_plugins().find(name);
   return it == refused_plugins().end() ? nullptr : &it->second;
 }
 
 void discover(const Context& ctx) {
+  std::lock_guard lock(discovery_mutex());
   static std::set<std::string> tried;
   // The CLI and the engine both ask; the folders are read once per search path.
   static std::set<std::string> searched;

@@ -8,6 +8,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -38,7 +39,9 @@ constexpr std::size_t kMaxAnswerLine = limits::kMaxPluginAnswerLine;
 // already has, so a name missing here cannot abort it.)
 // Strings the descriptors of plugins point into; they live as long as the process.
 std::string_view keep(std::string text) {
+  static std::mutex mutex;
   static std::deque<std::string> kept;
+  std::lock_guard lock(mutex);
   kept.push_back(std::move(text));
   return kept.back();
 }

@@ -176,7 +176,9 @@ struct ProviderDescriptor {
 };
 
 // The providers, in default order of preference: the compiled-in ones (the order of
-// EXTDEPS_PROVIDERS), then the plugins registered since the process started.
+// EXTDEPS_PROVIDERS), then the plugins registered since the process started. Safe from several
+// threads: the list returned is a snapshot that stays valid, and unchanged, for the whole
+// process; a registration makes a new one (docs/library.md, "Threads").
 const std::vector<const ProviderDescriptor*>& provider_descriptors();
 
 // The compiled-in ones alone (provider_list.cc, written by CMake).

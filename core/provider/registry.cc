@@ -1,7 +1,10 @@
 // The providers as the rest of extdeps sees them: built from the descriptors the build lists
 // (provider_list.cc, written by CMake from EXTDEPS_PROVIDERS), in default preference order.
 #include <algorithm>
+#include <atomic>
+#include <deque>
 #include <functional>
+#include <mutex>
 
 #include "core/mapping/names.h"
 #include "core/provider/provider.h"
@@ -63,8 +66,13 @@ std::vector<std::string> ProviderSettings::option_list(std::string_view name) co
 
 namespace {
 
+// Readers take the current list with one atomic load and no lock. A registration (a plugin
+// found, a handful per process) copies the list under the lock and publishes the copy; the lists
+// before it are kept, never changed or freed, so a reader still walking one is not disturbed.
 struct Registry {
-  std::vector<const ProviderDescriptor*> all = compiled_in_descriptors();
+  std::mutex mutex;  // registrations, one at a time
+  std::deque<std::vector<const ProviderDescriptor*>> lists{compiled_in_descriptors()};
+  std::atomic<const std::vector<const ProviderDescriptor*>*> current{&lists.back()};
   std::vector<std::unique_ptr<ProviderDescriptor>> added;
 };
 
@@ -75,19 +83,25 @@ Registry& registry() {
 
 }  // namespace
 
-const std::vector<const ProviderDescriptor*>& provider_descriptors() { return registry().all; }
+const std::vector<const ProviderDescriptor*>& provider_descriptors() {
+  return *registry().current.load(std::memory_order_acquire);
+}
 
 bool register_descriptor(std::unique_ptr<ProviderDescriptor> d) {
   Registry& r = registry();
-  for (const ProviderDescriptor* x : r.all) {
+  std::lock_guard lock(r.mutex);
+  for (const ProviderDescriptor* x : *r.current.load(std::memory_order_relaxed)) {
     if (x->name == d->name || x->ecosystem == d->ecosystem) return false;
     if (!d->manager.empty() && (x->installs_with(d->manager) || d->installs_with(x->manager))) return false;
     for (const auto& o : d->options)
       for (const auto& xo : x->options)
         if (o.name == xo.name) return false;
   }
-  r.all.push_back(d.get());
+  std::vector<const ProviderDescriptor*> next = r.lists.back();
+  next.push_back(d.get());
+  r.lists.push_back(std::move(next));  // a deque: the lists before it stay where they are
   r.added.push_back(std::move(d));
+  r.current.store(&r.lists.back(), std::memory_order_release);
   return true;
 }
 

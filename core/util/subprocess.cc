@@ -19,6 +19,27 @@ namespace extdeps {
 
 namespace {
 
+// A child that exits without reading its input must not end this process with SIGPIPE. The
+// signal is blocked in this thread alone for the write and, where the write met a closed pipe,
+// taken back before it is unblocked: the process's handling of SIGPIPE is never changed, which
+// sessions running children in several threads at once would undo for each other.
+ssize_t write_without_sigpipe(int fd, const char* data, std::size_t n) {
+  sigset_t pipe_signal, old;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
+  const ssize_t w = ::write(fd, data, n);
+  const int err = errno;
+  if (w < 0 && err == EPIPE && !sigismember(&old, SIGPIPE)) {
+    const timespec now{0, 0};
+    while (sigtimedwait(&pipe_signal, nullptr, &now) < 0 && errno == EINTR) {
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  errno = err;
+  return w;
+}
+
 constexpr std::size_t kErrTail = 4096;
 
 struct Fd {
@@ -131,11 +152,6 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
   out_w.close();
   err_w.close();
   fcntl(in_w.fd, F_SETFL, O_NONBLOCK);
-  // A child that exits without reading its input must not kill us with SIGPIPE.
-  struct sigaction ignore {
-  }, old{};
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGPIPE, &ignore, &old);
 
   ProcessResult run;
   const std::string_view input = request.input;
@@ -165,7 +181,7 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
     if (ready <= 0) continue;
     if (in_i >= 0 && fds[in_i].revents) {
       if (fds[in_i].revents & POLLOUT) {
-        ssize_t w = ::write(in_w.fd, input.data() + written, input.size() - written);
+        ssize_t w = write_without_sigpipe(in_w.fd, input.data() + written, input.size() - written);
         if (w > 0) written += static_cast<std::size_t>(w);
         if (w < 0 && errno != EAGAIN && errno != EINTR) in_w.close();  // it stopped reading
       } else {
@@ -243,7 +259,6 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
   in_w.close();
   out_r.close();
   err_r.close();
-  sigaction(SIGPIPE, &old, nullptr);
   // stdout is closed; a child that lingers past the deadline is killed too, and one the kernel
   // does not let go of within a second of that is left behind rather than waited for.
   int status = 0;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,8 @@ void start() { state(); }
 
 void Phase::add(const char* name, std::chrono::steady_clock::duration d) {
   const double ms = std::chrono::duration<double, std::milli>(d).count();
+  static std::mutex mutex;  // phases of sessions in several threads
+  std::lock_guard lock(mutex);
   for (auto& x : state().sums)
     if (std::strcmp(x.name, name) == 0) {
       x.ms += ms;

@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "core/config/command_options.h"
 #include "extdeps/extdeps.h"
@@ -144,6 +146,54 @@ TEST_F(ApiTest, SystemPlansForAnotherSystem) {
   r = s.resolve(project_, o);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("ubuntu 24.04"), std::string::npos) << r.error().message;
+}
+
+// Sessions in several threads at once (docs/library.md, "Threads"): each thread its own Session,
+// one cache folder for all, and a provider plugin (examples/provider-plugin) that the first
+// thread to plan discovers and registers while the others read the providers. Every plan is the
+// one a session alone makes afterwards. It runs in a child process (gtest's death-test fork), so
+// the plugin registered stays there; the child reports each problem on stderr.
+TEST_F(ApiTest, SessionsInSeveralThreadsMakeTheSamePlans) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
+  if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "the example plugin is a Python 3 script; no /usr/bin/python3";
+  const std::string example = std::string(EXTDEPS_TEST_DATA) + "/../../examples/provider-plugin";
+  api::SessionOptions so = options();
+  so.environment["EXTDEPS_PLUGIN_PATH"] = example;
+  so.environment["EXTDEPS_SITE_INDEX"] = example + "/site-index.json";
+  so.environment["EXTDEPS_SITE_LOG"] = test::temp_dir() + "/site.log";
+  so.environment["HOME"] = cache_;
+  api::Options o;
+  o.managers = {"apt", "site-get"};
+  o.mapping_dirs = {example + "/mappings"};
+  auto plan_in_threads = [&] {
+    constexpr int kThreads = 6, kRounds = 3;
+    std::mutex mutex;
+    std::vector<std::string> texts(kThreads), problems;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        api::Session s(so);
+        for (int round = 0; round < kRounds; ++round) {
+          auto r = s.resolve(example, o);
+          auto h = s.detect();
+          std::lock_guard lock(mutex);
+          if (!r.ok()) problems.push_back("resolve: " + r.error().message);
+          else if (round == 0) texts[t] = r->text;
+          else if (r->text != texts[t]) problems.push_back("a later plan of one session differs:\n" + r->text);
+          if (!h.ok()) problems.push_back("detect: " + h.error().message);
+        }
+      });
+    for (auto& t : threads) t.join();
+    auto alone = api::Session(so).resolve(example, o);
+    if (!alone.ok()) problems.push_back("alone: " + alone.error().message);
+    else if (alone->text.find("acme-sdk 4.2.1 (site-get)") == std::string::npos)
+      problems.push_back("the plugin's package is not planned:\n" + alone->text);
+    for (const std::string& text : texts)
+      if (alone.ok() && text != alone->text) problems.push_back("a plan made in a thread differs:\n" + text);
+    for (const std::string& p : problems) std::fprintf(stderr, "%s\n", p.c_str());
+    std::exit(problems.empty() ? 0 : 1);
+  };
+  EXPECT_EXIT(plan_in_threads(), ::testing::ExitedWithCode(0), "");
 }
 
 TEST_F(ApiTest, EnvSaysWhatIsMissingAndRendersTheVariables) {
