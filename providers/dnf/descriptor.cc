@@ -158,6 +158,9 @@ const ProviderDescriptor& descriptor() {
                           {"opensuse-leap", {"suse", "opensuse"}},
                           {"sles", {"suse"}}},
       .release_names = release_names,
+      // rosdep2's platforms/redhat.py: its installers for fedora in its order, and dnf its default
+      // from Fedora 22 on; a release is the VERSION_ID ("41").
+      .rosdep_platforms = {{"fedora", "fedora", "dnf", {"pip", "dnf", "yum", "source"}, "VERSION", "41"}},
       .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
   };
   return d;

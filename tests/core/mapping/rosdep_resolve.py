@@ -31,6 +31,9 @@ def main():
         "ROSDEP_SOURCE_PATH": sources,
         "ROS_HOME": os.path.join(work, "ros"),
         "ROSDISTRO_INDEX_URL": "file://" + index,
+        # rosdep picks an OS's default installer by the OS it detects (fedora's is dnf from 22
+        # on, yum before): the OS asked for, not this machine's.
+        "ROS_OS_OVERRIDE": "%s:%s" % (os_name, os_version),
     })
     os.environ.update(env)
     subprocess.run([sys.executable, "-c", "from rosdep2.main import rosdep_main; rosdep_main(['update'])"],
