@@ -9,6 +9,7 @@
 #include <csignal>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "core/detect/compilers.h"
 #include "core/detect/cuda_probe.h"
@@ -51,6 +52,32 @@ TEST(RunProcess, WritesTheInputAndHandsOverLines) {
   EXPECT_TRUE(ran->ok());
   EXPECT_EQ(lines, (std::vector<std::string>{"one", "two", "three"}));
   EXPECT_EQ(ran->out, "");
+}
+
+// Children that exit without reading 8 MiB of input, four threads at once: each write meets a
+// closed pipe, and the SIGPIPE that raises neither ends this process nor stays pending, and the
+// process's handling of SIGPIPE (the default: end the process) is what it was.
+TEST(RunProcess, ChildrenThatStopReadingTheirInputDoNotEndThisProcess) {
+  struct sigaction before {};
+  ASSERT_EQ(sigaction(SIGPIPE, nullptr, &before), 0);
+  ASSERT_EQ(before.sa_handler, SIG_DFL);
+  std::vector<std::thread> threads;
+  std::vector<int> status(4, -1);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&status, t] {
+      ProcessRequest r = sh("exec 0<&-; exit 7");
+      r.input.assign(std::size_t{8} << 20, 'x');
+      auto ran = run_process(r);
+      if (ran.ok()) status[t] = ran->exit_status;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(status, (std::vector<int>{7, 7, 7, 7}));
+  struct sigaction after {};
+  ASSERT_EQ(sigaction(SIGPIPE, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, SIG_DFL);
+  sigset_t pending;
+  sigpending(&pending);
+  EXPECT_FALSE(sigismember(&pending, SIGPIPE));
 }
 
 TEST(RunProcess, StdoutToAFileWithExactlyTheGivenEnvironment) {
