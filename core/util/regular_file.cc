@@ -88,20 +88,11 @@ Result<std::string> read_opened(const Opened& o, const std::string& path, std::s
   text.resize(static_cast<std::size_t>(st.st_size));
   std::size_t have = 0;
   while (true) {
-    if (have == text.size()) {
-      // The file may have grown since fstat: read on, within the bound.
-      if (text.size() >= max_bytes) {
-        char probe;
-        ssize_t n = ::read(fd, &probe, 1);
-        if (n > 0) {
-          ::close(fd);
-          return error_at(code, path, "is larger than " + std::to_string(max_bytes) + " bytes (docs/limits.md)");
-        }
-        break;
-      }
-      text.resize(std::min(max_bytes, text.size() + 65536));
-    }
-    ssize_t n = ::read(fd, text.data() + have, text.size() - have);
+    // Up to the size fstat gave, into the string; past it (the file grew, or that was its end),
+    // into a small buffer first, so that reading a whole file zeroes no room it does not use.
+    char more[4096];
+    const bool at_size = have == text.size();
+    ssize_t n = at_size ? ::read(fd, more, sizeof more) : ::read(fd, text.data() + have, text.size() - have);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const int e = errno;
@@ -109,6 +100,13 @@ Result<std::string> read_opened(const Opened& o, const std::string& path, std::s
       return error_at(code, path, std::string("cannot be read (") + std::strerror(e) + ")");
     }
     if (n == 0) break;
+    if (at_size) {
+      if (text.size() + static_cast<std::size_t>(n) > max_bytes) {
+        ::close(fd);
+        return error_at(code, path, "is larger than " + std::to_string(max_bytes) + " bytes (docs/limits.md)");
+      }
+      text.append(more, static_cast<std::size_t>(n));
+    }
     have += static_cast<std::size_t>(n);
   }
   ::close(fd);
