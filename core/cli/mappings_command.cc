@@ -181,19 +181,28 @@ int MappingsCommand::Impl::run_coverage(const Context& ctx, std::ostream& out, s
   return 0;
 }
 
+namespace {
+
+// The table of --ecosystem, or the error naming the ecosystems there are.
+Result<const mapping::Table*> table_of(const mapping::Tables& tables, const std::string& ecosystem) {
+  if (const mapping::Table* t = tables.find_ecosystem(ecosystem)) return t;
+  std::string known;
+  for (const auto& x : tables.tables) known += (known.empty() ? "" : ", ") + x.ecosystem;
+  Error e = bad_input("no mapping table for ecosystem '" + ecosystem + "' (known: " + known + ")");
+  e.what = "no mapping table for ecosystem '" + ecosystem + "'";
+  e.expected = "one of " + known;
+  return e;
+}
+
+}  // namespace
+
 int MappingsCommand::Impl::run_verify(Context& ctx, std::ostream& out, std::ostream& err) {
   if (!cache_dir.empty()) ctx.set_cache_dir(cache_dir);
   auto tables = tables_for(ctx, mapping_dirs);
   if (!tables) return fail(err, tables.error());
-  const mapping::Table* t = tables->find_ecosystem(ecosystem);
-  if (!t) {
-    std::string known;
-    for (const auto& x : tables->tables) known += (known.empty() ? "" : ", ") + x.ecosystem;
-    Error e = bad_input("no mapping table for ecosystem '" + ecosystem + "' (known: " + known + ")");
-    e.what = "no mapping table for ecosystem '" + ecosystem + "'";
-    e.expected = "one of " + known;
-    return fail(err, e);
-  }
+  auto found = table_of(*tables, ecosystem);
+  if (!found) return fail(err, found.error());
+  const mapping::Table* t = *found;
   // The names as the release to check sees them: this machine's, or --release.
   mapping::HostRelease host = mapping::host_release(ctx);
   if (!release.empty()) host = mapping::HostRelease{host.id, host.id_like, release, ""};
@@ -248,10 +257,9 @@ int MappingsCommand::Impl::run_import_rosdep(std::ostream& out, std::ostream& er
 int MappingsCommand::Impl::run_export(const Context& ctx, std::ostream& out, std::ostream& err) {
   auto tables = tables_for(ctx, mapping_dirs);
   if (!tables) return fail(err, tables.error());
-  const std::string eco = ecosystem.empty() ? "debian" : ecosystem;
-  const mapping::Table* t = tables->find_ecosystem(eco);
-  if (!t) return fail(err, error_at(ExitCode::bad_input, "", "no mapping table for ecosystem '" + eco + "'"));
-  auto j = mapping::export_pep804(*t);
+  auto t = table_of(*tables, ecosystem);
+  if (!t) return fail(err, t.error());
+  auto j = mapping::export_pep804(**t);
   if (!j) return fail(err, j.error());
   auto written = emit(j->dump(2) + "\n", output, out);
   if (!written) return fail(err, written.error());

@@ -15,7 +15,7 @@ struct Plain {
 
 constexpr Plain kCorePlain[] = {
     {"EXTDEPS_MANAGERS", "package managers in order of preference (managers in a config file; --manager)"},
-    {"EXTDEPS_MAPPING_DIRS", "extra mapping-table folders, ':'-separated (mapping-dirs; --mappings)"},
+    {"EXTDEPS_MAPPING_DIRS", "extra mapping-table folders, ':'-separated (mapping-dirs; --mapping-dir)"},
     {"EXTDEPS_MAPPINGS_DIR", "the shipped mapping tables' folder, instead of the installed one"},
     {"EXTDEPS_ROOT", "the folder the machine's files are read under (root; --root)"},
     {"EXTDEPS_PLUGIN_PATH", "folders searched for extdeps-provider-* programs before PATH"},
@@ -27,8 +27,8 @@ constexpr Plain kCorePlain[] = {
     {"EXTDEPS_BIN", "the extdeps program the library runs the driver probe in"},
     {"EXTDEPS_TIMINGS", "when set, each phase's time in milliseconds on stderr at exit (for bench/run.sh --phases)"},
     {"EXTDEPS_FAKE_*", "passed to the driver probe's child for the tests' fake libcuda and libnvidia-ml only"},
-    {"PATH", "where compilers, python3, nix-env, nvidia-smi and plugins are looked for"},
-    {"HOME", "the default cache and configuration folders, ~/.condarc, nix profiles"},
+    {"PATH", "where compilers, python3, nvidia-smi, plugins and the package managers' programs are looked for"},
+    {"HOME", "the default cache and configuration folders (and the providers' files under it: extdeps providers)"},
     {"XDG_CACHE_HOME", "the cache folder is $XDG_CACHE_HOME/extdeps"},
     {"XDG_CONFIG_HOME", "the user's configuration is $XDG_CONFIG_HOME/extdeps/config.toml"},
     {"CURL_CA_BUNDLE", "CA certificates for downloads (before SSL_CERT_FILE)"},

@@ -86,11 +86,14 @@ TEST_F(MappingsCli, ExportPep804) {
   EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["package_managers"][0]["name"], "conda");
   EXPECT_GE(j["mappings"].size(), 300u);
+  // The table is named: there is no default ecosystem, and an unknown one lists those there are.
+  r = run({"mappings", "export", "pep804"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: --ecosystem is required (see extdeps --help)\n");
+  r = run({"mappings", "export", "pep804", "--ecosystem", "gentoo"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err.rfind("error: no mapping table for ecosystem 'gentoo' (known: ", 0), 0u) << r.err;
 }
 
 }  // namespace
-}  // namespace extdeps
-
-namespace extdeps {
-namespace {}  // namespace
 }  // namespace extdeps
