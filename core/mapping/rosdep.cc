@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
@@ -98,21 +99,8 @@ Rule rule_for(const YAML::Node& data, const RosdepPlatform& p, const std::string
   return r;
 }
 
-}  // namespace
-
-Result<RosdepImport> import_rosdep(const std::string& path, const std::string& os) {
-  const auto colon = os.find(':');
-  const std::string os_name = os.substr(0, colon);
-  const std::string version = colon == std::string::npos ? "" : os.substr(colon + 1);
-  // The provider whose manager is the OS's package installer (its descriptor's rosdep_platforms).
-  const RosdepPlatform* platform = nullptr;
-  const ProviderDescriptor* d = descriptor_for_rosdep_os(os_name, &platform);
-  if (!d || version.empty()) {
-    Error e = error_at(ExitCode::bad_input, "--os '" + os + "'", "expected " + rosdep_os_forms_text(true));
-    e.expected = rosdep_os_forms_text(false);
-    e.from = "--os";
-    return e;
-  }
+// The rosdep file as YAML, a map of keys to rules; errors name the file (and line:column).
+Result<YAML::Node> read_rosdep_yaml(const std::string& path) {
   YAML::Node doc;
   try {
     doc = YAML::LoadFile(path);
@@ -128,6 +116,75 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
     e.expected = "a rosdep table (a map of keys to rules)";
     return e;
   }
+  return doc;
+}
+
+// The entry of rosdep key `key` whose rules are `rules`, for the OS release (`os`, its
+// `version`) whose package installer is `d`'s manager (platform `p`); nullopt when the table has
+// none, with a warning in `r` where rosdep has one and the table cannot take it.
+std::optional<DraftEntry> entry_for(const std::string& key, const YAML::Node& rules, const ProviderDescriptor& d,
+                                    const RosdepPlatform& p, const std::string& os, const std::string& version,
+                                    RosdepImport& r) {
+  const std::string id = "dep:generic/" + key;
+  if (auto url = declare::parse_depurl(id); !url || url->id() != id) {
+    r.warnings.push_back(key + ": not usable in a DepURL; left out");
+    return std::nullopt;
+  }
+  Rule rule = rule_for(rules, p, version);
+  DraftEntry e;
+  e.id = id;
+  e.description = "rosdep key " + key;
+  switch (rule.outcome) {
+    case Outcome::undefined: return std::nullopt;  // rosdep cannot resolve it for this release either: no warning
+    case Outcome::invalid:
+    case Outcome::other_installer: r.warnings.push_back(key + ": " + rule.why + "; left out"); return std::nullopt;
+    case Outcome::unavailable:
+      e.note = "rosdep: " + rule.why;
+      ++r.unavailable;
+      break;
+    case Outcome::packages: {
+      if (rule.packages.empty()) {
+        r.warnings.push_back(key + ": rosdep installs nothing for it on " + os +
+                             " (no way to say that here); left out");
+        return std::nullopt;
+      }
+      for (const auto& name : rule.packages) {
+        if (auto problem = name_problem(d.manager, name)) {
+          r.warnings.push_back(key + ": " + *problem + "; left out");
+          return std::nullopt;
+        }
+      }
+      std::vector<std::string> unique;
+      for (const auto& name : rule.packages) {
+        if (std::find(unique.begin(), unique.end(), name) == unique.end()) unique.push_back(name);
+      }
+      DraftAlternative a;
+      a.host = unique;
+      e.alternatives.push_back(std::move(a));
+      ++r.mapped;
+      break;
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+Result<RosdepImport> import_rosdep(const std::string& path, const std::string& os) {
+  const auto colon = os.find(':');
+  const std::string os_name = os.substr(0, colon);
+  const std::string version = colon == std::string::npos ? "" : os.substr(colon + 1);
+  // The provider whose manager is the OS's package installer (its descriptor's rosdep_platforms).
+  const RosdepPlatform* platform = nullptr;
+  const ProviderDescriptor* d = descriptor_for_rosdep_os(os_name, &platform);
+  if (!d || version.empty()) {
+    Error e = error_at(ExitCode::bad_input, "--os '" + os + "'", "expected " + rosdep_os_forms_text(true));
+    e.expected = rosdep_os_forms_text(false);
+    e.from = "--os";
+    return e;
+  }
+  auto doc = read_rosdep_yaml(path);
+  if (!doc) return doc.error();
 
   RosdepImport r;
   DraftTable& t = r.table;
@@ -144,13 +201,13 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
   // A key given twice: YAML forbids it, but yaml-cpp reads both and rosdep's reader (PyYAML)
   // keeps the later, so the later is kept here too.
   std::map<std::string, std::size_t> times;
-  for (const auto& kv : doc) {
+  for (const auto& kv : *doc) {
     try {
       ++times[kv.first.as<std::string>()];
     } catch (const YAML::Exception&) {
     }
   }
-  for (const auto& kv : doc) {
+  for (const auto& kv : *doc) {
     std::string key;
     try {
       key = kv.first.as<std::string>();
@@ -159,56 +216,13 @@ Result<RosdepImport> import_rosdep(const std::string& path, const std::string& o
       r.warnings.push_back("a key at line " + std::to_string(kv.first.Mark().line + 1) + " is not a string; left out");
       continue;
     }
-    if (auto t = times.find(key); t != times.end() && --t->second > 0) {
+    if (auto seen = times.find(key); seen != times.end() && --seen->second > 0) {
       r.warnings.push_back(key + ": given again later (line " + std::to_string(kv.first.Mark().line + 1) +
                            " is not the last); the last is kept, as rosdep keeps it");
       continue;
     }
     ++r.keys;
-    const std::string id = "dep:generic/" + key;
-    if (auto url = declare::parse_depurl(id); !url || url->id() != id) {
-      r.warnings.push_back(key + ": not usable in a DepURL; left out");
-      continue;
-    }
-    Rule rule = rule_for(kv.second, *platform, version);
-    DraftEntry e;
-    e.id = id;
-    e.description = "rosdep key " + key;
-    switch (rule.outcome) {
-      case Outcome::undefined: continue;  // rosdep cannot resolve it for this release either: not a warning
-      case Outcome::invalid:
-      case Outcome::other_installer: r.warnings.push_back(key + ": " + rule.why + "; left out"); continue;
-      case Outcome::unavailable:
-        e.note = "rosdep: " + rule.why;
-        ++r.unavailable;
-        break;
-      case Outcome::packages: {
-        if (rule.packages.empty()) {
-          r.warnings.push_back(key + ": rosdep installs nothing for it on " + os +
-                               " (no way to say that here); left out");
-          continue;
-        }
-        bool bad = false;
-        for (const auto& p : rule.packages) {
-          if (auto problem = name_problem(d->manager, p)) {
-            r.warnings.push_back(key + ": " + *problem + "; left out");
-            bad = true;
-            break;
-          }
-        }
-        if (bad) continue;
-        std::vector<std::string> unique;
-        for (const auto& p : rule.packages) {
-          if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(p);
-        }
-        DraftAlternative a;
-        a.host = unique;
-        e.alternatives.push_back(std::move(a));
-        ++r.mapped;
-        break;
-      }
-    }
-    t.entries.push_back(std::move(e));
+    if (auto e = entry_for(key, kv.second, *d, *platform, os, version, r)) t.entries.push_back(std::move(*e));
   }
   return r;
 }
