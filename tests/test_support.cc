@@ -1,5 +1,6 @@
 #include "tests/test_support.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -48,6 +49,16 @@ std::string temp_dir() {
   std::string dir = d ? d : tmpl;
   temp_dirs().dirs.push_back(dir);
   return dir;
+}
+
+std::optional<std::string> command_output(const std::string& command) {
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) return std::nullopt;
+  std::string out;
+  char buf[65536];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  if (pclose(p) != 0) return std::nullopt;
+  return out;
 }
 
 }  // namespace extdeps::test

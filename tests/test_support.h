@@ -25,6 +25,8 @@ std::optional<std::string> shared_data(const std::string& rel);
 std::string read_file(const std::string& path);
 // A fresh empty directory under the system temp dir, removed at exit.
 std::string temp_dir();
+// Runs `command` through /bin/sh and returns its stdout; nullopt when it cannot run or exits non-zero.
+std::optional<std::string> command_output(const std::string& command);
 
 }  // namespace extdeps::test
 

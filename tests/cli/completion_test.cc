@@ -37,15 +37,7 @@ std::set<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-std::optional<std::string> output_of(const std::string& command) {
-  FILE* p = popen(command.c_str(), "r");
-  if (!p) return std::nullopt;
-  std::string out;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  if (pclose(p) != 0) return std::nullopt;
-  return out;
-}
+using test::command_output;
 
 class CompletionTest : public test::CliFixture {
  protected:
@@ -64,7 +56,7 @@ class CompletionTest : public test::CliFixture {
     std::ofstream(path) << driver;
     std::string quoted_arg = "'";
     for (char c : arg) quoted_arg += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    auto out = output_of(shell + " " + path + " " + quoted_arg + "'");
+    auto out = command_output(shell + " " + path + " " + quoted_arg + "'");
     EXPECT_TRUE(out.has_value()) << shell << ": " << arg;
     return out ? lines_of(*out) : std::set<std::string>{};
   }
@@ -202,7 +194,8 @@ TEST_F(CompletionTest, FishOffersTheSameWithHelp) {
   EXPECT_TRUE(install.count("--yes") && install.count("--root") && install.count("--dry-run"));
   EXPECT_FALSE(install.count("--version"));
   // The help is shown beside each word.
-  auto out = output_of("fish --no-config -c 'source " + script("fish") + "; complete -C \"extdeps resolve --dump\"'");
+  auto out =
+      command_output("fish --no-config -c 'source " + script("fish") + "; complete -C \"extdeps resolve --dump\"'");
   ASSERT_TRUE(out.has_value());
   EXPECT_NE(out->find("--dump-testcase\talso write what a bug report needs"), std::string::npos) << *out;
   const std::string dir = test::temp_dir() + "/f";
@@ -213,7 +206,7 @@ TEST_F(CompletionTest, FishOffersTheSameWithHelp) {
 
 TEST_F(CompletionTest, ZshOffersTheSame) {
   if (!fs::exists("/usr/bin/zsh")) GTEST_SKIP() << "zsh is not installed (apt-get install zsh)";
-  EXPECT_TRUE(output_of("zsh -n " + script("zsh")).has_value());
+  EXPECT_TRUE(command_output("zsh -n " + script("zsh")).has_value());
   EXPECT_EQ(zsh("extdeps res"), (std::set<std::string>{"resolve", "check", "install", "env", "show", "version",
                                                        "detect", "cache", "providers", "config", "debug", "mappings",
                                                        "completion"}));  // zsh filters what it is handed

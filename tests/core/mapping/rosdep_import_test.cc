@@ -27,22 +27,12 @@ using namespace table_testing;
 
 const std::string kHelper = std::string(EXTDEPS_TEST_DATA) + "/../core/mapping/rosdep_resolve.py";
 
-std::optional<std::string> output_of(const std::string& command) {
-  FILE* p = popen(command.c_str(), "r");
-  if (!p) return std::nullopt;
-  std::string out;
-  char buf[65536];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  if (pclose(p) != 0) return std::nullopt;
-  return out;
-}
-
 // What rosdep resolves each key of `file` to on `os` `release` (tests/core/mapping/rosdep_resolve.py).
 std::optional<nlohmann::json> rosdep_says(const std::string& file, const std::string& os = "debian",
                                           const std::string& release = "bookworm") {
   if (std::system("/usr/bin/python3 -c 'import rosdep2' >/dev/null 2>&1") != 0) return std::nullopt;
-  auto out = output_of("/usr/bin/python3 " + kHelper + " " + file + " " + os + " " + release + " " + test::temp_dir() +
-                       " 2>/dev/null");
+  auto out = test::command_output("/usr/bin/python3 " + kHelper + " " + file + " " + os + " " + release + " " +
+                                  test::temp_dir() + " 2>/dev/null");
   if (!out) return std::nullopt;
   return nlohmann::json::parse(*out);
 }

@@ -23,16 +23,7 @@ namespace {
 
 using namespace table_testing;
 
-// Runs a command and returns its stdout; nullopt when it cannot run or fails.
-std::optional<std::string> command_output(const std::string& command) {
-  FILE* p = popen(command.c_str(), "r");
-  if (!p) return std::nullopt;
-  std::string out;
-  char buf[65536];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  if (pclose(p) != 0) return std::nullopt;
-  return out;
-}
+using test::command_output;
 
 // Why this machine's apt index cannot judge bookworm names, or "" when it can.
 std::string apt_index_unusable() {
