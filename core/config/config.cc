@@ -1,4 +1,5 @@
 #include "core/config/config.h"
+#include "core/config/values.h"
 #include "core/config/variables.h"
 #include "core/fetch/options.h"
 #include "core/util/text.h"
@@ -24,19 +25,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
     while (!item.empty() && item.front() == ' ') item.erase(item.begin());
     while (!item.empty() && item.back() == ' ') item.pop_back();
     if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
-
-// Split on any of `separators`, dropping empty items.
-std::vector<std::string> split_any(std::string_view s, std::string_view separators) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && separators.find(s[i]) != std::string_view::npos) ++i;
-    std::size_t start = i;
-    while (i < s.size() && separators.find(s[i]) == std::string_view::npos) ++i;
-    if (i > start) out.emplace_back(s.substr(start, i - start));
   }
   return out;
 }
@@ -71,21 +59,6 @@ const ProviderOption* core_option_for_key(std::string_view key) {
   return nullptr;
 }
 
-// The first of the option's variables that is set, as an OptionValue; nullopt when none is (or
-// a list splits into nothing).
-std::optional<OptionValue> from_environment(const Context& ctx, const ProviderOption& o) {
-  for (std::string_view var : o.env) {
-    auto v = ctx.env(var);
-    if (!v) continue;
-    std::vector<std::string> values;
-    if (o.list) values = split_any(*v, o.env_separators);
-    else if (!v->empty()) values.push_back(*v);
-    if (values.empty()) continue;  // set to nothing: as if unset
-    return OptionValue{std::move(values), std::string(var)};
-  }
-  return std::nullopt;
-}
-
 std::string where(const std::string& path, const toml::node& n) {
   const auto& src = n.source();
   return path + ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column);
@@ -106,6 +79,28 @@ Result<std::vector<std::string>> string_list(const std::string& path, const toml
     out.push_back(*s);
   }
   return out;
+}
+
+// An option's value as a file gives it, checked against its kind: a list an array of strings,
+// one value a string, or a number or boolean written as one.
+Result<OptionValue> file_value(const std::string& path, const toml::node& node, const ProviderOption& option) {
+  OptionValue v;
+  v.from = where(path, node);
+  if (option.list) {
+    auto items = string_list(path, node, option.config_key);
+    if (!items.ok()) return items.error();
+    v.values = std::move(*items);
+  } else {
+    auto one = scalar_text(node);
+    if (!one)
+      return at(path, node,
+                "'" + std::string(option.config_key) + "' must be " +
+                    (option.value_name.empty() ? std::string("a string") : std::string(option.value_name)));
+    v.values.push_back(std::move(*one));
+  }
+  if (auto checked = check_option_value(option, v, std::filesystem::path(path).parent_path().string()); !checked.ok())
+    return checked.error();
+  return v;
 }
 
 }  // namespace
@@ -148,38 +143,14 @@ Result<Settings> read_file(const std::string& path, bool under_tool_table) {
         if (!d.empty() && d.front() != '/' && !base.empty()) d = base + "/" + d;
       s.mapping_dirs = *v;
       s.mapping_dirs_from = where(path, node);
-    } else if (key == "max-download-size" || key == "max-download-total") {
-      // A size: 2147483648 or "2G".
-      std::optional<std::uint64_t> size;
-      if (auto i = node.value<std::int64_t>(); i && *i > 0) size = static_cast<std::uint64_t>(*i);
-      else if (auto t = node.value<std::string>()) size = fetch::parse_size(*t);
-      if (!size)
-        return at(path, node,
-                  "'" + std::string(key.str()) + "' must be a size in bytes, or a string such as \"2G\" or \"512M\"");
-      (key == "max-download-size" ? s.max_download_size : s.max_download_total) = size;
-      s.core_options[std::string(key.str())] = OptionValue{{std::to_string(*size)}, where(path, node)};
-    } else if (key == "allow-insecure-http") {
-      auto b = node.value<bool>();
-      if (!b) return at(path, node, "'allow-insecure-http' must be true or false");
-      s.allow_insecure_http = *b;
-      s.core_options["allow-insecure-http"] = OptionValue{{*b ? "1" : "0"}, where(path, node)};
     } else if (const ProviderOption* core = core_option_for_key(key.str())) {
-      std::optional<std::string> v = scalar_text(node);
-      if (!v || v->empty())
-        return at(path, node, "'" + std::string(key.str()) + "' must be " + std::string(core->value_name));
-      s.core_options[std::string(core->name)] = OptionValue{{std::move(*v)}, where(path, node)};
+      auto v = file_value(path, node, *core);
+      if (!v.ok()) return v.error();
+      s.core_options[std::string(core->name)] = std::move(*v);
     } else if (const ProviderOption* option = option_for_key(key.str())) {
-      std::vector<std::string> values;
-      if (option->list) {
-        auto v = string_list(path, node, key.str());
-        if (!v.ok()) return v.error();
-        values = std::move(*v);
-      } else {
-        auto v = scalar_text(node);
-        if (!v) return at(path, node, "'" + std::string(key.str()) + "' must be a string");
-        values.push_back(std::move(*v));
-      }
-      s.provider_options[std::string(option->name)] = OptionValue{std::move(values), where(path, node)};
+      auto v = file_value(path, node, *option);
+      if (!v.ok()) return v.error();
+      s.provider_options[std::string(option->name)] = std::move(*v);
     } else if (key == "root") {
       auto r = node.value<std::string>();
       if (!r || r->empty()) return at(path, node, "'root' must be a folder");
@@ -226,11 +197,6 @@ Result<Settings> load(const Context& ctx, const std::string& declaration_path, c
     take(s.mapping_dirs, s.mapping_dirs_from, out.mapping_dirs, out.mapping_dirs_from);
     for (const auto& [name, value] : s.provider_options) out.provider_options[name] = value;
     for (const auto& [name, value] : s.core_options) out.core_options[name] = value;
-    // The typed download settings of the files (the engine hands them to the fetcher); their
-    // text with its origin is in core_options, as resolved over the environment.
-    if (s.max_download_size) out.max_download_size = s.max_download_size;
-    if (s.max_download_total) out.max_download_total = s.max_download_total;
-    if (s.allow_insecure_http) out.allow_insecure_http = s.allow_insecure_http;
     take(s.root, s.root_from, out.root, out.root_from);
   };
   if (auto user = user_config_path(ctx); !user.empty()) {
@@ -259,20 +225,20 @@ Result<Settings> load(const Context& ctx, const std::string& declaration_path, c
     if (auto v = from_environment(ctx, o)) env.core_options[std::string(o.name)] = std::move(*v);
   apply(env);
   apply(cli);
+  // Each option's value as it is decided, checked once against its kind, so that a reader takes
+  // it as it is. A file's were checked as it was read (then relative to it); the check does not
+  // change a checked value. A bad variable that a flag overrides is not in the way.
+  for (auto* values : {&out.provider_options, &out.core_options})
+    for (auto& [name, v] : *values)
+      if (const ProviderOption* o = find_option(name))
+        if (auto checked = check_option_value(*o, v); !checked.ok()) return checked.error();
   return out;
 }
 
 void apply_to(Context& ctx, const Settings& settings) {
-  std::map<std::string, Context::Resolved, std::less<>> overlay;
-  auto add = [&](const ProviderOption& o, const std::map<std::string, OptionValue, std::less<>>& values) {
-    auto it = values.find(o.name);
-    if (it == values.end() || o.list || o.env.empty() || it->second.values.empty()) return;
-    overlay[std::string(o.env.front())] = {it->second.values.front(), it->second.from};
-  };
-  for (const auto& o : core_options()) add(o, settings.core_options);
-  for (const ProviderDescriptor* d : provider_descriptors())
-    for (const auto& o : d->options) add(o, settings.provider_options);
-  ctx.set_env_overlay(std::move(overlay));
+  Context::Options options = settings.core_options;
+  for (const auto& [name, v] : settings.provider_options) options[name] = v;
+  ctx.set_options(std::move(options));
 }
 
 }  // namespace extdeps::config

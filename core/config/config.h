@@ -30,12 +30,6 @@ struct Settings {
   // file:line:col of the key. Relative mapping-dirs in a file are made relative to its folder.
   std::string managers_from;
   std::string mapping_dirs_from;
-  // Download limits and plain http (core/fetch/fetch.h Options); the environment's
-  // EXTDEPS_MAX_DOWNLOAD_SIZE, EXTDEPS_MAX_DOWNLOAD_TOTAL and EXTDEPS_ALLOW_INSECURE_HTTP are
-  // applied over these by fetch::options_for.
-  std::optional<std::uint64_t> max_download_size;
-  std::optional<std::uint64_t> max_download_total;
-  std::optional<bool> allow_insecure_http;
   // root: the folder the system providers read the machine's files under (dpkg status, apt
   // lists, os-release), for planning against a mounted image or chroot; `--root` and
   // EXTDEPS_ROOT are above it. Relative to the file that names it.
@@ -56,9 +50,9 @@ std::string user_config_path(const Context& ctx);
 // set; a list split on the option's separators; one that splits into nothing counts as unset).
 Result<Settings> load(const Context& ctx, const std::string& declaration_path, const Settings& cli);
 
-// Makes the resolved settings what `ctx` answers: each core and provider option that is set, and
-// is not a list, answers its first variable through Context::set_env_overlay (a value from a file
-// or the command line over the environment's, as load decided).
+// Makes the resolved options, core's and the providers', what `ctx` answers: config::value
+// and the typed readers of core/config/values.h read them there from now on, and no longer the
+// environment.
 void apply_to(Context& ctx, const Settings& settings);
 
 }  // namespace extdeps::config

@@ -18,6 +18,12 @@ namespace extdeps {
 
 class ProcessRunner;  // core/util/subprocess.h
 
+// An option's value as the settings resolved it (core/config/config.h).
+struct OptionValue {
+  std::vector<std::string> values;  // one for a plain option
+  std::string from;                 // "--channel", "EXTDEPS_CONDA_CHANNELS", "pyproject.toml:9:18"
+};
+
 class Context {
  public:
   using EnvLookup = std::function<std::optional<std::string>(std::string_view)>;
@@ -34,25 +40,16 @@ class Context {
   const std::string& root() const { return root_; }
   void set_root(std::string root) { root_ = root.empty() ? "/" : std::move(root); }
 
-  std::optional<std::string> env(std::string_view name) const {
-    if (!overlay_.empty())
-      if (auto it = overlay_.find(name); it != overlay_.end()) return it->second.value;
-    return env_(name);
-  }
-  // Where env(name)'s value came from, for messages: the file:line:col or "--flag" of a resolved
-  // setting, else the variable's own name.
-  std::string env_origin(std::string_view name) const {
-    if (auto it = overlay_.find(name); it != overlay_.end()) return it->second.from;
-    return std::string(name);
-  }
-  struct Resolved {
-    std::string value;
-    std::string from;
-  };
-  // The values the settings resolver (config::apply_to) decided for variables whose setting a
-  // configuration file or the command line gave: env() answers them before the environment, so
-  // every reader of EXTDEPS_PLUGIN_TIMEOUT sees the one resolved value.
-  void set_env_overlay(std::map<std::string, Resolved, std::less<>> values) { overlay_ = std::move(values); }
+  // The process's environment (or the test's). Options are not read here: a variable that sets
+  // an option (EXTDEPS_PLUGIN_TIMEOUT) is one layer of config::load, read through config::value.
+  std::optional<std::string> env(std::string_view name) const { return env_(name); }
+
+  // The options config::load resolved for this run, core's and the providers', by option name
+  // (config::apply_to sets them); null until a run's settings are resolved. Read them through
+  // core/config/values.h, which falls back to the environment's layer where they are not.
+  using Options = std::map<std::string, OptionValue, std::less<>>;
+  const Options* options() const { return options_ ? &*options_ : nullptr; }
+  void set_options(std::optional<Options> options) { options_ = std::move(options); }
   std::chrono::system_clock::time_point now() const { return clock_(); }
 
   // Where extdeps keeps its caches ($XDG_CACHE_HOME/extdeps or ~/.cache/extdeps unless set).
@@ -103,7 +100,7 @@ class Context {
  private:
   std::string root_ = "/";
   EnvLookup env_;
-  std::map<std::string, Resolved, std::less<>> overlay_;
+  std::optional<Options> options_;
   Clock clock_;
   std::string cache_dir_;
   Sink sink_;

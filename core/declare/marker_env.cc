@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/values.h"
 #include "core/declare/declare.h"
 #include "core/util/subprocess.h"
 
@@ -129,8 +130,9 @@ MarkerEnv host_marker_env(const Context& ctx, const std::string& python) {
   std::optional<std::string> full, short_version;
   std::optional<std::string> interpreter = python.empty() ? find_python(ctx) : std::optional<std::string>(python);
   std::optional<PythonFacts> facts;
-  auto forced = ctx.env("EXTDEPS_PYTHON_VERSION");
-  if (forced && forced->empty()) forced.reset();
+  // --python-version's option (python-version in a file, EXTDEPS_PYTHON_VERSION); text, never bad.
+  auto option = config::text(ctx, "python-version");
+  std::optional<std::string> forced = option.ok() ? *option : std::nullopt;
   if (interpreter && ctx.root() == "/" && !forced) facts = run_python(ctx, *interpreter);
   if (facts) {
     env["implementation_name"] = facts->implementation;

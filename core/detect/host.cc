@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include <gnu/libc-version.h>
 #endif
 
+#include "core/config/values.h"
 #include "core/detect/compilers.h"
 #include "core/detect/cpu.h"
 #include "core/detect/cuda_probe.h"
@@ -26,24 +28,11 @@ namespace {
 
 constexpr std::chrono::seconds kDefaultTtl{24 * 60 * 60};
 
-Result<long long> env_seconds(const Context& ctx, const char* name, long long fallback) {
-  auto v = ctx.env(name);
-  if (!v || v->empty()) return fallback;
-  long long n = 0;
-  auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
-  if (ec != std::errc() || end != v->data() + v->size() || n < 0) {
-    // A value a configuration file gave is blamed on its key's place.
-    const std::string origin = ctx.env_origin(name);
-    const std::string place = origin == name ? "" : origin;
-    const std::string what = "invalid " + std::string(name) + "='" + *v + "'";
-    Error e = bad_input((place.empty() ? "" : place + ": ") + what + ": expected seconds");
-    e.place = place;
-    e.what = what;
-    e.expected = "seconds";
-    e.from = origin;
-    return e;
-  }
-  return n;
+// A seconds option (probe-timeout, detect-ttl), whole seconds; `fallback` when it is not set.
+Result<long long> option_seconds(const Context& ctx, std::string_view name, long long fallback) {
+  auto s = config::seconds(ctx, name);
+  if (!s.ok()) return s.error();
+  return *s ? static_cast<long long>(std::ceil(**s)) : fallback;
 }
 
 // macOS has no os-release: `sw_vers -productVersion` says the release ("14.5"), as id "macos"
@@ -157,10 +146,10 @@ Result<HostFacts> detect_host(const Context& ctx, const DetectOptions& in) {
     return facts;
   }
   DetectOptions options = in;
-  auto probe_s = env_seconds(ctx, "EXTDEPS_PROBE_TIMEOUT", -1);
+  auto probe_s = option_seconds(ctx, "probe-timeout", -1);
   if (!probe_s.ok()) return probe_s.error();
   if (*probe_s >= 0) options.probe_timeout_ms = static_cast<int>(std::min(*probe_s, 3600LL) * 1000);
-  auto ttl = env_seconds(ctx, "EXTDEPS_DETECT_TTL", kDefaultTtl.count());
+  auto ttl = option_seconds(ctx, "detect-ttl", kDefaultTtl.count());
   if (!ttl.ok()) return ttl.error();
 
   const bool caching = options.use_cache && ctx.cache_enabled();

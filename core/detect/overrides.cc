@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/values.h"
 #include "core/provider/descriptor.h"
 
 namespace extdeps::detect {
@@ -99,8 +100,9 @@ Overrides collect(const Context& ctx) {
   o.linux_kernel = lookup(ctx, "EXTDEPS_OVERRIDE_LINUX", "linux");
   o.arch = lookup(ctx, "EXTDEPS_OVERRIDE_ARCH", "arch");
   if (o.arch && o.arch->value.empty()) o.arch.reset();
-  o.os = lookup(ctx, "EXTDEPS_OVERRIDE_OS", "os");
-  if (o.os && o.os->value.empty()) o.os.reset();
+  // The os is core's `system` option (--system, a file's system key, EXTDEPS_OVERRIDE_OS).
+  if (auto system = config::value(ctx, "system"); system.ok() && *system && !(*system)->values.empty())
+    o.os = Override{(*system)->from, (*system)->values.front()};
   return o;
 }
 

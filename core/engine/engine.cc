@@ -91,6 +91,7 @@ Result<config::Settings> settings_for(const Context& ctx, const std::string& dec
   if (!options.ok()) return options.error();
   cli.provider_options = std::move(*options);
   if (!sources.system.empty()) cli.core_options["system"] = OptionValue{{sources.system}, "--system"};
+  if (sources.offline) cli.core_options["offline"] = OptionValue{{"1"}, "--offline"};
   return config::load(ctx, declaration, cli);
 }
 
@@ -209,9 +210,6 @@ Result<MadeSources> make_sources(Context& ctx, const config::Settings& settings,
   ps.options = settings.provider_options;
   fetch::FetchFlags flags;
   flags.offline = o.offline;
-  flags.max_download_bytes = settings.max_download_size;
-  flags.max_run_bytes = settings.max_download_total;
-  flags.allow_insecure_http = settings.allow_insecure_http;
   auto fo = fetch::options_for(ctx, flags);
   if (!fo.ok()) return fo.error();
   Sources& s = made.sources;
@@ -332,7 +330,7 @@ static Result<void> prepare_dump_folder(const std::string& dir) {
 
 Result<Planned> plan(Context& ctx, const Request& o) {
   // What an earlier request's settings decided does not carry over (a library session).
-  ctx.set_env_overlay({});
+  ctx.set_options(std::nullopt);
   if (!o.dump_testcase_dir.empty())
     if (auto ready = prepare_dump_folder(o.dump_testcase_dir); !ready.ok()) return ready.error();
   plugin::discover(ctx);  // once per process; the CLI did it before parsing its flags
@@ -360,7 +358,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   phase.emplace("settings");
   auto settings = settings_for(ctx, has_declaration ? *path : std::string(), o.managers, o.mapping_dirs, o.sources);
   if (!settings.ok()) return settings.error();
-  // From here every reader of a setting's variable sees the resolved value (config::apply_to).
+  // From here every reader of an option sees its resolved value (config::apply_to).
   config::apply_to(ctx, *settings);
   // `root` of a configuration file; --root and EXTDEPS_ROOT (set by cli::run) are above it.
   if (settings->root && !o.root_given) {
@@ -465,7 +463,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
 }
 
 Result<Shown> show(Context& ctx, const ShowRequest& o) {
-  ctx.set_env_overlay({});
+  ctx.set_options(std::nullopt);
   plugin::discover(ctx);
   auto url = declare::parse_depurl(o.depurl);
   if (!url.ok()) {

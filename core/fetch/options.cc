@@ -3,10 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <utility>
 
 #include "core/config/command_options.h"
+#include "core/config/values.h"
 
 namespace extdeps::fetch {
 
@@ -36,55 +38,28 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
   return n << shift;
 }
 
-namespace {
-
-// "EXTDEPS_OFFLINE: expected 1 or 0, got 'maybe'", blamed on where the value came from: the
-// variable, or the configuration file's key or flag that set it.
-Error bad_setting(const Context& ctx, std::string_view name, const std::string& value, const std::string& expected) {
-  std::string origin = ctx.env_origin(name);
-  Error e = bad_input(origin + ": expected " + expected + ", got '" + value + "'");
-  e.place = origin;
-  e.what = "bad value '" + value + "'";
-  e.expected = expected;
-  e.from = origin;
-  return e;
-}
-
-}  // namespace
-
 Result<Options> options_for(Context& ctx, const FetchFlags& flags) {
   if (!flags.cache_dir.empty()) ctx.set_cache_dir(flags.cache_dir);
   Options o;
   if (ctx.cache_enabled()) o.cache_dir = ctx.cache_dir() + "/http";
-  o.offline = flags.offline;
-  if (auto v = ctx.env("EXTDEPS_OFFLINE"); v && !v->empty() && !o.offline) {
-    if (*v == "1" || *v == "true" || *v == "yes") o.offline = true;
-    else if (*v != "0" && *v != "false" && *v != "no") return bad_setting(ctx, "EXTDEPS_OFFLINE", *v, "1 or 0");
-  }
   o.progress = flags.stderr_is_terminal || ctx.stderr_is_terminal();
-  if (flags.max_download_bytes) o.max_download_bytes = *flags.max_download_bytes;
-  if (flags.max_run_bytes) o.max_run_bytes = *flags.max_run_bytes;
-  if (flags.allow_insecure_http) o.allow_insecure_http = *flags.allow_insecure_http;
-  for (auto [name, field] : {std::pair{"EXTDEPS_MAX_DOWNLOAD_SIZE", &o.max_download_bytes},
-                             std::pair{"EXTDEPS_MAX_DOWNLOAD_TOTAL", &o.max_run_bytes}}) {
-    auto v = ctx.env(name);
-    if (!v || v->empty()) continue;
-    auto size = parse_size(*v);
-    if (!size) return bad_setting(ctx, name, *v, "a size such as 2G, 512M or 1048576");
-    *field = *size;
+  // Core's options, resolved and checked by config::load (or the environment's, where no run's
+  // settings were resolved); --offline counts whatever they say.
+  auto offline = config::flag(ctx, "offline");
+  if (!offline.ok()) return offline.error();
+  o.offline = flags.offline || offline->value_or(false);
+  for (auto [name, field] :
+       {std::pair{"max-download-size", &o.max_download_bytes}, std::pair{"max-download-total", &o.max_run_bytes}}) {
+    auto size = config::size(ctx, name);
+    if (!size.ok()) return size.error();
+    if (*size) *field = **size;
   }
-  if (auto v = ctx.env("EXTDEPS_DOWNLOAD_DEADLINE"); v && !v->empty()) {
-    long seconds = 0;
-    auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), seconds);
-    if (ec != std::errc() || end != v->data() + v->size() || seconds < 1 || seconds > 604800)
-      return bad_setting(ctx, "EXTDEPS_DOWNLOAD_DEADLINE", *v, "a number of seconds from 1 to 604800");
-    o.deadline_s = seconds;
-  }
-  if (auto v = ctx.env("EXTDEPS_ALLOW_INSECURE_HTTP"); v && !v->empty()) {
-    if (*v == "1" || *v == "true" || *v == "yes") o.allow_insecure_http = true;
-    else if (*v == "0" || *v == "false" || *v == "no") o.allow_insecure_http = false;
-    else return bad_setting(ctx, "EXTDEPS_ALLOW_INSECURE_HTTP", *v, "1 or 0");
-  }
+  auto deadline = config::seconds(ctx, "download-deadline");
+  if (!deadline.ok()) return deadline.error();
+  if (*deadline) o.deadline_s = static_cast<long>(std::ceil(**deadline));
+  auto insecure = config::flag(ctx, "allow-insecure-http");
+  if (!insecure.ok()) return insecure.error();
+  if (*insecure) o.allow_insecure_http = **insecure;
   return o;
 }
 

@@ -23,12 +23,6 @@ struct FetchFlags {
   std::string cache_dir;            // --cache-dir; empty: the Context's
   bool offline = false;             // --offline
   bool stderr_is_terminal = false;  // draw the progress line (also when the Context says so)
-  // From the configuration files (max-download-size, max-download-total, allow-insecure-http),
-  // below the environment (EXTDEPS_MAX_DOWNLOAD_SIZE, EXTDEPS_MAX_DOWNLOAD_TOTAL,
-  // EXTDEPS_ALLOW_INSECURE_HTTP); unset: the built-in defaults.
-  std::optional<std::uint64_t> max_download_bytes;
-  std::optional<std::uint64_t> max_run_bytes;
-  std::optional<bool> allow_insecure_http;
 };
 
 // "2G", "2GiB", "512M", "100k", "1048576": a size in bytes (K, M, G, T are powers of 1024).
@@ -39,8 +33,9 @@ std::optional<std::uint64_t> parse_size(std::string_view text);
 void add_fetch_flags(CLI::App& command, config::Command c, FetchFlags& flags);
 
 // Sets the Context's cache folder from --cache-dir (so the other caches follow it) and returns
-// the Options. EXTDEPS_OFFLINE=1 (or true, yes) means --offline; another value is bad input, as
-// is a bad size or EXTDEPS_ALLOW_INSECURE_HTTP value.
+// the Options, with core's options offline, max-download-size, max-download-total,
+// download-deadline and allow-insecure-http as config::load resolved them (core/config/values.h).
+// A bad value is bad input, named where it came from.
 Result<Options> options_for(Context& ctx, const FetchFlags& flags);
 
 }  // namespace extdeps::fetch

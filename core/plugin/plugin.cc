@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/config/command_options.h"
+#include "core/config/values.h"
 #include "core/json/document.h"
 #include "core/provider/provider.h"
 #include "core/util/limits.h"
@@ -514,6 +515,27 @@ Result<std::unique_ptr<ProviderDescriptor>> descriptor_of(const Json& m, const s
             return fail("has an option variable that is not upper-case letters, digits and '_'");
           po.env.push_back(keep(e.get<std::string>()));
         }
+      // What its values must be: config::load checks them before the plugin sees one.
+      const std::string kind = js::string_at(o, "kind").value_or("text");
+      auto k = option_kind_named(kind);
+      if (!k) return fail("has an option '" + oname + "' of an unknown kind '" + printable_text(kind) + "'");
+      po.kind = *k;
+      if (auto choices = o.find("choices"); choices != o.end()) {
+        if (po.kind != OptionKind::choice || !choices->is_array())
+          return fail("has \"choices\" for option '" + oname + "', which is not of kind \"choice\"");
+        for (const auto& c : *choices) {
+          if (!c.is_string() || c.get<std::string>().empty())
+            return fail("has a choice of option '" + oname + "' that is not a string");
+          po.choices.push_back(keep(c.get<std::string>()));
+        }
+      }
+      if (po.kind == OptionKind::choice && po.choices.empty())
+        return fail("has option '" + oname + "' of kind \"choice\" with no \"choices\"");
+      if (po.kind == OptionKind::choice && !o.contains("value_name")) {
+        std::string joined;  // "profile|env", as a compiled-in provider's choice reads in --help
+        for (std::string_view c : po.choices) joined += (joined.empty() ? "" : "|") + std::string(c);
+        po.value_name = keep(joined);
+      }
       d->options.push_back(std::move(po));
     }
   }
@@ -584,16 +606,15 @@ Result<std::optional<PackageRecord>> parse_load_line(std::string_view line) {
   return std::optional<PackageRecord>(std::move(*r));
 }
 
+// The plugin-timeout option. The plugins are found before any settings are resolved, from the
+// environment's value alone; there a bad one is warned about (the settings refuse it later).
 int timeout_ms(const Context& ctx) {
-  if (auto v = ctx.env("EXTDEPS_PLUGIN_TIMEOUT"); v && !v->empty()) {
-    char* end = nullptr;
-    double s = std::strtod(v->c_str(), &end);
-    if (end && *end == '\0' && s > 0 && s < 86400) return static_cast<int>(s * 1000);
-    const std::string origin = ctx.env_origin("EXTDEPS_PLUGIN_TIMEOUT");
-    ctx.warn((origin == "EXTDEPS_PLUGIN_TIMEOUT" ? "" : origin + ": ") + "EXTDEPS_PLUGIN_TIMEOUT='" +
-             printable_text(*v) + "' is not a number of seconds; 120 s it is");
+  auto s = config::seconds(ctx, "plugin-timeout");
+  if (!s.ok()) {
+    ctx.warn(s.error().message + "; 120 s it is");
+    return 120000;
   }
-  return 120000;
+  return *s ? std::max(1, static_cast<int>(**s * 1000)) : 120000;
 }
 
 Result<std::unique_ptr<ProviderDescriptor>> describe(const Context& ctx, const std::string& path) {

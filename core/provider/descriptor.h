@@ -31,25 +31,49 @@ struct OsRelease;
 struct HostFacts;
 }  // namespace detect
 
+// What an option's value is. config::load checks every value it resolves against its option's
+// kind, once, and names where a bad one came from (the flag, the variable, the file:line:col);
+// readers then take it as checked (config::seconds, ProviderSettings::option_text, ...).
+enum class OptionKind {
+  text,         // any text that is not empty
+  choice,       // one of `choices`
+  seconds,      // a number of seconds (0.5 and 30 alike), from min_seconds to max_seconds
+  size,         // bytes: 1048576, or 512K, 512M, 2G (read as 1024-based); kept as the byte count
+  flag,         // 1 or 0 (true/false, yes/no; true or false in a file); kept as "1" or "0"
+  path,         // a file or folder; a relative one in a configuration file is made relative to it
+  url,          // an http://, https:// or file:// URL
+  path_or_url,  // a URL as above, or a local file (made relative to its configuration file too)
+};
+
+// The kind's name, for `extdeps config --variables` and the plugin protocol ("seconds").
+std::string_view option_kind_name(OptionKind kind);
+std::optional<OptionKind> option_kind_named(std::string_view name);
+
 // One setting a provider takes. Its value comes, highest first, from the command line
 // (--NAME), the environment (the first of `env` that is set), the project's [tool.extdeps]
 // CONFIG_KEY, then the user's configuration file; the provider reads it with
-// ProviderSettings::option(NAME).
+// ProviderSettings::option(NAME), core with config::value(ctx, NAME).
 struct ProviderOption {
   std::string_view name;        // "channel": the flag --channel, the library's key "channel"
-  std::string_view value_name;  // "NAME", for --help
+  std::string_view value_name;  // "NAME", for --help; a choice's is its choices joined by '|'
   std::string_view help;
   bool list = false;                           // repeatable; an array in a file; a list in a variable
   std::string_view config_key;                 // "conda-channels"; empty: not in configuration files
   std::vector<std::string_view> env;           // "EXTDEPS_CONDA_CHANNELS"; also foreign ones ("PIP_INDEX_URL")
   std::string_view env_separators = ", \t\n";  // what splits a list in a variable
+  OptionKind kind = OptionKind::text;          // what each value must be
+  std::vector<std::string_view> choices;       // a choice's values
+  double min_seconds = 0;                      // a number of seconds' range
+  double max_seconds = 7 * 24 * 3600;
 };
 
-// A provider option's value as the settings resolved it.
-struct OptionValue {
-  std::vector<std::string> values;  // one for a plain option
-  std::string from;                 // "--channel", "EXTDEPS_CONDA_CHANNELS", "pyproject.toml:9:18"
-};
+// Checks each of `value`'s values against the option's kind and makes it canonical: a flag
+// "1" or "0", a size its byte count, a relative path from a configuration file relative to that
+// file's folder `base` (empty: left as it is). The error is "FROM: expected WHAT, got 'VALUE'".
+Result<void> check_option_value(const ProviderOption& option, OptionValue& value, std::string_view base = {});
+// A checked value read back: "0.5" → 0.5 s; "1" → true.
+std::optional<double> parse_seconds(std::string_view text);
+std::optional<bool> parse_flag(std::string_view text);
 
 // What `extdeps mappings verify` hands a provider's verify reader.
 struct VerifyInput {

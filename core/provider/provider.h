@@ -57,6 +57,8 @@ struct ProviderSettings {
   std::string option_text(std::string_view name) const;
   // Its values, or none when it is not set.
   std::vector<std::string> option_list(std::string_view name) const;
+  // A seconds option's value (config::load checked it); nullopt when it is not set.
+  std::optional<double> option_seconds(std::string_view name) const;
 };
 
 struct PlannedPackage {

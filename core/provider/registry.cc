@@ -64,6 +64,11 @@ std::vector<std::string> ProviderSettings::option_list(std::string_view name) co
   return v ? v->values : std::vector<std::string>{};
 }
 
+std::optional<double> ProviderSettings::option_seconds(std::string_view name) const {
+  const OptionValue* v = option(name);
+  return v && !v->values.empty() ? parse_seconds(v->values.front()) : std::nullopt;
+}
+
 namespace {
 
 // Readers take the current list with one atomic load and no lock. A registration (a plugin

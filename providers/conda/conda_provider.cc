@@ -199,11 +199,8 @@ std::optional<Frontend> parse_frontend(std::string_view name) {
   return std::nullopt;
 }
 
-Frontend choose_frontend(const Context& ctx) {
-  if (auto chosen = ctx.env("EXTDEPS_CONDA_FRONTEND"); chosen && !chosen->empty()) {
-    if (auto f = parse_frontend(*chosen)) return *f;
-    ctx.warn("EXTDEPS_CONDA_FRONTEND='" + *chosen + "' is not one of conda, mamba, micromamba or pixi; it is ignored");
-  }
+Frontend choose_frontend(const Context& ctx, std::string_view chosen) {
+  if (auto f = parse_frontend(chosen)) return *f;
   for (Frontend f : {Frontend::mamba, Frontend::micromamba, Frontend::conda, Frontend::pixi})
     if (on_path(ctx, frontend_name(f))) return f;
   return Frontend::conda;
@@ -250,7 +247,7 @@ std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettin
   std::string env_prefix = ctx.env("CONDA_PREFIX").value_or("");
   bool used = settings.names("conda") || !options.prefix.empty() || is_conda_prefix(env_prefix);
   // Not used: no PATH walk, no warning.
-  Frontend frontend = used ? choose_frontend(ctx) : Frontend::conda;
+  Frontend frontend = used ? choose_frontend(ctx, settings.option_text("conda-frontend")) : Frontend::conda;
   return std::make_unique<CondaProvider>(std::move(options), std::move(env_prefix), frontend, settings);
 }
 

@@ -19,16 +19,16 @@ enum class Frontend { conda, mamba, micromamba, pixi };
 std::string_view frontend_name(Frontend frontend);
 std::optional<Frontend> parse_frontend(std::string_view name);
 
-// EXTDEPS_CONDA_FRONTEND when it names one (another value is warned about and ignored), else
-// the first of mamba, micromamba, conda and pixi found on PATH (read through the Context, used as
-// given), else conda.
-Frontend choose_frontend(const Context& ctx);
+// `chosen` (the conda-frontend option: --conda-frontend, EXTDEPS_CONDA_FRONTEND, a file's
+// conda-frontend, checked by config::load) when it names one, else the first of mamba,
+// micromamba, conda and pixi found on PATH (read through the Context, used as given), else conda.
+Frontend choose_frontend(const Context& ctx, std::string_view chosen = {});
 
 struct ProviderOptions {
   std::vector<Channel> channels;       // in priority order: what commands pass with -c
   std::vector<RepodataFile> repodata;  // what load() reads as available packages
   std::string prefix;                  // --prefix; empty: $CONDA_PREFIX
-  std::optional<Frontend> frontend;    // empty: choose_frontend(ctx)
+  std::optional<Frontend> frontend;    // empty: the first on PATH (choose_frontend)
 };
 
 struct CommandOptions {

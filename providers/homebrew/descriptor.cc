@@ -100,13 +100,15 @@ const ProviderDescriptor& descriptor() {
                .help = "the formula index to read: formula.json or formula.jws.json (default: brew's cached copy, else "
                        "HOMEBREW_API_DOMAIN's)",
                .config_key = "homebrew-api",
-               .env = {"EXTDEPS_HOMEBREW_API"}},
+               .env = {"EXTDEPS_HOMEBREW_API"},
+               .kind = OptionKind::path_or_url},
               {.name = "homebrew-prefix",
                .value_name = "DIR",
                .help = "Homebrew's prefix (default: /opt/homebrew on Apple silicon, /usr/local on Intel macs, "
                        "/home/linuxbrew/.linuxbrew on Linux)",
                .config_key = "homebrew-prefix",
-               .env = {"HOMEBREW_PREFIX"}},
+               .env = {"HOMEBREW_PREFIX"},
+               .kind = OptionKind::path},
           },
       .reads_env = {"HOMEBREW_API_DOMAIN", "HOMEBREW_CACHE"},
       .verify_index = verify_index,

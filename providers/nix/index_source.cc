@@ -47,16 +47,6 @@ std::string last_line(const std::string& err) {
   return nl == std::string::npos ? t : t.substr(nl + 1);
 }
 
-int timeout_ms(const Context& ctx) {
-  if (auto t = ctx.env("EXTDEPS_NIX_TIMEOUT"); t && !t->empty()) {
-    char* end = nullptr;
-    long s = std::strtol(t->c_str(), &end, 10);
-    if (end && *end == '\0' && s > 0) return static_cast<int>(std::min(s, 86400L) * 1000);
-    ctx.warn("EXTDEPS_NIX_TIMEOUT='" + *t + "' is not a number of seconds; 900 is used");
-  }
-  return 900 * 1000;
-}
-
 std::string shell_words(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) out += (out.empty() ? "" : " ") + a;
@@ -64,11 +54,11 @@ std::string shell_words(const std::vector<std::string>& argv) {
 }
 
 // Runs a nix command into `out`; an error says which command failed and what nix said.
-Result<void> run_nix(const Context& ctx, std::vector<std::string> argv, const std::string& out) {
+Result<void> run_nix(const Context& ctx, std::vector<std::string> argv, const std::string& out, int timeout_ms) {
   std::string tool = argv[0];
   argv[0] = detect::find_on_path(ctx, tool);
   if (argv[0].empty()) return error_at(ExitCode::environment, "", tool + " is not on PATH");
-  auto ran = detect::run_to_file(ctx, argv, nix_environment(ctx), out, timeout_ms(ctx));
+  auto ran = detect::run_to_file(ctx, argv, nix_environment(ctx), out, timeout_ms);
   argv[0] = tool;
   if (!ran) return ran.error();
   if (ran->exit_status != 0) {
@@ -81,9 +71,10 @@ Result<void> run_nix(const Context& ctx, std::vector<std::string> argv, const st
 }
 
 // Makes `target` by running `argv` into a temporary file beside it, renamed in when complete.
-Result<void> make_cached(const Context& ctx, const std::vector<std::string>& argv, const std::string& target) {
+Result<void> make_cached(const Context& ctx, const std::vector<std::string>& argv, const std::string& target,
+                         int timeout_ms) {
   std::string tmp = target + ".tmp-" + std::to_string(::getpid());
-  auto r = run_nix(ctx, argv, tmp);
+  auto r = run_nix(ctx, argv, tmp, timeout_ms);
   if (!r) {
     ::unlink(tmp.c_str());
     return r;
@@ -174,11 +165,11 @@ Result<IndexFile> locate_index(fetch::Fetcher& fetcher, const std::string& index
   return f;
 }
 
-Result<IndexFile> generate_index(const Context& ctx, const std::string& system) {
+Result<IndexFile> generate_index(const Context& ctx, const std::string& system, int timeout_ms) {
   std::string dir = cache_folder(ctx);
   if (!detect::find_on_path(ctx, "nix-instantiate").empty() && !detect::find_on_path(ctx, "nix-env").empty()) {
     std::string found_file = dir + "/find-file-" + std::to_string(::getpid());
-    auto found = run_nix(ctx, {"nix-instantiate", "--find-file", "nixpkgs"}, found_file);
+    auto found = run_nix(ctx, {"nix-instantiate", "--find-file", "nixpkgs"}, found_file, timeout_ms);
     std::string nixpkgs = trim(read_text(found_file));
     ::unlink(found_file.c_str());
     if (found && !nixpkgs.empty()) {
@@ -188,8 +179,9 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
       std::string target = dir + "/nixpkgs-" + fnv1a_hex(resolved + "\n" + system) + ".json";
       struct stat st {};
       if (::stat(target.c_str(), &st) != 0) {
-        auto made = make_cached(
-            ctx, {"nix-env", "-qaP", "--json", "--meta", "-f", resolved, "--argstr", "system", system}, target);
+        auto made =
+            make_cached(ctx, {"nix-env", "-qaP", "--json", "--meta", "-f", resolved, "--argstr", "system", system},
+                        target, timeout_ms);
         if (!made) return made.error();
       }
       return IndexFile{target, "nix-env -qaP --json --meta -f " + resolved, "", ""};
@@ -200,7 +192,7 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
     std::string meta_file = dir + "/flake-metadata-" + std::to_string(::getpid());
     auto argv = nix;
     argv.insert(argv.end(), {"flake", "metadata", "nixpkgs", "--json"});
-    auto meta = run_nix(ctx, argv, meta_file);
+    auto meta = run_nix(ctx, argv, meta_file, timeout_ms);
     std::string text = read_text(meta_file);
     ::unlink(meta_file.c_str());
     if (!meta) return meta.error();
@@ -213,7 +205,7 @@ Result<IndexFile> generate_index(const Context& ctx, const std::string& system) 
     if (::stat(target.c_str(), &st) != 0) {
       argv = nix;
       argv.insert(argv.end(), {"search", "nixpkgs", "^", "--json"});
-      auto made = make_cached(ctx, argv, target);
+      auto made = make_cached(ctx, argv, target, timeout_ms);
       if (!made) return made.error();
     }
     return IndexFile{target, "nix search " + locked + " ^ --json", "", ""};

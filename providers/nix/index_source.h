@@ -29,8 +29,8 @@ Result<IndexFile> locate_index(fetch::Fetcher& fetcher, const std::string& index
 // it is made again only when the channel changes. Without a nixpkgs on NIX_PATH, the flake
 // registry's: `nix search nixpkgs ^ --json`, keyed by the locked flake reference
 // (`nix flake metadata nixpkgs --json`). The commands run with the variables nix reads taken
-// from the Context (nix_environment) and a time limit (EXTDEPS_NIX_TIMEOUT seconds, default 900).
-Result<IndexFile> generate_index(const Context& ctx, const std::string& system);
+// from the Context (nix_environment) and a time limit (the nix-timeout option, default 900 s).
+Result<IndexFile> generate_index(const Context& ctx, const std::string& system, int timeout_ms);
 
 // The environment nix commands run with: PATH, HOME, USER, NIX_* (NIX_PATH, NIX_STATE_DIR,
 // NIX_STORE_DIR, NIX_CONF_DIR, ...), NIXPKGS_* (config, allowUnfree, ...), XDG_* and TMPDIR, as

@@ -97,7 +97,8 @@ class NixProvider final : public Provider {
                       "nix has no system for this machine (" + detect::dpkg_architecture(ctx) + ")", "",
                       "set EXTDEPS_NIX_SYSTEM, e.g. EXTDEPS_NIX_SYSTEM=x86_64-linux");
     }
-    auto index = options_.index.empty() ? generate_index(ctx, system_) : locate_index(fetcher, options_.index);
+    auto index = options_.index.empty() ? generate_index(ctx, system_, options_.timeout_ms)
+                                        : locate_index(fetcher, options_.index);
     if (!index) return index.error();
     index_ = std::move(*index);
     channels_ = machine_channels(ctx);
@@ -105,7 +106,9 @@ class NixProvider final : public Provider {
     profile_ = options_.profile.empty() ? default_profile(ctx) : options_.profile;
     command_profile_ = options_.profile.empty() ? ctx.env("EXTDEPS_NIX_PROFILE").value_or("") : options_.profile;
     kind_ = profile_kind(profile_);
-    frontend_ = options_.frontend ? *options_.frontend : choose_frontend(ctx);
+    frontend_ = options_.frontend               ? *options_.frontend
+                : kind_ == ProfileKind::nix_env ? Frontend::env
+                                                : Frontend::profile;
     return {};
   }
 
@@ -157,16 +160,6 @@ class NixProvider final : public Provider {
     if (auto p = ctx.env("EXTDEPS_NIX_PROFILE"); p && !p->empty()) return *p;
     auto home = ctx.env("HOME");
     return home && !home->empty() ? ctx.host_path(*home + "/.nix-profile") : std::string();
-  }
-
-  // EXTDEPS_NIX_FRONTEND (profile or env); else the profile's own kind; else nix profile.
-  Frontend choose_frontend(const Context& ctx) const {
-    if (auto f = ctx.env("EXTDEPS_NIX_FRONTEND"); f && !f->empty()) {
-      if (*f == "profile") return Frontend::profile;
-      if (*f == "env" || *f == "nix-env") return Frontend::env;
-      ctx.warn("EXTDEPS_NIX_FRONTEND='" + *f + "' is not profile or env; it is ignored");
-    }
-    return kind_ == ProfileKind::nix_env ? Frontend::env : Frontend::profile;
   }
 
   Result<void> load_index(const Context& ctx, const RecordSink& available) {
@@ -299,6 +292,10 @@ std::unique_ptr<Provider> make_provider(const Context&, ProviderOptions options)
 std::unique_ptr<Provider> make_provider(const Context&, const ProviderSettings& settings) {
   ProviderOptions options;
   options.index = settings.option_text("nix-index");  // --nix-index, else EXTDEPS_NIX_INDEX
+  // The options as config::load checked them: profile, env or nix-env; 1 to 86400 seconds.
+  if (const std::string f = settings.option_text("nix-frontend"); !f.empty())
+    options.frontend = f == "profile" ? Frontend::profile : Frontend::env;
+  if (auto s = settings.option_seconds("nix-timeout")) options.timeout_ms = static_cast<int>(*s * 1000);
   bool used = settings.names("nix") || !options.index.empty();
   return std::make_unique<NixProvider>(std::move(options), used);
 }

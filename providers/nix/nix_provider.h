@@ -35,7 +35,8 @@ struct ProviderOptions {
   std::string index;                  // a file or URL; empty: nix on the machine makes one
   std::string profile;                // the profile whose packages are installed; empty: ~/.nix-profile
   std::optional<std::string> system;  // empty: EXTDEPS_NIX_SYSTEM, else the machine's
-  std::optional<Frontend> frontend;   // empty: EXTDEPS_NIX_FRONTEND, else what the profile is managed by
+  std::optional<Frontend> frontend;   // empty: what the profile is managed by (--nix-frontend sets it)
+  int timeout_ms = 900 * 1000;        // how long generating an index may take (--nix-timeout)
 };
 
 // ecosystem "nixpkgs" (mappings/nixpkgs.toml), manager "nix", scheme nix. prepare() finds the

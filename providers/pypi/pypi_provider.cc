@@ -54,10 +54,9 @@ class PypiProvider final : public Provider {
     interpreter_ = std::move(*in);
     env_ = marker_env(*interpreter_);
     indexes_ = index_urls(ctx, settings_);
-    if (auto f = ctx.env("EXTDEPS_PYPI_FRONTEND"); f && !f->empty()) {
-      if (*f == "pip") frontend_ = Frontend::pip;
-      else if (*f == "uv") frontend_ = Frontend::uv;
-      else ctx.warn("EXTDEPS_PYPI_FRONTEND='" + *f + "' is not pip or uv; it is ignored");
+    // The pypi-frontend option, checked by config::load: pip or uv.
+    if (const std::string f = settings_.option_text("pypi-frontend"); f == "pip" || f == "uv") {
+      frontend_ = f == "pip" ? Frontend::pip : Frontend::uv;
     } else {
       frontend_ = interpreter_->has_pip || detect::find_on_path(ctx, "uv").empty() ? Frontend::pip : Frontend::uv;
     }

@@ -169,6 +169,15 @@ def seeds():
         "eigen:\n  '*':\n    apt:\n      packages: libeigen3-dev\n"
         "none:\n  debian:\n    bookworm: []\n")
 
+    # configuration files: [tool.extdeps] with a key of each option kind, and a user file's form
+    put("config_file", '[tool.extdeps]\nmanagers = ["apt", "conda"]\nmapping-dirs = ["maps"]\nplugin-timeout = 30\n'
+        'detect-ttl = "3600"\nmax-download-size = "512M"\nallow-insecure-http = true\noffline = "no"\n'
+        'conda-channels = ["conda-forge", "bioconda"]\nconda-frontend = "micromamba"\nnix-timeout = 60.5\n'
+        'pacman-config = "etc/pacman.conf"\npacman-dbs = ["core.db", "/srv/extra.db"]\n'
+        'dnf-repos = ["https://mirror.example/fedora/41/"]\nhomebrew-api = "formula.json"\nroot = "image"\n')
+    put("config_file", '[project]\nname = "p"\n[external]\nhost-requires = ["dep:generic/zlib"]\n'
+        '[tool.extdeps]\nsystem = "fedora:41"\npython-version = "3.12"\ndownload-deadline = 1.5\n'
+        'max-download-total = 2147483648\npypi-frontend = "uv"\nnix-frontend = "nix-env"\n')
 
 # Findings of issue 13's probe, owned by other branches until their fixes merge (h13a: stack
 # overflows, blow-ups and exceptions in parsers; h13b: percent-decoding, the .solv cache).

@@ -1,8 +1,8 @@
 // One resolver for every setting (issue 15 part 6): core's options (plugin-timeout, detect-ttl,
 // ...) and the providers' come from the command line, the environment, the project and the user
-// file, in that order; the resolved value is what every reader of the variable sees
-// (config::apply_to), blamed on where it came from; and every variable the sources read is in
-// the registry (config/variables.h).
+// file, in that order, checked once against their kind; the resolved value is what every reader
+// of the option sees (config::apply_to, config::value), blamed on where it came from; and every
+// variable the sources read is in the registry (config/variables.h).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/config/config.h"
+#include "core/config/values.h"
 #include "core/config/variables.h"
 #include "core/detect/host.h"
 #include "core/plugin/plugin.h"
@@ -38,7 +39,17 @@ struct Files {
   }
 };
 
-TEST(SettingsResolver, CoreOptionsFollowThePrecedenceAndReachTheirVariable) {
+// The option's value as a reader in core sees it: its values and where they came from.
+std::pair<std::vector<std::string>, std::string> seen(const Context& ctx, std::string_view name) {
+  auto v = config::value(ctx, name);
+  if (!v.ok()) return {{}, "error: " + v.error().message};
+  if (!*v) return {{}, "unset"};
+  return {(*v)->values, (*v)->from};
+}
+
+using Seen = std::pair<std::vector<std::string>, std::string>;
+
+TEST(SettingsResolver, CoreOptionsFollowThePrecedenceAndReachTheirReaders) {
   Files f("plugin-timeout = 30\ndetect-ttl = \"600\"\n", "[tool.extdeps]\nplugin-timeout = \"7\"\n");
   // The project's file over the user's; the user's where the project says nothing.
   auto ctx = f.context();
@@ -49,10 +60,11 @@ TEST(SettingsResolver, CoreOptionsFollowThePrecedenceAndReachTheirVariable) {
   EXPECT_EQ(s->core_options["plugin-timeout"].from, f.project + ":2:18");
   EXPECT_EQ(s->core_options["detect-ttl"].values, std::vector<std::string>{"600"});
   config::apply_to(ctx, *s);
-  EXPECT_EQ(ctx.env("EXTDEPS_PLUGIN_TIMEOUT"), "7");
-  EXPECT_EQ(ctx.env_origin("EXTDEPS_PLUGIN_TIMEOUT"), f.project + ":2:18");
-  EXPECT_EQ(ctx.env("EXTDEPS_DETECT_TTL"), "600");
-  EXPECT_EQ(ctx.env_origin("PATH"), "PATH");
+  EXPECT_EQ(seen(ctx, "plugin-timeout"), (Seen{{"7"}, f.project + ":2:18"}));
+  EXPECT_EQ(seen(ctx, "detect-ttl"), (Seen{{"600"}, f.dir + "/xdg/extdeps/config.toml:2:14"}));
+  EXPECT_EQ(config::seconds(ctx, "plugin-timeout")->value_or(-1), 7);
+  // The environment is the environment: nothing is written into it.
+  EXPECT_EQ(ctx.env("EXTDEPS_PLUGIN_TIMEOUT"), std::nullopt);
 
   // The environment over both files.
   auto env_ctx = f.context({{"EXTDEPS_PLUGIN_TIMEOUT", "9"}});
@@ -61,11 +73,13 @@ TEST(SettingsResolver, CoreOptionsFollowThePrecedenceAndReachTheirVariable) {
   EXPECT_EQ(s->core_options["plugin-timeout"].values, std::vector<std::string>{"9"});
   EXPECT_EQ(s->core_options["plugin-timeout"].from, "EXTDEPS_PLUGIN_TIMEOUT");
   config::apply_to(env_ctx, *s);
-  EXPECT_EQ(env_ctx.env("EXTDEPS_PLUGIN_TIMEOUT"), "9");
+  EXPECT_EQ(seen(env_ctx, "plugin-timeout"), (Seen{{"9"}, "EXTDEPS_PLUGIN_TIMEOUT"}));
 
-  // A later resolve starts afresh: nothing of this one's overlay is taken for the environment.
-  env_ctx.set_env_overlay({});
-  EXPECT_EQ(env_ctx.env("EXTDEPS_DETECT_TTL"), std::nullopt);
+  // A context whose run's settings are not resolved (a later run, before it resolves its own)
+  // reads the environment's layer alone: none of the files' values carry over.
+  env_ctx.set_options(std::nullopt);
+  EXPECT_EQ(seen(env_ctx, "detect-ttl"), (Seen{{}, "unset"}));
+  EXPECT_EQ(seen(env_ctx, "plugin-timeout"), (Seen{{"9"}, "EXTDEPS_PLUGIN_TIMEOUT"}));
 }
 
 TEST(SettingsResolver, TheResolvedTimeoutIsWhatThePluginCallUses) {
@@ -84,14 +98,18 @@ TEST(SettingsResolver, TheResolvedTimeoutIsWhatThePluginCallUses) {
 }
 
 TEST(SettingsResolver, ABadValueFromAFileIsBlamedOnItsPlace) {
+  // Refused as the file is read, before anything reads the value.
   Files f("", "[tool.extdeps]\ndetect-ttl = \"soon\"\n");
-  auto ctx = f.context();
-  auto s = config::load(ctx, f.project, {});
-  ASSERT_TRUE(s.ok());
-  config::apply_to(ctx, *s);
-  auto facts = detect::detect_host(ctx, {});
+  auto s = config::load(f.context(), f.project, {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, f.project + ":2:14: expected a number of seconds from 0 to 31536000, got 'soon'");
+  EXPECT_EQ(s.error().from, f.project + ":2:14");
+  EXPECT_EQ(s.error().code, ExitCode::bad_input);
+  // The same value from the variable, where no settings are resolved, is the reader's error.
+  auto unresolved = Context::for_test("/", {{"EXTDEPS_DETECT_TTL", "soon"}});
+  auto facts = detect::detect_host(unresolved, {});
   ASSERT_FALSE(facts.ok());
-  EXPECT_EQ(facts.error().message, f.project + ":2:14: invalid EXTDEPS_DETECT_TTL='soon': expected seconds");
+  EXPECT_EQ(facts.error().message, "EXTDEPS_DETECT_TTL: expected a number of seconds from 0 to 31536000, got 'soon'");
   // A table, not a value: refused where it is written.
   Files g("", "[tool.extdeps]\nplugin-timeout = [1]\n");
   auto bad = config::load(g.context(), g.project, {});
@@ -108,9 +126,10 @@ TEST(SettingsResolver, ProvidersDeclareTheirsAndTheyResolveTheSameWay) {
   auto s = config::load(ctx, f.project, {});
   ASSERT_TRUE(s.ok()) << s.error().message;
   config::apply_to(ctx, *s);
-  EXPECT_EQ(ctx.env("EXTDEPS_CONDA_FRONTEND"), "micromamba");
-  EXPECT_EQ(ctx.env("EXTDEPS_NIX_TIMEOUT"), "60");
-  EXPECT_EQ(ctx.env("EXTDEPS_PYPI_FRONTEND"), "uv");
+  EXPECT_EQ(seen(ctx, "conda-frontend"), (Seen{{"micromamba"}, f.project + ":2:18"}));
+  EXPECT_EQ(seen(ctx, "nix-timeout"), (Seen{{"60"}, f.dir + "/xdg/extdeps/config.toml:1:15"}));
+  EXPECT_EQ(seen(ctx, "pypi-frontend"), (Seen{{"uv"}, "EXTDEPS_PYPI_FRONTEND"}));
+  EXPECT_EQ(s->provider_options["nix-timeout"].values, std::vector<std::string>{"60"});
   for (const char* name : {"EXTDEPS_CONDA_FRONTEND", "EXTDEPS_NIX_TIMEOUT", "EXTDEPS_PYPI_FRONTEND", "PIP_INDEX_URL",
                            "EXTDEPS_PLUGIN_TIMEOUT", "CONDA_OVERRIDE_CUDA", "EXTDEPS_OVERRIDE_GLIBC", "XDG_CACHE_HOME"})
     EXPECT_TRUE(config::is_registered(name)) << name;

@@ -88,7 +88,10 @@ TEST(DownloadLimits, SizesComeFromTheEnvironment) {
   EXPECT_EQ(defaults->deadline_s, 1800);
   auto deadline = Context::for_test("/", {{"EXTDEPS_DOWNLOAD_DEADLINE", "90"}});
   EXPECT_EQ(options_for(deadline, {})->deadline_s, 90);
-  for (const char* v : {"0", "-1", "1.5", "99999999999999999999", "soon"}) {
+  // Seconds may have decimals; the deadline is whole seconds, rounded up.
+  auto half = Context::for_test("/", {{"EXTDEPS_DOWNLOAD_DEADLINE", "1.5"}});
+  EXPECT_EQ(options_for(half, {})->deadline_s, 2);
+  for (const char* v : {"0", "-1", "604801", "99999999999999999999", "soon", "1e3"}) {
     auto bad_deadline = Context::for_test("/", {{"EXTDEPS_DOWNLOAD_DEADLINE", v}});
     auto d = options_for(bad_deadline, {});
     ASSERT_FALSE(d.ok()) << v;
@@ -179,15 +182,22 @@ TEST(PlainHttp, AnHttpsUrlMayOnlyRedirectToHttps) {
   EXPECT_STREQ(redirect_protocols_for("http://127.0.0.1/x"), "http,https");
 }
 
-TEST(PlainHttp, TheSettingComesFromTheEnvironment) {
+TEST(PlainHttp, TheSettingIsTheResolvedOption) {
   auto ctx = Context::for_test("/", {{"EXTDEPS_ALLOW_INSECURE_HTTP", "1"}});
   EXPECT_TRUE(options_for(ctx, {})->allow_insecure_http);
-  FetchFlags from_config;
-  from_config.allow_insecure_http = true;
+  auto yes = Context::for_test("/", {{"EXTDEPS_ALLOW_INSECURE_HTTP", "yes"}});
+  EXPECT_TRUE(options_for(yes, {})->allow_insecure_http);
+  // Once a run's settings are resolved (config::load: here a file said true, and the variable
+  // was below a flag), the fetcher takes the resolved value and reads no variable itself.
   auto off = Context::for_test("/", {{"EXTDEPS_ALLOW_INSECURE_HTTP", "0"}});
-  EXPECT_FALSE(options_for(off, from_config)->allow_insecure_http);  // the environment is above
+  off.set_options(Context::Options{{"allow-insecure-http", OptionValue{{"1"}, "config.toml:3:1"}}});
+  EXPECT_TRUE(options_for(off, {})->allow_insecure_http);
   auto plain = Context::for_test("/");
-  EXPECT_TRUE(options_for(plain, from_config)->allow_insecure_http);
+  EXPECT_FALSE(options_for(plain, {})->allow_insecure_http);
+  auto bad = Context::for_test("/", {{"EXTDEPS_ALLOW_INSECURE_HTTP", "maybe"}});
+  auto e = options_for(bad, {});
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().message, "EXTDEPS_ALLOW_INSECURE_HTTP: expected 1 or 0, got 'maybe'");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "core/provider/provider.h"
 #include "core/util/subprocess.h"
@@ -324,6 +325,41 @@ TEST_F(BadPlugin, AnOptionNamedLikeACoreOptionIsRefusedAndNothingAborts) {
       extdeps_run({"resolve", "--help"}, {"EXTDEPS_PLUGIN_PATH=" + dir, "XDG_CACHE_HOME=" + cache, "HOME=" + cache});
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("--site-index"), std::string::npos) << r.out;
+}
+
+// A plugin's option says what its values are (schema/provider-protocol.md `kind`); extdeps
+// checks a value before the plugin sees it, as it does its own options'.
+TEST_F(BadPlugin, AnOptionsKindIsCheckedBeforeThePluginSeesAValue) {
+  auto with_options = [&](const std::string& name, const std::string& options) {
+    std::string line = describe_line(name);
+    line.insert(line.size() - 1, ",\"options\":" + options);
+    return write_plugin(dir_, name, "echo '" + line + "'\n");
+  };
+  auto good = describe(with_options("modal", R"([{"name":"mode","kind":"choice","choices":["fast","slow"]}])"));
+  ASSERT_TRUE(good.ok()) << good.error().message;
+  ASSERT_EQ((*good)->options.size(), 1u);
+  EXPECT_EQ((*good)->options[0].kind, OptionKind::choice);
+  EXPECT_EQ((*good)->options[0].value_name, "fast|slow");
+  for (const auto& [name, options, message] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"colour", R"([{"name":"mode","kind":"colour"}])", "has an option 'mode' of an unknown kind 'colour'"},
+           {"loose", R"([{"name":"mode","choices":["a"]}])", "has \"choices\" for option 'mode', which is not of kind"},
+           {"open", R"([{"name":"mode","kind":"choice"}])", "has option 'mode' of kind \"choice\" with no \"choices\""},
+       }) {
+    auto d = describe(with_options(name, options));
+    ASSERT_FALSE(d.ok()) << name;
+    EXPECT_NE(d.error().message.find(message), std::string::npos) << d.error().message;
+  }
+  // On the command line: a value that is not a choice is exit 2, named by its flag.
+  const std::string cache = test::temp_dir();
+  const std::string project = test::temp_dir();
+  std::ofstream(project + "/pyproject.toml")
+      << "[project]\nname = \"p\"\nversion = \"0\"\n[external]\nbuild-requires = [\"dep:generic/zlib\"]\n";
+  const std::string only = test::temp_dir();
+  std::filesystem::copy_file(dir_ + "/extdeps-provider-modal", only + "/extdeps-provider-modal");
+  auto r = extdeps_run({"resolve", project, "--manager", "modal", "--mode", "medium"},
+                       {"EXTDEPS_PLUGIN_PATH=" + only, "XDG_CACHE_HOME=" + cache, "HOME=" + cache});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("--mode: expected fast or slow, got 'medium'"), std::string::npos) << r.err;
 }
 
 // Found in EXTDEPS_PLUGIN_PATH's folders before PATH's, the first of a name only, executables

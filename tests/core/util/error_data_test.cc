@@ -48,11 +48,13 @@ TEST(ErrorData, TheDeclarationReaderGivesThePlace) {
 
 TEST(ErrorData, ConfigurationAndMappingTablesGiveThePlace) {
   const std::string dir = test::temp_dir();
-  std::ofstream(dir + "/pyproject.toml") << "[tool.extdeps]\nallow-insecure-http = \"yes\"\n";
+  std::ofstream(dir + "/pyproject.toml") << "[tool.extdeps]\nallow-insecure-http = \"maybe\"\n";
   auto s = config::read_file(dir + "/pyproject.toml", true);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().place, dir + "/pyproject.toml:2:23");
-  EXPECT_EQ(s.error().what, "'allow-insecure-http' must be true or false");
+  EXPECT_EQ(s.error().what, "bad value 'maybe' for allow-insecure-http");
+  EXPECT_EQ(s.error().expected, "1 or 0");
+  EXPECT_EQ(s.error().message, dir + "/pyproject.toml:2:23: expected 1 or 0, got 'maybe'");
 
   std::ofstream(dir + "/debian.toml") << "schema = 1\necosystem = \"debian\"\n[[id]]\nid = 3\n";
   auto t = mapping::load_table(dir + "/debian.toml");

@@ -253,7 +253,7 @@ void make_tool(const std::string& dir, const std::string& name, mode_t mode = 07
   ::chmod((dir + "/" + name).c_str(), mode);
 }
 
-TEST(CondaProvider, TheFrontEndComesFromTheEnvironmentThenPath) {
+TEST(CondaProvider, TheFrontEndComesFromTheOptionThenPath) {
   std::string dir = extdeps::test::temp_dir();
   EXPECT_EQ(choose_frontend(Context::for_test("/", {{"PATH", ""}})), Frontend::conda);
   make_tool(dir + "/a", "pixi");
@@ -267,17 +267,16 @@ TEST(CondaProvider, TheFrontEndComesFromTheEnvironmentThenPath) {
   EXPECT_EQ(choose_frontend(Context::for_test("/", {{"PATH", path}})), Frontend::mamba);
   EXPECT_EQ(choose_frontend(Context::for_test("/", {{"PATH", dir + "/a"}})), Frontend::pixi);
 
-  Context chosen = Context::for_test("/", {{"PATH", path}, {"EXTDEPS_CONDA_FRONTEND", "pixi"}});
-  EXPECT_EQ(choose_frontend(chosen), Frontend::pixi);
-  Context wrong = Context::for_test("/", {{"PATH", path}, {"EXTDEPS_CONDA_FRONTEND", "mambaa"}});
-  EXPECT_EQ(choose_frontend(wrong), Frontend::mamba);
-  EXPECT_EQ(wrong.warnings(),
-            (Strings{"EXTDEPS_CONDA_FRONTEND='mambaa' is not one of conda, mamba, micromamba or pixi; it is ignored"}));
+  Context chosen = Context::for_test("/", {{"PATH", path}});
+  EXPECT_EQ(choose_frontend(chosen, "pixi"), Frontend::pixi);
+  EXPECT_EQ(choose_frontend(chosen, ""), Frontend::mamba);
 
-  // The provider renders with the front end it chose.
-  ProviderOptions o = with_channel("/e");
-  o.frontend.reset();
-  auto p = make_provider(chosen, o);
+  // The provider renders with the front end the option chose (config::load checked its value:
+  // tests/core/config/option_kinds_test.cc).
+  ProviderSettings settings;
+  settings.managers = {"conda"};
+  settings.options["conda-frontend"] = OptionValue{{"pixi"}, "EXTDEPS_CONDA_FRONTEND"};
+  auto p = make_provider(chosen, settings);
   EXPECT_EQ(p->install_commands({{"numpy", "2.0.0", "linux-64", "py312h0_0"}})[0].argv,
             (Strings{"pixi", "add", "--", "numpy==2.0.0"}));
   EXPECT_EQ(parse_frontend("micromamba"), Frontend::micromamba);
