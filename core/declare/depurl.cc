@@ -270,6 +270,118 @@ std::optional<std::string> did_you_mean(std::string_view word, std::span<const s
   return best;
 }
 
+namespace {
+
+// The scheme before the first ':' of `rest` (taken off, with the slashes after it): "dep", or the
+// old spellings "pkg" and "virtual", which set *legacy_spelling; "virtual" is the type it names.
+Result<std::string> take_scheme(std::string_view& rest, std::string_view text, bool* legacy_spelling) {
+  std::size_t colon = rest.find(':');
+  std::size_t slash = rest.find('/');
+  if (colon == std::string_view::npos || (slash != std::string_view::npos && slash < colon)) {
+    const std::string msg = "expected " + std::string(kLike) + ", got '" + shorten(text) + "'";
+    return worded(ExitCode::bad_input, msg, {}, msg, std::string(kLike));
+  }
+  std::string scheme = to_lower(rest.substr(0, colon));
+  rest = rest.substr(colon + 1);
+  std::string legacy_type;
+  if (scheme == "pkg") {
+    if (legacy_spelling) *legacy_spelling = true;
+  } else if (scheme == "virtual") {
+    if (legacy_spelling) *legacy_spelling = true;
+    legacy_type = "virtual";
+  } else if (scheme != "dep") {
+    return error_at(ExitCode::bad_input, "", "unknown DepURL scheme '" + scheme + ":' in '" + shorten(text) + "'",
+                    "'dep:'");
+  }
+  while (!rest.empty() && rest.front() == '/') rest.remove_prefix(1);
+  while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+  return legacy_type;
+}
+
+// The type: the first segment of `rest` (taken off), or the old scheme's; one the grammar knows.
+Result<std::string> take_type(std::string_view& rest, std::string_view text, const std::string& legacy_type) {
+  std::string type = legacy_type;
+  if (type.empty()) {
+    std::size_t slash = rest.find('/');
+    if (slash == std::string_view::npos) {
+      std::string only = to_lower(rest);
+      if (std::find(kKnownTypes.begin(), kKnownTypes.end(), only) != kKnownTypes.end()) {
+        return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no name", "dep:" + only + "/name");
+      }
+      return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no type", "dep:type/name");
+    }
+    type = to_lower(rest.substr(0, slash));
+    rest = rest.substr(slash + 1);
+  }
+  if (type.empty()) {
+    return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no type", "dep:type/name");
+  }
+  if (std::find(kKnownTypes.begin(), kKnownTypes.end(), type) == kKnownTypes.end()) {
+    const std::string what = "unknown DepURL type '" + shorten(type) + "'";
+    if (auto near = did_you_mean(type, kKnownTypes)) {
+      const std::string hint = "did you mean '" + *near + "'?";
+      return worded(ExitCode::bad_input, what + " (" + hint + ")", {}, what, "", hint);
+    }
+    return error_at(ExitCode::bad_input, "", what,
+                    "'virtual', 'generic' or a PURL type such as 'github', 'pypi' or 'conda'");
+  }
+  return type;
+}
+
+// The version after the last '@' of `rest` (taken off), percent-decoded; "" when there is none.
+Result<std::string> take_version(std::string_view& rest, std::string_view text, std::string_view whole) {
+  std::size_t at = rest.rfind('@');
+  if (at == std::string_view::npos) return std::string();
+  std::string_view raw = rest.substr(at + 1);
+  if (raw.empty()) {
+    return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has an empty version after '@'");
+  }
+  for (char c : raw) {
+    if (std::isspace(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) < 0x20) {
+      const std::string what = "unexpected whitespace in the version of '" + shorten(text) + "'";
+      const std::string hint = "write the range without spaces, or after the DepURL";
+      return worded(ExitCode::bad_input, what + " (" + hint + ")", {}, what, "", hint);
+    }
+  }
+  auto version = percent_decode(raw, whole);
+  if (!version) return version.error();
+  if (auto problem = decoded_problem(*version))
+    return error_at(ExitCode::bad_input, "", "the version of '" + std::string(text) + "' " + *problem);
+  rest = rest.substr(0, at);
+  return version;
+}
+
+// The name (the last segment of `rest`) and namespace (the ones before it) into `url`; a virtual
+// DepURL's namespace is one of the two the grammar has.
+Result<void> read_name(std::string_view rest, std::string_view text, DepUrl& url) {
+  std::vector<std::string_view> segments;
+  for (std::string_view seg : split(rest, '/')) {
+    if (!seg.empty()) segments.push_back(seg);
+  }
+  if (segments.empty()) {
+    return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no name", "dep:" + url.type + "/name");
+  }
+  auto name = decode_segment(segments.back(), "name", text);
+  if (!name) return name.error();
+  url.name = std::move(*name);
+  for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
+    auto seg = decode_segment(segments[i], "namespace", text);
+    if (!seg) return seg.error();
+    if (!url.ns.empty()) url.ns += '/';
+    url.ns += *seg;
+  }
+  if (url.type == "virtual" &&
+      std::find(kVirtualNamespaces.begin(), kVirtualNamespaces.end(), url.ns) == kVirtualNamespaces.end()) {
+    std::string got = url.ns.empty() ? "none" : "'" + url.ns + "'";
+    const std::string msg =
+        "virtual DepURL '" + shorten(text) + "' must have the namespace 'compiler' or 'interface', got " + got;
+    return worded(ExitCode::bad_input, msg, {}, msg, "the namespace 'compiler' or 'interface'");
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
   if (legacy_spelling) *legacy_spelling = false;
   std::string_view whole = text;
@@ -295,99 +407,16 @@ Result<DepUrl> parse_depurl(std::string_view text, bool* legacy_spelling) {
     url.qualifiers = std::move(*quals);
     rest = rest.substr(0, q);
   }
-
-  std::size_t colon = rest.find(':');
-  std::size_t slash = rest.find('/');
-  if (colon == std::string_view::npos || (slash != std::string_view::npos && slash < colon)) {
-    const std::string msg = "expected " + std::string(kLike) + ", got '" + shorten(text) + "'";
-    return worded(ExitCode::bad_input, msg, {}, msg, std::string(kLike));
-  }
-  std::string scheme = to_lower(rest.substr(0, colon));
-  rest = rest.substr(colon + 1);
-  std::string legacy_type;
-  if (scheme == "pkg") {
-    if (legacy_spelling) *legacy_spelling = true;
-  } else if (scheme == "virtual") {
-    if (legacy_spelling) *legacy_spelling = true;
-    legacy_type = "virtual";
-  } else if (scheme != "dep") {
-    return error_at(ExitCode::bad_input, "", "unknown DepURL scheme '" + scheme + ":' in '" + shorten(text) + "'",
-                    "'dep:'");
-  }
-  while (!rest.empty() && rest.front() == '/') rest.remove_prefix(1);
-  while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
-
-  if (legacy_type.empty()) {
-    slash = rest.find('/');
-    if (slash == std::string_view::npos) {
-      std::string only = to_lower(rest);
-      if (std::find(kKnownTypes.begin(), kKnownTypes.end(), only) != kKnownTypes.end()) {
-        return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no name", "dep:" + only + "/name");
-      }
-      return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no type", "dep:type/name");
-    }
-    url.type = to_lower(rest.substr(0, slash));
-    rest = rest.substr(slash + 1);
-  } else {
-    url.type = legacy_type;
-  }
-  if (url.type.empty()) {
-    return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no type", "dep:type/name");
-  }
-  if (std::find(kKnownTypes.begin(), kKnownTypes.end(), url.type) == kKnownTypes.end()) {
-    const std::string what = "unknown DepURL type '" + shorten(url.type) + "'";
-    if (auto near = did_you_mean(url.type, kKnownTypes)) {
-      const std::string hint = "did you mean '" + *near + "'?";
-      return worded(ExitCode::bad_input, what + " (" + hint + ")", {}, what, "", hint);
-    }
-    return error_at(ExitCode::bad_input, "", what,
-                    "'virtual', 'generic' or a PURL type such as 'github', 'pypi' or 'conda'");
-  }
-
-  if (std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
-    std::string_view raw = rest.substr(at + 1);
-    if (raw.empty()) {
-      return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has an empty version after '@'");
-    }
-    for (char c : raw) {
-      if (std::isspace(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) < 0x20) {
-        const std::string what = "unexpected whitespace in the version of '" + shorten(text) + "'";
-        const std::string hint = "write the range without spaces, or after the DepURL";
-        return worded(ExitCode::bad_input, what + " (" + hint + ")", {}, what, "", hint);
-      }
-    }
-    auto version = percent_decode(raw, whole);
-    if (!version) return version.error();
-    if (auto problem = decoded_problem(*version))
-      return error_at(ExitCode::bad_input, "", "the version of '" + std::string(text) + "' " + *problem);
-    url.version = std::move(*version);
-    rest = rest.substr(0, at);
-  }
-
-  std::vector<std::string_view> segments;
-  for (std::string_view seg : split(rest, '/')) {
-    if (!seg.empty()) segments.push_back(seg);
-  }
-  if (segments.empty()) {
-    return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no name", "dep:" + url.type + "/name");
-  }
-  auto name = decode_segment(segments.back(), "name", text);
-  if (!name) return name.error();
-  url.name = std::move(*name);
-  for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
-    auto seg = decode_segment(segments[i], "namespace", text);
-    if (!seg) return seg.error();
-    if (!url.ns.empty()) url.ns += '/';
-    url.ns += *seg;
-  }
-
-  if (url.type == "virtual" &&
-      std::find(kVirtualNamespaces.begin(), kVirtualNamespaces.end(), url.ns) == kVirtualNamespaces.end()) {
-    std::string got = url.ns.empty() ? "none" : "'" + url.ns + "'";
-    const std::string msg =
-        "virtual DepURL '" + shorten(text) + "' must have the namespace 'compiler' or 'interface', got " + got;
-    return worded(ExitCode::bad_input, msg, {}, msg, "the namespace 'compiler' or 'interface'");
-  }
+  // Then from the left: the scheme and the type; the version from the right; the name is left.
+  auto legacy_type = take_scheme(rest, text, legacy_spelling);
+  if (!legacy_type) return legacy_type.error();
+  auto type = take_type(rest, text, *legacy_type);
+  if (!type) return type.error();
+  url.type = std::move(*type);
+  auto version = take_version(rest, text, whole);
+  if (!version) return version.error();
+  url.version = std::move(*version);
+  if (auto named = read_name(rest, text, url); !named) return named.error();
   return url;
 }
 

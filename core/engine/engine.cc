@@ -328,39 +328,48 @@ static Result<void> prepare_dump_folder(const std::string& dir) {
   return {};
 }
 
-Result<Planned> plan(Context& ctx, const Request& o) {
-  // What an earlier request's settings decided does not carry over (a library session).
-  ctx.set_options(std::nullopt);
-  if (!o.dump_testcase_dir.empty())
-    if (auto ready = prepare_dump_folder(o.dump_testcase_dir); !ready.ok()) return ready.error();
-  plugin::discover(ctx);  // once per process; the CLI did it before parsing its flags
-  if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
+namespace {
+
+// The request's declaration: the project's file, or (an environment audit with no project) the
+// interpreter's; with --audit-python, what the interpreter has installed is added to it.
+struct Declared {
+  std::string path;  // the file, or "python environment PYTHON"
+  bool has_file = false;
+  Declaration declaration;
+};
+
+Result<Declared> read_request_declaration(const Context& ctx, const Request& o) {
+  Declared d;
   auto path = declare::find_declaration(o.path);
-  Result<Declaration> decl = Declaration{};
-  const bool has_declaration = path.ok();
-  if (has_declaration) {
+  d.has_file = path.ok();
+  if (d.has_file) {
     timings::Phase t("declaration");
-    decl = declare::read_declaration(ctx, *path);
+    d.path = *path;
+    auto decl = declare::read_declaration(ctx, d.path);
     if (!decl.ok()) return decl.error();
+    d.declaration = std::move(*decl);
   } else if (o.audit_python && o.path == ".") {
     // An environment audit: no project here, only what the interpreter has installed.
-    path = "python environment " + o.sources.python;
+    d.path = "python environment " + o.sources.python;
   } else {
     return path.error();
   }
   if (o.audit_python) {
     auto installed = declare::installed_external_needs(ctx, o.sources.python);
     if (!installed.ok()) return installed.error();
-    decl->requirements.insert(decl->requirements.end(), installed->begin(), installed->end());
+    auto& reqs = d.declaration.requirements;
+    reqs.insert(reqs.end(), installed->begin(), installed->end());
   }
+  return d;
+}
 
-  std::optional<timings::Phase> phase;
-  phase.emplace("settings");
-  auto settings = settings_for(ctx, has_declaration ? *path : std::string(), o.managers, o.mapping_dirs, o.sources);
+// The request's settings, resolved and handed to the Context: from here every reader of an
+// option sees its resolved value (config::apply_to). A configuration file's `root` is taken
+// unless --root or EXTDEPS_ROOT (set by cli::run) gave one.
+Result<config::Settings> apply_request_settings(Context& ctx, const Request& o, const Declared& d) {
+  auto settings = settings_for(ctx, d.has_file ? d.path : std::string(), o.managers, o.mapping_dirs, o.sources);
   if (!settings.ok()) return settings.error();
-  // From here every reader of an option sees its resolved value (config::apply_to).
   config::apply_to(ctx, *settings);
-  // `root` of a configuration file; --root and EXTDEPS_ROOT (set by cli::run) are above it.
   if (settings->root && !o.root_given) {
     auto root = check_root(*settings->root);
     if (!root.ok()) {
@@ -371,31 +380,40 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     }
     ctx.set_root(*root);
   }
+  return settings;
+}
 
+// Refuses an --optional group the declaration does not have, naming those it has.
+Result<void> check_optional_groups(const Request& o, const Declared& d) {
+  const Declaration& decl = d.declaration;
+  for (const auto& g : o.optional) {
+    bool known = std::count(decl.optional_groups.begin(), decl.optional_groups.end(), g) ||
+                 std::count(decl.dependency_groups.begin(), decl.dependency_groups.end(), g);
+    if (known) continue;
+    std::vector<std::string> all = decl.optional_groups;
+    all.insert(all.end(), decl.dependency_groups.begin(), decl.dependency_groups.end());
+    std::string list;
+    for (const auto& a : all) list += (list.empty() ? "" : ", ") + a;
+    Error e = bad_input("no optional group '" + g + "' in " + d.path +
+                        (list.empty() ? " (it has none)" : " (it has: " + list + ")"));
+    e.place = d.path;
+    e.what = "no optional group '" + g + "'" + (list.empty() ? " (it has none)" : "");
+    if (!list.empty()) e.expected = "one of " + list;
+    return e;
+  }
+  return {};
+}
+
+// The needs this request plans: of its categories, of the groups it asked for, whose markers hold.
+// The marker environment may have to ask the interpreter (--python, else the python3 on PATH)
+// for its version: only when a marker is there to evaluate.
+Result<std::vector<Requirement>> select_requirements(const Context& ctx, const Request& o, const Declared& d) {
   auto cats = parse_categories(o.categories);
   if (!cats.ok()) return cats.error();
-  for (const auto& g : o.optional) {
-    bool known = std::count(decl->optional_groups.begin(), decl->optional_groups.end(), g) ||
-                 std::count(decl->dependency_groups.begin(), decl->dependency_groups.end(), g);
-    if (!known) {
-      std::vector<std::string> all = decl->optional_groups;
-      all.insert(all.end(), decl->dependency_groups.begin(), decl->dependency_groups.end());
-      std::string list;
-      for (const auto& a : all) list += (list.empty() ? "" : ", ") + a;
-      Error e = bad_input("no optional group '" + g + "' in " + *path +
-                          (list.empty() ? " (it has none)" : " (it has: " + list + ")"));
-      e.place = *path;
-      e.what = "no optional group '" + g + "'" + (list.empty() ? " (it has none)" : "");
-      if (!list.empty()) e.expected = "one of " + list;
-      return e;
-    }
-  }
-
-  // The marker environment may have to ask the interpreter (--python, else the python3 on PATH)
-  // for its version: only when a marker is there to evaluate.
+  if (auto groups = check_optional_groups(o, d); !groups.ok()) return groups.error();
   std::optional<declare::MarkerEnv> env;
   std::vector<Requirement> selected;
-  for (const auto& r : decl->requirements) {
+  for (const auto& r : d.declaration.requirements) {
     if (std::find(cats->begin(), cats->end(), r.category) == cats->end()) continue;
     if (r.group && !o.all_optional && std::find(o.optional.begin(), o.optional.end(), *r.group) == o.optional.end())
       continue;
@@ -413,6 +431,28 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     }
     selected.push_back(r);
   }
+  return selected;
+}
+
+}  // namespace
+
+Result<Planned> plan(Context& ctx, const Request& o) {
+  // What an earlier request's settings decided does not carry over (a library session).
+  ctx.set_options(std::nullopt);
+  if (!o.dump_testcase_dir.empty())
+    if (auto ready = prepare_dump_folder(o.dump_testcase_dir); !ready.ok()) return ready.error();
+  plugin::discover(ctx);  // once per process; the CLI did it before parsing its flags
+  if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
+  auto declared = read_request_declaration(ctx, o);
+  if (!declared.ok()) return declared.error();
+  const std::string& path = declared->path;
+
+  std::optional<timings::Phase> phase;
+  phase.emplace("settings");
+  auto settings = apply_request_settings(ctx, o, *declared);
+  if (!settings.ok()) return settings.error();
+  auto selected = select_requirements(ctx, o, *declared);
+  if (!selected.ok()) return selected.error();
 
   // The machine the plan is for (cached; overrides applied), as locked virtual packages.
   phase.emplace("detect");
@@ -426,14 +466,14 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   if (!made.ok()) return made.error();
   phase.emplace("tables");
   const std::set<std::string> ecosystems = ecosystems_in_use(*made, *host);
-  auto tables = tables_for_needs(ctx, *settings, selected, &ecosystems);
+  auto tables = tables_for_needs(ctx, *settings, *selected, &ecosystems);
   if (!tables.ok()) return tables.error();
   // The tables as this release sees them: a derivative's own table, [id.release.X] overrides.
   mapping::select_for_host(
       *tables, mapping::HostRelease{host->os.id, host->os.id_like, host->os.version_codename, host->os.version_id});
 
   phase.emplace("providers");
-  auto sources = prepare_sources(ctx, std::move(*made), request_names(*tables, selected));
+  auto sources = prepare_sources(ctx, std::move(*made), request_names(*tables, *selected));
   if (!sources.ok()) return sources.error();
   phase.reset();
   solve::Options sopt;
@@ -442,20 +482,20 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   sopt.host = &*host;
   sopt.guess_unmapped = o.guess;
   sopt.testcase_dir = o.dump_testcase_dir;
-  auto solution = solve::resolve(ctx, selected, *tables, sources->providers, sopt);
+  auto solution = solve::resolve(ctx, *selected, *tables, sources->providers, sopt);
   if (!solution.ok()) return solution.error();
   phase.emplace("plan");
   auto outcome = plan::make_plan(std::move(*solution));
   if (!outcome.ok()) return outcome.error();
   phase.reset();
   if (!o.dump_testcase_dir.empty())
-    if (auto w = write_request(o, *path, has_declaration, *tables, *host, *outcome); !w.ok()) return w.error();
+    if (auto w = write_request(o, path, declared->has_file, *tables, *host, *outcome); !w.ok()) return w.error();
   std::string on = o.host_file.empty() ? host_text(ctx, *host)
                                        : (host->os.pretty_name.empty() ? host->os.id : host->os.pretty_name) + ", " +
                                              host->dpkg_arch + " (facts from " + o.host_file + ")";
-  Planned p{*path, on, std::move(*outcome), {}, std::move(*host), std::make_shared<Sources>(std::move(*sources))};
+  Planned p{path, on, std::move(*outcome), {}, std::move(*host), std::make_shared<Sources>(std::move(*sources))};
   if (p.sources->renderer) {
-    auto text = render_environment(*p.sources->renderer, p.outcome, o.environment_format, *path);
+    auto text = render_environment(*p.sources->renderer, p.outcome, o.environment_format, path);
     if (!text) return text.error();
     p.environment_file = std::move(*text);
   }

@@ -82,9 +82,8 @@ json commands_for(const std::string& manager) {
                         {{"name_only", {"{name}"}}, {"exact_version", nullptr}, {"version_ranges", null_ranges}}}}});
 }
 
-}  // namespace
-
-Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem) {
+// The file as JSON, an object with a "mappings" list.
+Result<json> read_mapping_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return error_at(ExitCode::bad_input, path, "cannot read the PEP 804 mapping file");
   std::stringstream ss;
@@ -101,20 +100,23 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
   if (!doc.is_object() || !doc.contains("mappings") || !doc["mappings"].is_array()) {
     return expected_at(path, "a PEP 804 mapping file (an object with a \"mappings\" list)");
   }
-  if (ecosystem.empty()) ecosystem = ecosystem_from_path(path);
-  static const std::regex kEcosystem(R"([a-z0-9\-_.]+(\+[a-z0-9\-_.]+)?)");
-  if (!std::regex_match(ecosystem, kEcosystem)) {
-    Error e = bad_input("ecosystem '" + ecosystem +
-                        "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)? "
-                        "(name it with --ecosystem)");
-    e.what = "ecosystem '" + ecosystem + "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)?";
-    e.hint = "name it with --ecosystem";
-    return e;
-  }
+  return doc;
+}
 
-  ImportResult r;
-  DraftTable& t = r.table;
-  t.ecosystem = ecosystem;
+Result<void> check_ecosystem(const std::string& ecosystem) {
+  static const std::regex kEcosystem(R"([a-z0-9\-_.]+(\+[a-z0-9\-_.]+)?)");
+  if (std::regex_match(ecosystem, kEcosystem)) return {};
+  Error e = bad_input("ecosystem '" + ecosystem +
+                      "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)? "
+                      "(name it with --ecosystem)");
+  e.what = "ecosystem '" + ecosystem + "' must match [a-z0-9-_.]+(+[a-z0-9-_.]+)?";
+  e.hint = "name it with --ecosystem";
+  return e;
+}
+
+// The table's own keys: its manager (the file's first package manager), the version rule the
+// manager's provider gives imported tables, its description and a comment on where it came from.
+void read_table_keys(const json& doc, const std::string& path, DraftTable& t) {
   t.version = "native";
   if (doc.contains("package_managers") && doc["package_managers"].is_array() && !doc["package_managers"].empty() &&
       doc["package_managers"][0].contains("name") && doc["package_managers"][0]["name"].is_string()) {
@@ -131,14 +133,45 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
                     " by `extdeps mappings import pep804`.",
                 "PEP 804 has no version rules or components; check them, and verify the names with",
                 "`extdeps mappings verify` before shipping this table."};
+}
 
-  std::map<std::string, DraftEntry> entries;
-  std::vector<std::string> order;
-  std::map<std::string, std::string> specs_from;  // id -> the id it is the same as
-  std::map<std::string, bool> saw_empty;          // id -> a mapping said "nothing"
-  std::size_t index = 0;
-  for (const auto& m : doc["mappings"]) {
-    const std::string where = path + ": mappings[" + std::to_string(index++) + "]";
+// A mapping's specs per category (build, host, run): an object of them, or one value for all.
+Result<std::array<std::optional<std::vector<std::string>>, 3>> category_specs(const json& specs,
+                                                                              const std::string& where) {
+  std::array<std::optional<std::vector<std::string>>, 3> lists;
+  if (specs.is_object()) {
+    const char* keys[] = {"build", "host", "run"};
+    for (int i = 0; i < 3; ++i) {
+      if (!specs.contains(keys[i])) continue;
+      auto v = strings_of(specs[keys[i]], where + ": specs." + keys[i]);
+      if (!v) return v.error();
+      lists[i] = *v;
+    }
+  } else {
+    auto v = strings_of(specs, where + ": specs");
+    if (!v) return v.error();
+    lists[1] = *v;  // the same packages for every category: host, and the fallback does the rest
+  }
+  return lists;
+}
+
+// Two alternatives are the same when they give the same packages once the category fallback is
+// applied ("libblas" as a string, or as {build, host, run} of it).
+std::array<std::vector<std::string>, 3> effective(const DraftAlternative& a) {
+  const std::vector<std::string> none;
+  const auto& b = a.build ? *a.build : a.host ? *a.host : none;
+  const auto& h = a.host ? *a.host : a.build ? *a.build : none;
+  const auto& r = a.run ? *a.run : h;
+  return {b, h, r};
+}
+
+// The mappings read one by one into entries, in the file's order; an id given twice gathers
+// its alternatives in one entry.
+class Importer {
+ public:
+  Importer(std::string manager, ImportResult& r) : manager_(std::move(manager)), r_(r) {}
+
+  Result<void> read(const json& m, const std::string& where) {
     if (!m.is_object() || !m.contains("id") || !m["id"].is_string()) {
       return expected_at(where, "an object with a string \"id\"");
     }
@@ -148,37 +181,76 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
     }
     if (m.contains("specs_from")) {
       if (!m["specs_from"].is_string()) return error_at(ExitCode::bad_input, where, "\"specs_from\" must be a string");
-      specs_from[id] = m["specs_from"].get<std::string>();
-      continue;
+      specs_from_[id] = m["specs_from"].get<std::string>();
+      return {};
     }
     if (!m.contains("specs"))
       return error_at(ExitCode::bad_input, where, id + " has neither \"specs\" nor \"specs_from\"");
-    if (!entries.count(id)) {
-      order.push_back(id);
+    if (!entries_.count(id)) {
+      order_.push_back(id);
       DraftEntry e;
       e.id = id;
       if (m.contains("description") && m["description"].is_string()) {
         e.description = m["description"].get<std::string>();
       }
-      entries.emplace(id, std::move(e));
+      entries_.emplace(id, std::move(e));
     }
-    DraftEntry& e = entries[id];
-    const json& specs = m["specs"];
-    std::array<std::optional<std::vector<std::string>>, 3> lists;  // build, host, run
-    if (specs.is_object()) {
-      const char* keys[] = {"build", "host", "run"};
-      for (int i = 0; i < 3; ++i) {
-        if (!specs.contains(keys[i])) continue;
-        auto v = strings_of(specs[keys[i]], where + ": specs." + keys[i]);
-        if (!v) return v.error();
-        lists[i] = *v;
+    auto lists = category_specs(m["specs"], where);
+    if (!lists) return lists.error();
+    auto alt = alternative_of(id, *lists);
+    if (!alt) {
+      saw_empty_[id] = true;
+      return {};
+    }
+    DraftEntry& e = entries_[id];
+    // A repeated id that says something of its own says it in its alternative's note.
+    if (m.contains("description") && m["description"].is_string() && m["description"] != e.description) {
+      const std::string d = m["description"].get<std::string>();
+      alt->note = alt->note.empty() ? d : d + " (" + alt->note + ")";
+    }
+    auto found = std::find_if(e.alternatives.begin(), e.alternatives.end(),
+                              [&](const DraftAlternative& a) { return effective(a) == effective(*alt); });
+    if (found == e.alternatives.end()) {
+      e.alternatives.push_back(std::move(*alt));
+    } else if (!alt->note.empty()) {
+      found->note += (found->note.empty() ? "" : "; ") + alt->note;
+    }
+    return {};
+  }
+
+  // The entries, in the file's order: one that maps to nothing says so, one whose every spec was
+  // left out goes; then the specs_from ids, each an alias of the entry it (in the end) names.
+  std::vector<DraftEntry> finish() {
+    for (const auto& id : order_) {
+      DraftEntry& e = entries_[id];
+      if (!e.alternatives.empty()) continue;
+      if (saw_empty_.count(id)) {
+        e.note = "the PEP 804 mapping maps it to nothing";
+      } else {
+        r_.warnings.push_back(id + ": no spec is a valid name; the id is left out");
+        entries_.erase(id);
       }
-    } else {
-      auto v = strings_of(specs, where + ": specs");
-      if (!v) return v.error();
-      lists[1] = *v;  // the same packages for every category: host, and the fallback does the rest
     }
-    // Names, with MatchSpecs kept in the note and invalid names left out.
+    for (const auto& [alias, target] : specs_from_) {
+      std::string to = target;
+      for (int hops = 0; hops < 16 && specs_from_.count(to); ++hops) to = specs_from_.at(to);
+      auto it = entries_.find(to);
+      if (it == entries_.end() || entries_.count(alias)) {
+        r_.warnings.push_back(alias + ": specs_from " + target + ", which has no mapping here; left out");
+        continue;
+      }
+      it->second.aliases.push_back(alias);
+    }
+    std::vector<DraftEntry> out;
+    for (auto& [id, e] : entries_) out.push_back(std::move(e));
+    return out;
+  }
+
+ private:
+  // The names of the specs, per category, with MatchSpecs kept in the note and invalid names
+  // left out (with a warning); nullopt when no category names a package.
+  std::optional<DraftAlternative> alternative_of(const std::string& id,
+                                                 const std::array<std::optional<std::vector<std::string>>, 3>& lists) {
     DraftAlternative alt;
     std::vector<std::string> kept_specs;
     bool any = false;
@@ -187,9 +259,9 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
       std::vector<std::string> names;
       for (const auto& text : *lists[i]) {
         Spec s = spec_of(text);
-        if (auto problem = name_problem(t.manager, s.name); problem || s.name.empty()) {
-          r.warnings.push_back(id + ": '" + text + "' " +
-                               (problem ? problem->substr(problem->find(" is ") + 1) : "is empty") + "; left out");
+        if (auto problem = name_problem(manager_, s.name); problem || s.name.empty()) {
+          r_.warnings.push_back(id + ": '" + text + "' " +
+                                (problem ? problem->substr(problem->find(" is ") + 1) : "is empty") + "; left out");
           continue;
         }
         if (!s.text.empty() && std::find(kept_specs.begin(), kept_specs.end(), s.text) == kept_specs.end()) {
@@ -202,56 +274,34 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
       // "no package": leave it out and let the category fallback answer.
       if (!names.empty()) (i == 0 ? alt.build : i == 1 ? alt.host : alt.run) = names;
     }
-    if (!any) {
-      saw_empty[id] = true;
-      continue;
-    }
+    if (!any) return std::nullopt;
     for (const auto& s : kept_specs) alt.note += (alt.note.empty() ? "PEP 804 spec '" : ", '") + s + "'";
-    // A repeated id that says something of its own says it in its alternative's note.
-    if (m.contains("description") && m["description"].is_string() && m["description"] != e.description) {
-      const std::string d = m["description"].get<std::string>();
-      alt.note = alt.note.empty() ? d : d + " (" + alt.note + ")";
-    }
-    // Two alternatives are the same when they give the same packages once the category
-    // fallback is applied ("libblas" as a string, or as {build, host, run} of it).
-    auto effective = [](const DraftAlternative& a) {
-      const std::vector<std::string> none;
-      const auto& b = a.build ? *a.build : a.host ? *a.host : none;
-      const auto& h = a.host ? *a.host : a.build ? *a.build : none;
-      const auto& r = a.run ? *a.run : h;
-      return std::array<std::vector<std::string>, 3>{b, h, r};
-    };
-    auto same = [&](const DraftAlternative& a) { return effective(a) == effective(alt); };
-    auto found = std::find_if(e.alternatives.begin(), e.alternatives.end(), same);
-    if (found == e.alternatives.end()) {
-      e.alternatives.push_back(std::move(alt));
-    } else if (!alt.note.empty()) {
-      found->note += (found->note.empty() ? "" : "; ") + alt.note;
-    }
+    return alt;
   }
-  for (const auto& id : order) {
-    DraftEntry& e = entries[id];
-    if (e.alternatives.empty()) {
-      if (saw_empty.count(id)) {
-        e.note = "the PEP 804 mapping maps it to nothing";
-      } else {
-        r.warnings.push_back(id + ": no spec is a valid name; the id is left out");
-        entries.erase(id);
-      }
-    }
-  }
-  // specs_from: the same packages as another id, which here is an alias of it.
-  for (const auto& [alias, target] : specs_from) {
-    std::string to = target;
-    for (int hops = 0; hops < 16 && specs_from.count(to); ++hops) to = specs_from.at(to);
-    auto it = entries.find(to);
-    if (it == entries.end() || entries.count(alias)) {
-      r.warnings.push_back(alias + ": specs_from " + target + ", which has no mapping here; left out");
-      continue;
-    }
-    it->second.aliases.push_back(alias);
-  }
-  for (auto& [id, e] : entries) t.entries.push_back(std::move(e));
+
+  std::string manager_;
+  ImportResult& r_;
+  std::map<std::string, DraftEntry> entries_;
+  std::vector<std::string> order_;
+  std::map<std::string, std::string> specs_from_;  // id -> the id it is the same as
+  std::map<std::string, bool> saw_empty_;          // id -> a mapping said "nothing"
+};
+
+}  // namespace
+
+Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem) {
+  auto doc = read_mapping_file(path);
+  if (!doc) return doc.error();
+  if (ecosystem.empty()) ecosystem = ecosystem_from_path(path);
+  if (auto good = check_ecosystem(ecosystem); !good) return good.error();
+  ImportResult r;
+  r.table.ecosystem = ecosystem;
+  read_table_keys(*doc, path, r.table);
+  Importer importer(r.table.manager, r);
+  std::size_t index = 0;
+  for (const auto& m : (*doc)["mappings"])
+    if (auto read = importer.read(m, path + ": mappings[" + std::to_string(index++) + "]"); !read) return read.error();
+  r.table.entries = importer.finish();
   return r;
 }
 

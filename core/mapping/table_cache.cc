@@ -295,57 +295,122 @@ std::string encode(std::string_view stamp, const Tables& tables) {
   return out;
 }
 
-std::optional<Tables> decode(std::string_view body, std::string_view stamp, const std::vector<std::string>* only_ids,
-                             std::string* damage, const std::set<std::string>* only_ecosystems) {
-  auto damaged = [damage](std::string what) -> std::optional<Tables> {
-    if (damage) *damage = std::move(what);
-    return std::nullopt;
-  };
-  Reader r(body);
-  std::uint32_t format = 0;
-  r(format);
-  if (r.failed() || format != kFormat) return std::nullopt;  // another layout: not damage, just not ours to read
-  const std::string_view its_stamp = r.view();
-  if (r.failed()) return damaged("cut short in its stamp");
-  if (its_stamp != stamp) return std::nullopt;  // the tables changed since
-  std::uint32_t head_len = 0;
-  r(head_len);
-  const std::string_view head = r.take(head_len);
-  std::uint32_t head_crc = 0;
-  r(head_crc);
-  if (r.failed()) return damaged("cut short in its head");
-  if (sealed::crc32_of(head) != head_crc) return damaged("checksum mismatch in its head");
+namespace {
 
-  Reader h(head);
+// Reads a body encode() wrote: its head (the tables, the index's blocks), then every entry or
+// those of some ids through the index. A step returns false where the body is damaged, with
+// `damage` saying how; a body of another format or stamp is not damaged, only not ours (`ours`).
+class Decoder {
+ public:
+  Decoder(std::string_view body, std::string* damage) : body_(body), damage_(damage) {}
+
+  bool ours = true;  // false: another layout or other tables; nothing to say about it
   Tables out;
-  std::vector<std::uint32_t> counts;
-  const std::uint32_t ntables = h.count(28);
-  for (std::uint32_t i = 0; i < ntables && !h.failed(); ++i) {
-    Table& t = out.tables.emplace_back();
-    h(t.ecosystem), h(t.manager), h(t.description), h(t.release), h(t.path), h(t.overlays);
-    counts.push_back(0);
-    h(counts.back());
+
+  bool read_head(std::string_view stamp) {
+    Reader r(body_);
+    std::uint32_t format = 0;
+    r(format);
+    if (r.failed() || format != kFormat) return not_ours();
+    const std::string_view its_stamp = r.view();
+    if (r.failed()) return damaged("cut short in its stamp");
+    if (its_stamp != stamp) return not_ours();  // the tables changed since
+    std::uint32_t head_len = 0;
+    r(head_len);
+    const std::string_view head = r.take(head_len);
+    std::uint32_t head_crc = 0;
+    r(head_crc);
+    if (r.failed()) return damaged("cut short in its head");
+    if (sealed::crc32_of(head) != head_crc) return damaged("checksum mismatch in its head");
+    if (!read_tables_and_blocks(head)) return false;
+    recs_ = r.take(std::size_t{nkeys_} * kRecordSize);
+    if (r.failed()) return damaged("cut short in its index");
+    entries_ = body_.substr(r.pos());
+    return true;
   }
-  std::uint32_t nkeys = 0, nblocks = 0;
-  h(nkeys), h(nblocks);
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> blocks;  // first hash, CRC
-  if (!h.failed() && nblocks == (std::uint64_t{nkeys} + kBlock - 1) / kBlock && nblocks <= head.size() / 12)
-    for (std::uint32_t b = 0; b < nblocks && !h.failed(); ++b) {
-      const std::uint64_t first = h.u64();
-      std::uint32_t c = 0;
-      h(c);
-      blocks.emplace_back(first, c);
+
+  // Every entry, in order; the index is not needed.
+  bool read_all() {
+    std::size_t offset = 0;
+    for (std::size_t t = 0; t < out.tables.size(); ++t) {
+      if (counts_[t] > entries_.size() / 8) return damaged("an entry count larger than the file");
+      out.tables[t].entries.resize(counts_[t]);
+      for (auto& e : out.tables[t].entries)
+        if (!read_entry(offset, e, &offset))
+          return damaged("entry at offset " + std::to_string(offset) + " of table " + out.tables[t].ecosystem +
+                         " does not match its checksum or does not read whole");
     }
-  if (h.failed() || !h.at_end() || blocks.size() != nblocks) return damaged("its head does not read whole");
-  for (std::size_t b = 1; b < blocks.size(); ++b)
-    if (blocks[b].first < blocks[b - 1].first) return damaged("its index is out of order");
-  const std::string_view recs = r.take(std::size_t{nkeys} * kRecordSize);
-  if (r.failed()) return damaged("cut short in its index");
-  const std::string_view entries = body.substr(r.pos());
+    if (offset != entries_.size()) return damaged("bytes after its last entry");
+    return true;
+  }
+
+  // The entries of `ids` (an id or an alias) in the tables of `ecosystems` (null: every table),
+  // found through the index: built in table order, each table's in their own order (by id).
+  bool read_some(const std::vector<std::string>& ids, const std::set<std::string>* ecosystems) {
+    std::vector<char> kept(out.tables.size(), 1);  // the tables whose entries are built
+    if (ecosystems)
+      for (std::size_t t = 0; t < out.tables.size(); ++t) {
+        const std::string& eco = out.tables[t].ecosystem;
+        kept[t] = ecosystems->count(eco) || ecosystems->count(eco.substr(0, eco.find('+')));
+      }
+    checked_.assign(blocks_.size(), 0);
+    std::set<std::uint64_t> hashes;
+    for (const auto& id : ids) hashes.insert(key_hash(id));
+    for (std::uint64_t want : hashes)
+      if (!find_records(want, kept)) return false;
+    for (const auto& [t, n] : wanted_) {
+      Entry& e = out.tables[t].entries.emplace_back();
+      if (!read_entry(offset_of_[{t, n}], e, nullptr))
+        return damaged("entry " + std::to_string(n) + " of table " + out.tables[t].ecosystem +
+                       " does not match its checksum or does not read whole");
+    }
+    return true;
+  }
+
+  // load_tables keeps entries sorted by id (Table::find searches them in halves); a body that is
+  // not is not ours.
+  bool check_order() {
+    for (const Table& t : out.tables)
+      for (std::size_t j = 1; j < t.entries.size(); ++j)
+        if (t.entries[j].id < t.entries[j - 1].id) return damaged("entries out of order");
+    return true;
+  }
+
+ private:
+  bool not_ours() { return false; }
+  bool damaged(std::string what) {
+    if (damage_) *damage_ = std::move(what);
+    return false;
+  }
+
+  // The head: each table's keys and entry count, then the index's blocks (first hash, CRC).
+  bool read_tables_and_blocks(std::string_view head) {
+    Reader h(head);
+    const std::uint32_t ntables = h.count(28);
+    for (std::uint32_t i = 0; i < ntables && !h.failed(); ++i) {
+      Table& t = out.tables.emplace_back();
+      h(t.ecosystem), h(t.manager), h(t.description), h(t.release), h(t.path), h(t.overlays);
+      counts_.push_back(0);
+      h(counts_.back());
+    }
+    std::uint32_t nblocks = 0;
+    h(nkeys_), h(nblocks);
+    if (!h.failed() && nblocks == (std::uint64_t{nkeys_} + kBlock - 1) / kBlock && nblocks <= head.size() / 12)
+      for (std::uint32_t b = 0; b < nblocks && !h.failed(); ++b) {
+        const std::uint64_t first = h.u64();
+        std::uint32_t c = 0;
+        h(c);
+        blocks_.emplace_back(first, c);
+      }
+    if (h.failed() || !h.at_end() || blocks_.size() != nblocks) return damaged("its head does not read whole");
+    for (std::size_t b = 1; b < blocks_.size(); ++b)
+      if (blocks_[b].first < blocks_[b - 1].first) return damaged("its index is out of order");
+    return true;
+  }
 
   // One entry: its length and CRC checked, then its fields read whole.
-  auto read_entry = [&](std::size_t offset, Entry& e, std::size_t* next) -> bool {
-    Reader er(entries.substr(std::min(offset, entries.size())));
+  bool read_entry(std::size_t offset, Entry& e, std::size_t* next) const {
+    Reader er(entries_.substr(std::min(offset, entries_.size())));
     std::uint32_t len = 0, c = 0;
     er(len), er(c);
     const std::string_view bytes = er.take(len);
@@ -354,90 +419,80 @@ std::optional<Tables> decode(std::string_view body, std::string_view stamp, cons
     fields(fr, e);
     if (next) *next = offset + 8 + len;
     return !fr.failed() && fr.at_end();
-  };
-
-  if (!only_ids) {
-    // Every entry, in order; the index is not needed.
-    std::size_t offset = 0;
-    for (std::size_t t = 0; t < out.tables.size(); ++t) {
-      if (counts[t] > entries.size() / 8) return damaged("an entry count larger than the file");
-      out.tables[t].entries.resize(counts[t]);
-      for (auto& e : out.tables[t].entries)
-        if (!read_entry(offset, e, &offset))
-          return damaged("entry at offset " + std::to_string(offset) + " of table " + out.tables[t].ecosystem +
-                         " does not match its checksum or does not read whole");
-    }
-    if (offset != entries.size()) return damaged("bytes after its last entry");
-  } else {
-    std::vector<char> checked(blocks.size(), 0);
-    auto record = [&](std::size_t i) {
-      Reader rr(recs.substr(i * kRecordSize, kRecordSize));
-      Record x{};
-      x.hash = rr.u64();
-      rr(x.table), rr(x.entry), rr(x.offset);
-      return x;
-    };
-    std::vector<char> kept(out.tables.size(), 1);  // the tables whose entries are built
-    if (only_ecosystems)
-      for (std::size_t t = 0; t < out.tables.size(); ++t) {
-        const std::string& eco = out.tables[t].ecosystem;
-        kept[t] = only_ecosystems->count(eco) || only_ecosystems->count(eco.substr(0, eco.find('+')));
-      }
-    std::set<std::pair<std::uint32_t, std::uint32_t>> wanted;  // (table, entry number)
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> offset_of;
-    std::set<std::uint64_t> hashes;
-    for (const auto& id : *only_ids) hashes.insert(key_hash(id));
-    for (std::uint64_t want : hashes) {
-      // The last block whose first hash is below `want`: records equal to it may start there.
-      auto it = std::lower_bound(blocks.begin(), blocks.end(), want,
-                                 [](const auto& b, std::uint64_t v) { return b.first < v; });
-      std::size_t b = it == blocks.begin() ? 0 : static_cast<std::size_t>(it - blocks.begin()) - 1;
-      for (; b < blocks.size() && blocks[b].first <= want; ++b) {
-        const std::size_t from = b * kBlock, to = std::min<std::size_t>(from + kBlock, nkeys);
-        if (!checked[b]) {
-          if (sealed::crc32_of(recs.substr(from * kRecordSize, (to - from) * kRecordSize)) != blocks[b].second)
-            return damaged("checksum mismatch in index block " + std::to_string(b));
-          // The search below trusts the order; a block out of order is not one we wrote.
-          std::uint64_t last = blocks[b].first;
-          for (std::size_t i = from; i < to; ++i) {
-            const std::uint64_t h = Reader(recs.substr(i * kRecordSize, 8)).u64();
-            if (h < last || (i == from && h != last))
-              return damaged("index block " + std::to_string(b) + " is out of order");
-            last = h;
-          }
-          checked[b] = 1;
-        }
-        // Records are sorted by hash: the first one of `want` is found in halves.
-        std::size_t lo = from, hi = to;
-        while (lo < hi) {
-          const std::size_t mid = lo + (hi - lo) / 2;
-          if (Reader(recs.substr(mid * kRecordSize, 8)).u64() < want) lo = mid + 1;
-          else hi = mid;
-        }
-        for (std::size_t i = lo; i < to; ++i) {
-          const Record x = record(i);
-          if (x.hash != want) break;
-          if (x.table >= counts.size() || x.entry >= counts[x.table]) return damaged("an index record names no entry");
-          if (!kept[x.table]) continue;
-          wanted.emplace(x.table, x.entry);
-          offset_of[{x.table, x.entry}] = x.offset;
-        }
-      }
-    }
-    // Built in table order, each table's entries in their own order (sorted by id).
-    for (const auto& [t, n] : wanted) {
-      Entry& e = out.tables[t].entries.emplace_back();
-      if (!read_entry(offset_of[{t, n}], e, nullptr))
-        return damaged("entry " + std::to_string(n) + " of table " + out.tables[t].ecosystem +
-                       " does not match its checksum or does not read whole");
-    }
   }
-  // load_tables keeps entries sorted by id (Table::find searches them in halves); a body that is
-  // not is not ours.
-  for (const Table& t : out.tables)
-    for (std::size_t j = 1; j < t.entries.size(); ++j)
-      if (t.entries[j].id < t.entries[j - 1].id) return damaged("entries out of order");
-  return out;
+
+  Record record(std::size_t i) const {
+    Reader rr(recs_.substr(i * kRecordSize, kRecordSize));
+    Record x{};
+    x.hash = rr.u64();
+    rr(x.table), rr(x.entry), rr(x.offset);
+    return x;
+  }
+
+  // Block b's records, checked once: their CRC, and their order (the search trusts it; a block
+  // out of order is not one we wrote).
+  bool check_block(std::size_t b, std::size_t from, std::size_t to) {
+    if (checked_[b]) return true;
+    if (sealed::crc32_of(recs_.substr(from * kRecordSize, (to - from) * kRecordSize)) != blocks_[b].second)
+      return damaged("checksum mismatch in index block " + std::to_string(b));
+    std::uint64_t last = blocks_[b].first;
+    for (std::size_t i = from; i < to; ++i) {
+      const std::uint64_t h = Reader(recs_.substr(i * kRecordSize, 8)).u64();
+      if (h < last || (i == from && h != last)) return damaged("index block " + std::to_string(b) + " is out of order");
+      last = h;
+    }
+    checked_[b] = 1;
+    return true;
+  }
+
+  // The records of hash `want`, from the last block whose first hash is below it (records equal
+  // to it may start there), into wanted_ where their table is kept.
+  bool find_records(std::uint64_t want, const std::vector<char>& kept) {
+    auto it = std::lower_bound(blocks_.begin(), blocks_.end(), want,
+                               [](const auto& b, std::uint64_t v) { return b.first < v; });
+    std::size_t b = it == blocks_.begin() ? 0 : static_cast<std::size_t>(it - blocks_.begin()) - 1;
+    for (; b < blocks_.size() && blocks_[b].first <= want; ++b) {
+      const std::size_t from = b * kBlock, to = std::min<std::size_t>(from + kBlock, nkeys_);
+      if (!check_block(b, from, to)) return false;
+      // Records are sorted by hash: the first one of `want` is found in halves.
+      std::size_t lo = from, hi = to;
+      while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (Reader(recs_.substr(mid * kRecordSize, 8)).u64() < want) lo = mid + 1;
+        else hi = mid;
+      }
+      for (std::size_t i = lo; i < to; ++i) {
+        const Record x = record(i);
+        if (x.hash != want) break;
+        if (x.table >= counts_.size() || x.entry >= counts_[x.table]) return damaged("an index record names no entry");
+        if (!kept[x.table]) continue;
+        wanted_.emplace(x.table, x.entry);
+        offset_of_[{x.table, x.entry}] = x.offset;
+      }
+    }
+    return true;
+  }
+
+  std::string_view body_;
+  std::string* damage_;
+  std::vector<std::uint32_t> counts_;                          // entries per table
+  std::uint32_t nkeys_ = 0;                                    // index records
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> blocks_;  // first hash, CRC
+  std::string_view recs_, entries_;
+  std::vector<char> checked_;                                  // per block
+  std::set<std::pair<std::uint32_t, std::uint32_t>> wanted_;   // (table, entry number)
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> offset_of_;
+};
+
+}  // namespace
+
+std::optional<Tables> decode(std::string_view body, std::string_view stamp, const std::vector<std::string>* only_ids,
+                             std::string* damage, const std::set<std::string>* only_ecosystems) {
+  Decoder d(body, damage);
+  if (!d.read_head(stamp)) return std::nullopt;
+  if (!(only_ids ? d.read_some(*only_ids, only_ecosystems) : d.read_all())) return std::nullopt;
+  if (!d.check_order()) return std::nullopt;
+  return std::move(d.out);
 }
 
 }  // namespace extdeps::mapping::table_cache

@@ -55,6 +55,17 @@ class Resolver {
   void guess_warnings();
   void cuda_warnings();
   void solve();
+  // The steps of solve(), solve.cc.
+  void mark_disfavored();
+  void select_in_range(Need& n);
+  void list_candidates(Need& n);
+  int solve_with(Solver* solv, Need* extra);
+  std::vector<Need*> involved_in(Solver* solv, int problem) const;
+  bool met(const Need* n) const;
+  bool drops_first(const Need* a, const Need* b) const;
+  void charge(Solver* solv, Need* d, int problem, const std::vector<Need*>& involved);
+  bool drop_until_solved(Solver* solv);
+  void retry_dropped(Solver* solv);
   void explain_failure(Need& n);
   Package package_of(Id p, const Bundle& bundle) const;
   void record_result(Solver* solv);
@@ -84,6 +95,7 @@ class Resolver {
   Solution out_;
   std::string testcase_dir_;             // Options::testcase_dir
   std::optional<Error> testcase_error_;  // writing it failed
+  std::vector<Need*> of_job_;            // the needs of the last solve's jobs, in job order
 };
 
 }  // namespace extdeps::solve::detail

@@ -266,13 +266,11 @@ void Resolver::guess_warnings() {
   }
 }
 
-void Resolver::solve() {
+// Only some providers' records carry track_features (Provider::has_track_features: conda).
+// Asking is a repodata lookup per solvable (13 ms of a warm apt resolve when tried for every
+// provider), so the others are not asked.
+void Resolver::mark_disfavored() {
   Pool* pool = b_.pool();
-  for (auto& n : needs_)
-    if (n.outcome.status != Status::unmapped && !n.views.empty()) n.in_job = true;
-  // Only some providers' records carry track_features (Provider::has_track_features: conda).
-  // Asking is a repodata lookup per solvable (13 ms of a warm apt resolve when tried for every
-  // provider), so the others are not asked.
   for (const auto& lp : loaded_) {
     if (!lp.available || !lp.provider->has_track_features()) continue;
     for (Id p = lp.available->start; p < lp.available->end; ++p)
@@ -281,131 +279,139 @@ void Resolver::solve() {
         disfavored_set_.insert(p);
       }
   }
-  pool_createwhatprovides(pool);
-  for (auto& n : needs_) {
-    if (!n.in_job) continue;
-    // The range is checked here with PEP 440's own rules (declare::range_contains: wildcards,
-    // pre-releases of an exclusive bound, local labels), not turned into pool relations, whose
-    // order can only approximate them at the edges.
-    {
-      Id p, pp;
-      SolvQueue sel;
-      FOR_PROVIDES(p, pp, n.name) {
-        const Bundle* bundle = bundles_.find(p);
-        if (bundle && declare::range_contains(n.req->range, version::upstream_as_pep440(bundle->upstream))) {
-          n.in_range.push_back(p);
-          n.in_range_set.insert(p);
-          sel.push(p);
-        }
-      }
-      if (n.in_range.empty()) n.failed = true;
-      else n.selection = pool_queuetowhatprovides(pool, sel.get());
-      // A mapping bundle over a disfavored package is disfavored too: the job chooses bundles.
-      for (Id p : n.in_range)
-        if (disfavored_set_.count(bundles_.find(p)->from) && disfavored_set_.insert(p).second) disfavored_.push_back(p);
-    }
-    // One line per package version: the installed one when the index has it too. By package
-    // name, then newest first: the order of the pool differs between a run that read the indexes
-    // and one that read the .solv cache, and what is said must not.
-    std::map<std::string, size_t> line_of;
-    std::vector<std::pair<Id, std::string>> lines;  // the package's solvable, its line
-    Id p, pp;
-    FOR_PROVIDES(p, pp, n.name) {
-      const Bundle* bundle = bundles_.find(p);
-      if (!bundle) continue;
-      std::string line = explain_.solvable(bundle->from) + " gives " + bundle->upstream;
-      Solvable* from = pool_id2solvable(pool, bundle->from);
-      std::string key = std::string(pool_id2str(pool, from->name)) + " " + pool_id2str(pool, from->evr);
-      auto it = line_of.find(key);
-      if (it == line_of.end()) {
-        line_of.emplace(key, lines.size());
-        lines.emplace_back(bundle->from, std::move(line));
-      } else if (from->repo == pool->installed) {
-        lines[it->second] = {bundle->from, std::move(line)};
-      }
-    }
-    std::stable_sort(lines.begin(), lines.end(), [&](const auto& a, const auto& b) {
-      Solvable* sa = pool_id2solvable(pool, a.first);
-      Solvable* sb = pool_id2solvable(pool, b.first);
-      if (sa->name != sb->name) return std::strcmp(pool_id2str(pool, sa->name), pool_id2str(pool, sb->name)) < 0;
-      return pool_evrcmp(pool, sa->evr, sb->evr, EVRCMP_COMPARE) > 0;
-    });
-    for (auto& [from, line] : lines) n.outcome.candidates.push_back(std::move(line));
-  }
+}
 
-  // One solver for every solve: libsolv keeps its package rules between solves, and a later
-  // solve's jobs are those of the first less the dropped needs, so only the first makes them.
-  SolverPtr solv(solver_create(pool));
-  // The jobs of the needs not dropped (and `extra`), in the declaration's order; of_job maps a
-  // job's index back to its need.
-  std::vector<Need*> of_job;
-  auto solve_with = [&](Need* extra) {
-    SolvQueue job;
-    of_job.clear();
-    for (auto& n : needs_) {
-      if (!n.in_job || (n.failed && &n != extra)) continue;
-      job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE_ONE_OF, n.selection);
-      of_job.push_back(&n);
+// The need's bundles in its range, as the job's selection. The range is checked here with PEP
+// 440's own rules (declare::range_contains: wildcards, pre-releases of an exclusive bound, local
+// labels), not turned into pool relations, whose order can only approximate them at the edges.
+void Resolver::select_in_range(Need& n) {
+  Pool* pool = b_.pool();
+  Id p, pp;
+  SolvQueue sel;
+  FOR_PROVIDES(p, pp, n.name) {
+    const Bundle* bundle = bundles_.find(p);
+    if (bundle && declare::range_contains(n.req->range, version::upstream_as_pep440(bundle->upstream))) {
+      n.in_range.push_back(p);
+      n.in_range_set.insert(p);
+      sel.push(p);
     }
-    // Installed mapping bundles may go when a package they pin is upgraded for another need.
-    SolvQueue inst;
-    for (Id p = b_.installed()->start; p < b_.installed()->end; ++p)
-      if (bundles_.find(p)) inst.push(p);
-    if (inst.size()) {
-      Id sel = pool_queuetowhatprovides(pool, inst.get());
-      job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, sel);
+  }
+  if (n.in_range.empty()) n.failed = true;
+  else n.selection = pool_queuetowhatprovides(pool, sel.get());
+  // A mapping bundle over a disfavored package is disfavored too: the job chooses bundles.
+  for (Id x : n.in_range)
+    if (disfavored_set_.count(bundles_.find(x)->from) && disfavored_set_.insert(x).second) disfavored_.push_back(x);
+}
+
+// What the need's candidates are, for the outcome: one line per package version, the installed
+// one when the index has it too. By package name, then newest first: the order of the pool
+// differs between a run that read the indexes and one that read the .solv cache, and what is
+// said must not.
+void Resolver::list_candidates(Need& n) {
+  Pool* pool = b_.pool();
+  std::map<std::string, size_t> line_of;
+  std::vector<std::pair<Id, std::string>> lines;  // the package's solvable, its line
+  Id p, pp;
+  FOR_PROVIDES(p, pp, n.name) {
+    const Bundle* bundle = bundles_.find(p);
+    if (!bundle) continue;
+    std::string line = explain_.solvable(bundle->from) + " gives " + bundle->upstream;
+    Solvable* from = pool_id2solvable(pool, bundle->from);
+    std::string key = std::string(pool_id2str(pool, from->name)) + " " + pool_id2str(pool, from->evr);
+    auto it = line_of.find(key);
+    if (it == line_of.end()) {
+      line_of.emplace(key, lines.size());
+      lines.emplace_back(bundle->from, std::move(line));
+    } else if (from->repo == pool->installed) {
+      lines[it->second] = {bundle->from, std::move(line)};
     }
-    for (Id h : host_solvables_) job.push2(SOLVER_LOCK | SOLVER_SOLVABLE, h);
-    // conda's track_features: a package that has them is chosen only when nothing else will do.
-    for (Id p : disfavored_) job.push2(SOLVER_DISFAVOR | SOLVER_SOLVABLE, p);
-    return solver_solve(solv.get(), job.get());
-  };
-  // The needs whose jobs a problem's rules name.
-  auto involved_in = [&](int problem) {
-    SolvQueue rules;
-    solver_findallproblemrules(solv.get(), problem, rules.get());
-    std::vector<Need*> involved;
-    for (int r = 0; r < rules.size(); ++r) {
-      if (solver_ruleclass(solv.get(), rules[r]) != SOLVER_RULE_JOB) continue;
-      int idx = solver_rule2jobidx(solv.get(), rules[r]);
-      if (idx < 0 || idx / 2 >= static_cast<int>(of_job.size())) continue;
-      Need* n = of_job[idx / 2];
-      if (std::find(involved.begin(), involved.end(), n) == involved.end()) involved.push_back(n);
+  }
+  std::stable_sort(lines.begin(), lines.end(), [&](const auto& a, const auto& b) {
+    Solvable* sa = pool_id2solvable(pool, a.first);
+    Solvable* sb = pool_id2solvable(pool, b.first);
+    if (sa->name != sb->name) return std::strcmp(pool_id2str(pool, sa->name), pool_id2str(pool, sb->name)) < 0;
+    return pool_evrcmp(pool, sa->evr, sb->evr, EVRCMP_COMPARE) > 0;
+  });
+  for (auto& [from, line] : lines) n.outcome.candidates.push_back(std::move(line));
+}
+
+// Solves the jobs of the needs not dropped (and `extra`), in the declaration's order; of_job_
+// maps a job's index back to its need. Returns the number of problems.
+int Resolver::solve_with(Solver* solv, Need* extra) {
+  Pool* pool = b_.pool();
+  SolvQueue job;
+  of_job_.clear();
+  for (auto& n : needs_) {
+    if (!n.in_job || (n.failed && &n != extra)) continue;
+    job.push2(SOLVER_INSTALL | SOLVER_SOLVABLE_ONE_OF, n.selection);
+    of_job_.push_back(&n);
+  }
+  // Installed mapping bundles may go when a package they pin is upgraded for another need.
+  SolvQueue inst;
+  for (Id p = b_.installed()->start; p < b_.installed()->end; ++p)
+    if (bundles_.find(p)) inst.push(p);
+  if (inst.size()) {
+    Id sel = pool_queuetowhatprovides(pool, inst.get());
+    job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, sel);
+  }
+  for (Id h : host_solvables_) job.push2(SOLVER_LOCK | SOLVER_SOLVABLE, h);
+  // conda's track_features: a package that has them is chosen only when nothing else will do.
+  for (Id p : disfavored_) job.push2(SOLVER_DISFAVOR | SOLVER_SOLVABLE, p);
+  return solver_solve(solv, job.get());
+}
+
+// The needs whose jobs a problem's rules name.
+std::vector<Need*> Resolver::involved_in(Solver* solv, int problem) const {
+  SolvQueue rules;
+  solver_findallproblemrules(solv, problem, rules.get());
+  std::vector<Need*> involved;
+  for (int r = 0; r < rules.size(); ++r) {
+    if (solver_ruleclass(solv, rules[r]) != SOLVER_RULE_JOB) continue;
+    int idx = solver_rule2jobidx(solv, rules[r]);
+    if (idx < 0 || idx / 2 >= static_cast<int>(of_job_.size())) continue;
+    Need* n = of_job_[idx / 2];
+    if (std::find(involved.begin(), involved.end(), n) == involved.end()) involved.push_back(n);
+  }
+  return involved;
+}
+
+// Whether the machine already meets the need.
+bool Resolver::met(const Need* n) const {
+  for (Id p : n->in_range)
+    if (bundles_.find(p)->installed) return true;
+  return false;
+}
+
+// The victim of a problem: a need not met yet before one that is, the later one in the
+// declaration first; the order the second look (retry_dropped) goes the other way.
+bool Resolver::drops_first(const Need* a, const Need* b) const {
+  return (met(b) && !met(a)) || (met(a) == met(b) && a->req > b->req);
+}
+
+// A problem charged to the need it drops: its rules in words (each line once), and the other
+// needs it names.
+void Resolver::charge(Solver* solv, Need* d, int problem, const std::vector<Need*>& involved) {
+  for (auto& l : explain_.problem(solv, problem))
+    if (std::none_of(d->conflict_lines.begin(), d->conflict_lines.end(),
+                     [&](const Reason& r) { return r.text == l.text; }))
+      d->conflict_lines.push_back(std::move(l));
+  for (Need* n : involved)
+    if (n != d && std::find(d->dropped_for.begin(), d->dropped_for.end(), n) == d->dropped_for.end()) {
+      d->conflict_lines.push_back({"it cannot be planned together with " + n->req->spec, ReasonKind::conflict});
+      d->dropped_for.push_back(n);
     }
-    return involved;
-  };
-  auto met = [&](const Need* n) {
-    for (Id p : n->in_range)
-      if (bundles_.find(p)->installed) return true;
-    return false;
-  };
-  // The victim of a problem: a need not met yet before one that is, the later one in the
-  // declaration first; the order the second look below goes the other way.
-  auto drops_first = [&](const Need* a, const Need* b) {
-    return (met(b) && !met(a)) || (met(a) == met(b) && a->req > b->req);
-  };
-  // A problem charged to the need it drops: its rules in words (each line once), and the other
-  // needs it names.
-  auto charge = [&](Need* d, int problem, const std::vector<Need*>& involved) {
-    for (auto& l : explain_.problem(solv.get(), problem))
-      if (std::none_of(d->conflict_lines.begin(), d->conflict_lines.end(),
-                       [&](const Reason& r) { return r.text == l.text; }))
-        d->conflict_lines.push_back(std::move(l));
-    for (Need* n : involved)
-      if (n != d && std::find(d->dropped_for.begin(), d->dropped_for.end(), n) == d->dropped_for.end()) {
-        d->conflict_lines.push_back({"it cannot be planned together with " + n->req->spec, ReasonKind::conflict});
-        d->dropped_for.push_back(n);
-      }
-  };
-  bool tied = true;  // every problem was tied to a need
+}
+
+// Solves, dropping one need per problem until none is left: two needs that conflict fail one,
+// not both, and a need that is already met is the last to be dropped. False when a problem
+// could not be tied to a need (then the solve stops there).
+bool Resolver::drop_until_solved(Solver* solv) {
   for (size_t round = 0; round <= needs_.size(); ++round) {
-    int problems = solve_with(nullptr);
-    if (problems == 0) break;
-    // Each problem drops one requirement, and the rest are solved again: two needs that
-    // conflict fail one, not both, and a need that is already met is the last to be dropped.
+    int problems = solve_with(solv, nullptr);
+    if (problems == 0) return true;
     bool marked = false;
     for (int i = 1; i <= problems; ++i) {
-      std::vector<Need*> involved = involved_in(i);
+      std::vector<Need*> involved = involved_in(solv, i);
       if (involved.empty()) continue;
       Need* victim = nullptr;
       for (Need* n : involved)
@@ -416,43 +422,60 @@ void Resolver::solve() {
         victim->failed = true;
         marked = true;
       }
-      charge(victim, i, involved);
+      charge(solv, victim, i, involved);
     }
     if (!marked) {
       out_.problems.push_back({"", "the solver found a problem it could not tie to one requirement", {}});
-      tied = false;
-      break;
+      return false;
     }
   }
-  // libsolv's proof of a problem names every job whose unit decisions it used, not only those
-  // that conflict: a need dropped beside one that failed for reasons of its own (a package the
-  // machine has that its candidate conflicts with) may fit the plan after all. Such a need is
-  // tried again with the needs kept, most wanted first; one that still fails is explained by
-  // that solve, against what is planned.
-  if (tied) {
-    std::vector<Need*> second;
-    for (auto& n : needs_)
-      if (n.in_job && n.failed &&
-          std::any_of(n.dropped_for.begin(), n.dropped_for.end(), [](const Need* o) { return o->failed; }))
-        second.push_back(&n);
-    std::sort(second.begin(), second.end(), [&](const Need* a, const Need* b) { return drops_first(b, a); });
-    bool last_failed = false;
-    for (Need* d : second) {
-      int problems = solve_with(d);
-      last_failed = problems != 0;
-      d->conflict_lines.clear();
-      d->dropped_for.clear();
-      if (!last_failed) {
-        d->failed = false;
-        continue;
-      }
-      for (int i = 1; i <= problems; ++i) charge(d, i, involved_in(i));
+  return true;
+}
+
+// libsolv's proof of a problem names every job whose unit decisions it used, not only those that
+// conflict: a need dropped beside one that failed for reasons of its own (a package the machine
+// has that its candidate conflicts with) may fit the plan after all. Such a need is tried again
+// with the needs kept, most wanted first; one that still fails is explained by that solve,
+// against what is planned.
+void Resolver::retry_dropped(Solver* solv) {
+  std::vector<Need*> second;
+  for (auto& n : needs_)
+    if (n.in_job && n.failed &&
+        std::any_of(n.dropped_for.begin(), n.dropped_for.end(), [](const Need* o) { return o->failed; }))
+      second.push_back(&n);
+  std::sort(second.begin(), second.end(), [&](const Need* a, const Need* b) { return drops_first(b, a); });
+  bool last_failed = false;
+  for (Need* d : second) {
+    int problems = solve_with(solv, d);
+    last_failed = problems != 0;
+    d->conflict_lines.clear();
+    d->dropped_for.clear();
+    if (!last_failed) {
+      d->failed = false;
+      continue;
     }
-    // The solver holds the last solve: when that was a failed try, the plan is solved again.
-    if (last_failed) solve_with(nullptr);
+    for (int i = 1; i <= problems; ++i) charge(solv, d, i, involved_in(solv, i));
   }
-  if (solv && !testcase_dir_.empty()) write_testcase(solv.get());
-  if (solv) record_result(solv.get());
+  // The solver holds the last solve: when that was a failed try, the plan is solved again.
+  if (last_failed) solve_with(solv, nullptr);
+}
+
+void Resolver::solve() {
+  for (auto& n : needs_)
+    if (n.outcome.status != Status::unmapped && !n.views.empty()) n.in_job = true;
+  mark_disfavored();
+  pool_createwhatprovides(b_.pool());
+  for (auto& n : needs_) {
+    if (!n.in_job) continue;
+    select_in_range(n);
+    list_candidates(n);
+  }
+  // One solver for every solve: libsolv keeps its package rules between solves, and a later
+  // solve's jobs are those of the first less the dropped needs, so only the first makes them.
+  SolverPtr solv(solver_create(b_.pool()));
+  if (drop_until_solved(solv.get())) retry_dropped(solv.get());
+  if (!testcase_dir_.empty()) write_testcase(solv.get());
+  record_result(solv.get());
   // Why each candidate of a failed need cannot be installed is asked of libsolv one candidate at a
   // time; one solve of them all first answers for every candidate that can be.
   std::vector<Id> candidates;

@@ -95,34 +95,35 @@ Error no_pipe(int err) {
 
 }  // namespace
 
-Result<ProcessResult> run_process(const ProcessRequest& request) {
-  const auto& argv = request.argv;
-  if (argv.empty() || argv[0].empty()) return error_at(ExitCode::environment, "", "no command to run");
-  Fd file;
-  if (!request.on_line && !request.stdout_file.empty()) {
-    file.fd = ::open(request.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (file.fd < 0)
-      return error_at(ExitCode::environment, request.stdout_file,
-                      std::string("cannot create: ") + std::strerror(errno));
-  }
-  int in[2], out[2], err[2];
-  if (pipe2(in, O_CLOEXEC) != 0) return no_pipe(errno);
-  Fd in_r{in[0]}, in_w{in[1]};
-  if (pipe2(out, O_CLOEXEC) != 0) return no_pipe(errno);
-  Fd out_r{out[0]}, out_w{out[1]};
-  if (pipe2(err, O_CLOEXEC) != 0) return no_pipe(errno);
-  Fd err_r{err[0]}, err_w{err[1]};
+namespace {
 
+// The three pipes between this process and the child: its stdin, stdout and stderr.
+struct Pipes {
+  Fd in_r, in_w, out_r, out_w, err_r, err_w;
+};
+
+Result<void> make_pipes(Pipes& p) {
+  int fds[2];
+  for (auto [r, w] : {std::pair{&p.in_r, &p.in_w}, std::pair{&p.out_r, &p.out_w}, std::pair{&p.err_r, &p.err_w}}) {
+    if (pipe2(fds, O_CLOEXEC) != 0) return no_pipe(errno);
+    r->fd = fds[0];
+    w->fd = fds[1];
+  }
+  return {};
+}
+
+// Starts argv[0] (a path) on the pipes, in a process group of its own, so a timeout also ends
+// what a wrapper script started; every signal at its default and none blocked, whatever this
+// process does with them (SIGPIPE is blocked here while writing the input; a library user may
+// block others).
+Result<pid_t> spawn_child(const ProcessRequest& request, Pipes& p) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in_r.fd, STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out_w.fd, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_w.fd, STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, p.in_r.fd, STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, p.out_w.fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, p.err_w.fd, STDERR_FILENO);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  // A process group of its own, so a timeout also ends what a wrapper script started; every
-  // signal at its default and none blocked, whatever this process does with them (SIGPIPE is
-  // ignored here while writing the input; a library user may block others).
   sigset_t none, all;
   sigemptyset(&none);
   sigfillset(&all);
@@ -131,7 +132,7 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   posix_spawnattr_setpgroup(&attr, 0);
   std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const auto& a : request.argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   std::vector<char*> envp;
   if (request.env) {
@@ -143,129 +144,183 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) {
-    Error e = environment_error("cannot start " + argv[0] + ": " + std::strerror(rc));
-    e.place = argv[0];
+    Error e = environment_error("cannot start " + request.argv[0] + ": " + std::strerror(rc));
+    e.place = request.argv[0];
     e.what = std::string("cannot start (") + std::strerror(rc) + ")";
     return e;
   }
-  in_r.close();
-  out_w.close();
-  err_w.close();
-  fcntl(in_w.fd, F_SETFL, O_NONBLOCK);
+  p.in_r.close();
+  p.out_w.close();
+  p.err_w.close();
+  fcntl(p.in_w.fd, F_SETFL, O_NONBLOCK);
+  return pid;
+}
 
-  ProcessResult run;
-  const std::string_view input = request.input;
-  std::string pending;  // stdout not yet handed over as a line
-  std::size_t written = 0, read_total = 0;
-  std::optional<Error> file_error;
-  if (input.empty()) in_w.close();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(request.timeout_ms);
-  auto kill_group = [&] { ::kill(-pid, SIGKILL); };
-  bool done = false;
-  while (!done && (out_r.fd >= 0 || err_r.fd >= 0)) {
-    auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) {
-      run.timed_out = true;
-      kill_group();
-      break;
-    }
-    pollfd fds[3];
-    int n = 0;
-    int out_i = -1, err_i = -1, in_i = -1;
-    if (out_r.fd >= 0) fds[out_i = n++] = {out_r.fd, POLLIN, 0};
-    if (err_r.fd >= 0) fds[err_i = n++] = {err_r.fd, POLLIN, 0};
-    if (in_w.fd >= 0) fds[in_i = n++] = {in_w.fd, POLLOUT, 0};
-    int ready = poll(fds, static_cast<nfds_t>(n), static_cast<int>(left));
-    if (ready < 0 && errno != EINTR) break;
-    if (ready <= 0) continue;
-    if (in_i >= 0 && fds[in_i].revents) {
-      if (fds[in_i].revents & POLLOUT) {
-        ssize_t w = write_without_sigpipe(in_w.fd, input.data() + written, input.size() - written);
-        if (w > 0) written += static_cast<std::size_t>(w);
-        if (w < 0 && errno != EAGAIN && errno != EINTR) in_w.close();  // it stopped reading
-      } else {
-        in_w.close();
-      }
-      if (written == input.size()) in_w.close();
-    }
-    if (err_i >= 0 && fds[err_i].revents) {
-      char buf[4096];
-      ssize_t r = ::read(err_r.fd, buf, sizeof buf);
-      if (r <= 0) {
-        if (r == 0 || (errno != EINTR && errno != EAGAIN)) err_r.close();
-      } else {
-        run.err_tail.append(buf, static_cast<std::size_t>(r));
-        if (run.err_tail.size() > kErrTail) run.err_tail.erase(0, run.err_tail.size() - kErrTail);
-      }
-    }
-    if (out_i >= 0 && fds[out_i].revents) {
-      char buf[65536];
-      ssize_t r = ::read(out_r.fd, buf, sizeof buf);
-      if (r <= 0) {
-        if (r == 0 || (errno != EINTR && errno != EAGAIN)) out_r.close();
-        continue;
-      }
-      read_total += static_cast<std::size_t>(r);
-      if (read_total > request.max_output) {
-        run.too_big = true;
+// The exchange with a running child: its input written as it takes it, its stderr's tail kept,
+// its stdout kept, written to a file or handed over line by line, until it closes both or a
+// limit ends it (then its process group is killed).
+class Exchange {
+ public:
+  Exchange(const ProcessRequest& request, Pipes& pipes, pid_t pid, int file_fd, ProcessResult& run)
+      : request_(request), p_(pipes), pid_(pid), file_fd_(file_fd), run_(run) {
+    if (request.input.empty()) p_.in_w.close();
+  }
+
+  // Polls until stdout and stderr are closed, the deadline passes or a limit is met.
+  void run_until(std::chrono::steady_clock::time_point deadline) {
+    while (!stopped_ && (p_.out_r.fd >= 0 || p_.err_r.fd >= 0)) {
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+      if (left <= 0) {
+        run_.timed_out = true;
         kill_group();
         break;
       }
-      if (file.fd >= 0) {
-        for (ssize_t off = 0; off < r;) {
-          ssize_t w = ::write(file.fd, buf + off, static_cast<std::size_t>(r - off));
-          if (w < 0 && errno == EINTR) continue;
-          if (w <= 0) {
-            file_error = error_at(ExitCode::environment, request.stdout_file,
-                                  std::string("cannot write: ") + std::strerror(errno));
-            break;
-          }
-          off += w;
-        }
-        if (file_error) {
-          kill_group();
-          break;
-        }
-        continue;
+      pollfd fds[3];
+      int n = 0;
+      int out_i = -1, err_i = -1, in_i = -1;
+      if (p_.out_r.fd >= 0) fds[out_i = n++] = {p_.out_r.fd, POLLIN, 0};
+      if (p_.err_r.fd >= 0) fds[err_i = n++] = {p_.err_r.fd, POLLIN, 0};
+      if (p_.in_w.fd >= 0) fds[in_i = n++] = {p_.in_w.fd, POLLOUT, 0};
+      int ready = poll(fds, static_cast<nfds_t>(n), static_cast<int>(left));
+      if (ready < 0 && errno != EINTR) break;
+      if (ready <= 0) continue;
+      if (in_i >= 0 && fds[in_i].revents) write_input(fds[in_i].revents);
+      if (err_i >= 0 && fds[err_i].revents) read_stderr();
+      if (out_i >= 0 && fds[out_i].revents) read_stdout();
+    }
+    // The last line, without its '\n', once the child closed stdout of its own accord.
+    if (request_.on_line && !stopped_ && !run_.timed_out && !run_.too_big && !file_error_ && !pending_.empty())
+      if (!request_.on_line(pending_)) run_.stopped = true;
+  }
+
+  void kill_group() { ::kill(-pid_, SIGKILL); }
+  std::optional<Error>& file_error() { return file_error_; }
+
+ private:
+  void write_input(short revents) {
+    const std::string_view input = request_.input;
+    if (revents & POLLOUT) {
+      ssize_t w = write_without_sigpipe(p_.in_w.fd, input.data() + written_, input.size() - written_);
+      if (w > 0) written_ += static_cast<std::size_t>(w);
+      if (w < 0 && errno != EAGAIN && errno != EINTR) p_.in_w.close();  // it stopped reading
+    } else {
+      p_.in_w.close();
+    }
+    if (written_ == input.size()) p_.in_w.close();
+  }
+
+  void read_stderr() {
+    char buf[4096];
+    ssize_t r = ::read(p_.err_r.fd, buf, sizeof buf);
+    if (r <= 0) {
+      if (r == 0 || (errno != EINTR && errno != EAGAIN)) p_.err_r.close();
+      return;
+    }
+    run_.err_tail.append(buf, static_cast<std::size_t>(r));
+    if (run_.err_tail.size() > kErrTail) run_.err_tail.erase(0, run_.err_tail.size() - kErrTail);
+  }
+
+  void read_stdout() {
+    char buf[65536];
+    ssize_t r = ::read(p_.out_r.fd, buf, sizeof buf);
+    if (r <= 0) {
+      if (r == 0 || (errno != EINTR && errno != EAGAIN)) p_.out_r.close();
+      return;
+    }
+    read_total_ += static_cast<std::size_t>(r);
+    if (read_total_ > request_.max_output) {
+      run_.too_big = true;
+      stop();
+      return;
+    }
+    const std::string_view bytes(buf, static_cast<std::size_t>(r));
+    if (file_fd_ >= 0) write_to_file(bytes);
+    else if (!request_.on_line) run_.out.append(bytes);
+    else hand_over_lines(bytes);
+  }
+
+  void write_to_file(std::string_view bytes) {
+    for (std::size_t off = 0; off < bytes.size();) {
+      ssize_t w = ::write(file_fd_, bytes.data() + off, bytes.size() - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        file_error_ =
+            error_at(ExitCode::environment, request_.stdout_file, std::string("cannot write: ") + std::strerror(errno));
+        stop();
+        return;
       }
-      if (!request.on_line) {
-        run.out.append(buf, static_cast<std::size_t>(r));
-        continue;
-      }
-      // Only the bytes just read are searched for '\n' (what was pending holds none), so a long
-      // line costs its length, not its length squared.
-      const std::size_t scanned = pending.size();
-      pending.append(buf, static_cast<std::size_t>(r));
-      std::size_t start = 0;
-      for (std::size_t nl; (nl = pending.find('\n', std::max(start, scanned))) != std::string::npos; start = nl + 1) {
-        if (!request.on_line(std::string_view(pending).substr(start, nl - start))) {
-          run.stopped = true;
-          kill_group();
-          done = true;
-          break;
-        }
-      }
-      pending.erase(0, start);
-      if (!done && request.max_line && pending.size() > request.max_line) {
-        run.too_big = run.line_too_long = true;
-        kill_group();
-        break;
-      }
+      off += static_cast<std::size_t>(w);
     }
   }
-  if (request.on_line && !done && !run.timed_out && !run.too_big && !file_error && !pending.empty())
-    if (!request.on_line(pending)) run.stopped = true;
-  in_w.close();
-  out_r.close();
-  err_r.close();
+
+  // Only the bytes just read are searched for '\n' (what was pending holds none), so a long line
+  // costs its length, not its length squared.
+  void hand_over_lines(std::string_view bytes) {
+    const std::size_t scanned = pending_.size();
+    pending_.append(bytes);
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = pending_.find('\n', std::max(start, scanned))) != std::string::npos; start = nl + 1) {
+      if (!request_.on_line(std::string_view(pending_).substr(start, nl - start))) {
+        run_.stopped = true;
+        stop();
+        return;
+      }
+    }
+    pending_.erase(0, start);
+    if (request_.max_line && pending_.size() > request_.max_line) {
+      run_.too_big = run_.line_too_long = true;
+      stop();
+    }
+  }
+
+  void stop() {
+    kill_group();
+    stopped_ = true;
+  }
+
+  const ProcessRequest& request_;
+  Pipes& p_;
+  pid_t pid_;
+  int file_fd_;
+  ProcessResult& run_;
+  std::string pending_;  // stdout not yet handed over as a line
+  std::size_t written_ = 0, read_total_ = 0;
+  std::optional<Error> file_error_;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+Result<ProcessResult> run_process(const ProcessRequest& request) {
+  const auto& argv = request.argv;
+  if (argv.empty() || argv[0].empty()) return error_at(ExitCode::environment, "", "no command to run");
+  Fd file;
+  if (!request.on_line && !request.stdout_file.empty()) {
+    file.fd = ::open(request.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (file.fd < 0)
+      return error_at(ExitCode::environment, request.stdout_file,
+                      std::string("cannot create: ") + std::strerror(errno));
+  }
+  Pipes pipes;
+  if (auto made = make_pipes(pipes); !made) return made.error();
+  auto pid = spawn_child(request, pipes);
+  if (!pid) return pid.error();
+
+  ProcessResult run;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(request.timeout_ms);
+  Exchange exchange(request, pipes, *pid, file.fd, run);
+  exchange.run_until(deadline);
+  pipes.in_w.close();
+  pipes.out_r.close();
+  pipes.err_r.close();
   // stdout is closed; a child that lingers past the deadline is killed too, and one the kernel
   // does not let go of within a second of that is left behind rather than waited for.
   int status = 0;
-  if (!reap_until(pid, status, std::max(deadline, std::chrono::steady_clock::now()))) {
+  if (!reap_until(*pid, status, std::max(deadline, std::chrono::steady_clock::now()))) {
     run.timed_out = true;
-    kill_group();
-    if (!reap_until(pid, status, std::chrono::steady_clock::now() + std::chrono::seconds(1))) status = SIGKILL;
+    exchange.kill_group();
+    if (!reap_until(*pid, status, std::chrono::steady_clock::now() + std::chrono::seconds(1))) status = SIGKILL;
   }
   if (WIFEXITED(status)) {
     run.exit_status = WEXITSTATUS(status);
@@ -273,7 +328,7 @@ Result<ProcessResult> run_process(const ProcessRequest& request) {
     run.signal = WTERMSIG(status);
     run.exit_status = 128 + run.signal;
   }
-  if (file_error) return *file_error;
+  if (exchange.file_error()) return *exchange.file_error();
   return run;
 }
 

@@ -117,6 +117,7 @@ TEST_F(EnvCommandTest, ACondaEnvironmentGivesItsPrefix) {
 // --format json validates against schema/env.schema.json (which refers to plan.schema.json), met
 // and missing alike; checked by Python's jsonschema, skipped, saying why, where it is missing.
 TEST_F(EnvCommandTest, JsonFollowsTheEnvSchema) {
+  EXTDEPS_NEEDS_PROVIDER("apt");  // --manager apt
   if (std::system("/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "/usr/bin/python3 with jsonschema is missing (Debian: python3-jsonschema)";
   std::string schemas = std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/../schema";

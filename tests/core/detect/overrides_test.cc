@@ -164,7 +164,8 @@ TEST(HostOverrides, DetectHostAppliesThemAndSkipsTheProbe) {
 // --system (EXTDEPS_OVERRIDE_OS) names another system: its ID_LIKE is the one that system's
 // os-release has, so its tables and managers are chosen as on it; a mac has no glibc or Linux.
 TEST(HostOverrides, AnotherSystemGetsItsIdLike) {
-  EXTDEPS_NEEDS_PROVIDER("dnf");
+  EXTDEPS_NEEDS_PROVIDER("dnf");  // rocky's ID_LIKE is the dnf descriptor's derived_systems
+  EXTDEPS_NEEDS_PROVIDER("apt");  // linuxmint's is apt's
   auto rocky = with_env({{"EXTDEPS_OVERRIDE_OS", "rocky:9.4"}});
   ASSERT_TRUE(rocky.ok());
   EXPECT_EQ(rocky->os.id, "rocky");
