@@ -475,12 +475,12 @@ class Decoder {
 
   std::string_view body_;
   std::string* damage_;
-  std::vector<std::uint32_t> counts_;                          // entries per table
-  std::uint32_t nkeys_ = 0;                                    // index records
+  std::vector<std::uint32_t> counts_;                            // entries per table
+  std::uint32_t nkeys_ = 0;                                      // index records
   std::vector<std::pair<std::uint64_t, std::uint32_t>> blocks_;  // first hash, CRC
   std::string_view recs_, entries_;
-  std::vector<char> checked_;                                  // per block
-  std::set<std::pair<std::uint32_t, std::uint32_t>> wanted_;   // (table, entry number)
+  std::vector<char> checked_;                                 // per block
+  std::set<std::pair<std::uint32_t, std::uint32_t>> wanted_;  // (table, entry number)
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> offset_of_;
 };
 

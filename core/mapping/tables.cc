@@ -245,12 +245,15 @@ void remove_stale_table_caches(const std::string& dir) {
 
 }  // namespace
 
-Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs,
-                           const std::vector<std::string>* only_ids, const std::set<std::string>* only_ecosystems) {
+namespace {
+
+// The tables to read, in reading order: the shipped folder's, then each extra folder's, each
+// folder's sorted by name; a folder named twice (callers may pass the default) is read once.
+Result<std::vector<std::string>> table_files(const Context& ctx, const std::vector<std::string>& dirs) {
   std::vector<std::string> all{default_mappings_dir(ctx)};
   all.insert(all.end(), dirs.begin(), dirs.end());
-  std::vector<std::string> files;  // every table, in reading order
-  std::set<std::string> done;      // a folder named twice (callers may pass the default) reads once
+  std::vector<std::string> files;
+  std::set<std::string> done;
   for (std::size_t i = 0; i < all.size(); ++i) {
     const std::string& dir = all[i];
     std::error_code ec;
@@ -276,32 +279,12 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
     std::sort(in_dir.begin(), in_dir.end());
     files.insert(files.end(), in_dir.begin(), in_dir.end());
   }
+  return files;
+}
 
-  // A warm run reads what an earlier run parsed (table_cache.h).
-  std::optional<std::string> stamp;
-  std::string cache_path;
-  if (ctx.cache_enabled()) {
-    stamp = table_cache::stamp(files);
-    cache_path = table_cache_path(ctx, files);
-    if (stamp) {
-      // Mapped, not read: a run that asks about a few ids touches the pages of their entries.
-      if (auto file = sealed::MappedFile::open(cache_path)) {
-        auto body = sealed::unseal_unchecked_body(table_cache::kKind, file->bytes());
-        std::string damage;
-        if (body.ok()) {
-          if (auto cached = table_cache::decode(*body, *stamp, only_ids, &damage, only_ecosystems))
-            return std::move(*cached);
-        } else {
-          damage = body.error().message;
-        }
-        if (!damage.empty())
-          ctx.warn(cache_path + ": damaged cache file (" + damage + "); rebuilding it from the tables");
-      }
-    }
-  }
-
-  // Parsed on two threads (a cold run has nothing else to do meanwhile; each table is parsed on
-  // its own), merged in reading order.
+// The tables parsed on two threads (a cold run has nothing else to do meanwhile; each table is
+// parsed on its own), merged in reading order: a later table of an ecosystem overlays the earlier.
+Result<Tables> parse_tables(const std::vector<std::string>& files) {
   std::vector<std::optional<Result<Table>>> parsed(files.size());
   {
     std::atomic<std::size_t> next{0};
@@ -332,7 +315,42 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
     }
   }
   share_aliases(out.tables);
+  return out;
+}
 
+}  // namespace
+
+Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& dirs,
+                           const std::vector<std::string>* only_ids, const std::set<std::string>* only_ecosystems) {
+  auto listed = table_files(ctx, dirs);
+  if (!listed) return listed.error();
+  const std::vector<std::string>& files = *listed;
+
+  // A warm run reads what an earlier run parsed (table_cache.h).
+  std::optional<std::string> stamp;
+  std::string cache_path;
+  if (ctx.cache_enabled()) {
+    stamp = table_cache::stamp(files);
+    cache_path = table_cache_path(ctx, files);
+    if (stamp) {
+      // Mapped, not read: a run that asks about a few ids touches the pages of their entries.
+      if (auto file = sealed::MappedFile::open(cache_path)) {
+        auto body = sealed::unseal_unchecked_body(table_cache::kKind, file->bytes());
+        std::string damage;
+        if (body.ok()) {
+          if (auto cached = table_cache::decode(*body, *stamp, only_ids, &damage, only_ecosystems))
+            return std::move(*cached);
+        } else {
+          damage = body.error().message;
+        }
+        if (!damage.empty())
+          ctx.warn(cache_path + ": damaged cache file (" + damage + "); rebuilding it from the tables");
+      }
+    }
+  }
+
+  auto out = parse_tables(files);
+  if (!out) return out.error();
   // Written only when no table changed while it was read (the stamp is taken again).
   if (stamp && table_cache::stamp(files) == stamp) {
     std::error_code ec;
@@ -340,7 +358,7 @@ Result<Tables> load_tables(const Context& ctx, const std::vector<std::string>& d
     fs::create_directories(dir, ec);
     if (!ec) {
       sealed::remove_stale_temps(dir);
-      if (sealed::write_atomically(cache_path, table_cache::kKind, table_cache::encode(*stamp, out)).ok())
+      if (sealed::write_atomically(cache_path, table_cache::kKind, table_cache::encode(*stamp, *out)).ok())
         remove_stale_table_caches(dir);
     }
   }

@@ -70,7 +70,8 @@ struct LongFunction {
 };
 
 bool starts_with_word(const std::string& h, std::string_view word) {
-  return h.rfind(word, 0) == 0 && (h.size() == word.size() || !std::isalnum(static_cast<unsigned char>(h[word.size()])));
+  return h.rfind(word, 0) == 0 &&
+         (h.size() == word.size() || !std::isalnum(static_cast<unsigned char>(h[word.size()])));
 }
 
 // Whether a block opened in a scope after `head` is a function's body: its head has a parameter
@@ -169,10 +170,11 @@ TEST(CoreFunctionsAreShort, NoneIsLongerThanAHundredLines) {
       long_functions("t.cc", "class C {\n void g(\n   int y) const {\n" + body + "  if (y) { z(); }\n }\n};\n");
   ASSERT_EQ(member.size(), 1u);
   EXPECT_EQ(member[0].lines, 103);
-  EXPECT_GT(measured, 1500u) << "the scan finds core's functions";
+  EXPECT_GT(measured, 1000u) << "the scan finds core's functions";
   // Every function is measured: these three, of 101, 100 and 3 lines, in a file of includes.
-  const auto all = functions_of("t.cc", "#include <map>\n#include <vector>\nbool operator==(A a, B b) {\n" + body +
-                                            "}\nvoid h() {\n" + body.substr(7) + "}\nnamespace {\nint k() {\n  return 1;\n}\n}\n");
+  const auto all = functions_of(
+      "t.cc", code_only("#include <map>\n#include <vector>\nbool operator==(A a, B b) {\n" + body + "}\nvoid h() {\n" +
+                        body.substr(7) + "}\nnamespace {\nint k() {\n  return 1;\n}\n}\n"));
   ASSERT_EQ(all.size(), 3u);
   EXPECT_EQ(all[0].lines, 101);
   EXPECT_EQ(all[1].lines, 100);
