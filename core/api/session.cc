@@ -251,7 +251,7 @@ Result<Host> Session::detect(bool refresh) {
     if (!facts.ok()) return facts.error();
     Host h;
     h.os = facts->os.pretty_name.empty() ? facts->os.id : facts->os.pretty_name;
-    h.arch = facts->dpkg_arch;
+    h.arch = detect::system_arch(*facts);
     h.machine = facts->machine;
     h.kernel = facts->kernel;
     h.libc = facts->libc;

@@ -80,7 +80,8 @@ void print_text(const Context& ctx, const HostFacts& f, bool cached_allowed, con
   std::string os = f.os.pretty_name.empty() ? "unknown" : f.os.pretty_name;
   if (!f.os.id.empty()) os += " [" + f.os.id + (f.os.version_id.empty() ? "" : " " + f.os.version_id) + "]";
   line(out, "os", os);
-  std::string arch = f.machine + (f.dpkg_arch.empty() ? "" : " (" + f.dpkg_arch + ")");
+  const std::string named = detect::system_arch(f);  // as the system's manager names it
+  std::string arch = f.machine + (named == f.machine ? "" : " (" + named + ")");
   line(out, "arch", arch);
   if (!f.x86_64_level.empty()) line(out, "level", f.x86_64_level);
   else if (!f.cpu_features.empty()) line(out, "features", join(f.cpu_features, " "));

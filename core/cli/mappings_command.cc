@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -74,7 +75,8 @@ struct MappingsCommand::Impl {
   std::string ecosystem;
   std::string release;
   std::vector<std::string> index_files;
-  std::vector<std::string> repodata;
+  // What each provider's other name of --index gave (ProviderDescriptor::verify_index_flag).
+  std::deque<std::vector<std::string>> index_aliases;
   bool offline = false;
   std::string cache_dir;
   std::string file;
@@ -109,7 +111,14 @@ MappingsCommand::MappingsCommand(CLI::App& app) : impl_(std::make_unique<Impl>()
   add_command_option(*o.verify, verify, "ecosystem", o.ecosystem);
   add_command_option(*o.verify, verify, "release", o.release);
   add_command_option(*o.verify, verify, "index", o.index_files);
-  add_command_option(*o.verify, verify, "repodata", o.repodata);
+  for (const ProviderDescriptor* d : provider_descriptors()) {
+    if (d->verify_index_flag.empty()) continue;
+    o.index_aliases.emplace_back();
+    o.verify
+        ->add_option("--" + std::string(d->verify_index_flag), o.index_aliases.back(),
+                     "the same as --index, for the " + std::string(d->ecosystem) + " table")
+        ->type_name("FILE|URL");
+  }
   add_command_option(*o.verify, verify, "offline", o.offline);
   add_command_option(*o.verify, verify, "cache-dir", o.cache_dir);
   dirs(o.verify, verify);
@@ -224,7 +233,7 @@ int MappingsCommand::Impl::run_verify(Context& ctx, std::ostream& out, std::ostr
   }
   VerifyInput input;
   input.sources = index_files;
-  input.sources.insert(input.sources.end(), repodata.begin(), repodata.end());
+  for (const auto& more : index_aliases) input.sources.insert(input.sources.end(), more.begin(), more.end());
   input.release = shown_release;
   input.offline = offline;
   Result<mapping::NameIndex> index = d->verify_index(ctx, input);

@@ -95,8 +95,8 @@ const std::vector<ProviderOption>& core_options() {
        .kind = OptionKind::flag},
       {.name = "system",
        .value_name = "ID[:VERSION]",
-       .help = "plan for this system instead of the machine's: an os-release ID and VERSION_ID (fedora:41, "
-               "ubuntu:24.04, rocky:9) or macos:VERSION",
+       .help = "plan for this system instead of the machine's: an os-release ID and VERSION_ID (rocky:9, "
+               "linuxmint:22) or macos:VERSION",
        .config_key = "system",
        .env = {"EXTDEPS_OVERRIDE_OS"}},
       {.name = "python-version",

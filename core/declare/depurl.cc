@@ -14,57 +14,13 @@
 #include <vector>
 
 #include "core/declare/declare.h"
+#include "core/declare/purl_types.h"
 
 #include "core/util/text.h"
 
 namespace extdeps {
 
 namespace {
-
-// `virtual` (PEP 725) and the types of the PURL specification's type registry.
-constexpr std::array<std::string_view, 41> kKnownTypes = {
-    "virtual",
-    "generic",
-    "alpm",
-    "apk",
-    "bitbucket",
-    "bitnami",
-    "cargo",
-    "cocoapods",
-    "composer",
-    "conan",
-    "conda",
-    "cpan",
-    "cran",
-    "deb",
-    "docker",
-    "gem",
-    "github",
-    "gitlab",
-    "golang",
-    "hackage",
-    "hex",
-    "huggingface",
-    "julia",
-    "luarocks",
-    "maven",
-    "mlflow",
-    "nix",
-    "npm",
-    "nuget",
-    "oci",
-    "opam",
-    "otp",
-    "pub",
-    "pypi",
-    "qpm",
-    "rpm",
-    "swid",
-    "swift",
-    "vscode-extension",
-    "yocto",
-    "chrome-extension",
-};
 
 constexpr std::array<std::string_view, 2> kVirtualNamespaces = {"compiler", "interface"};
 
@@ -305,7 +261,7 @@ Result<std::string> take_type(std::string_view& rest, std::string_view text, con
     std::size_t slash = rest.find('/');
     if (slash == std::string_view::npos) {
       std::string only = to_lower(rest);
-      if (std::find(kKnownTypes.begin(), kKnownTypes.end(), only) != kKnownTypes.end()) {
+      if (purl_type(only)) {
         return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no name", "dep:" + only + "/name");
       }
       return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no type", "dep:type/name");
@@ -316,14 +272,14 @@ Result<std::string> take_type(std::string_view& rest, std::string_view text, con
   if (type.empty()) {
     return error_at(ExitCode::bad_input, "", "DepURL '" + shorten(text) + "' has no type", "dep:type/name");
   }
-  if (std::find(kKnownTypes.begin(), kKnownTypes.end(), type) == kKnownTypes.end()) {
+  if (!purl_type(type)) {
     const std::string what = "unknown DepURL type '" + shorten(type) + "'";
-    if (auto near = did_you_mean(type, kKnownTypes)) {
+    if (auto near = did_you_mean(type, purl_type_names())) {
       const std::string hint = "did you mean '" + *near + "'?";
       return worded(ExitCode::bad_input, what + " (" + hint + ")", {}, what, "", hint);
     }
     return error_at(ExitCode::bad_input, "", what,
-                    "'virtual', 'generic' or a PURL type such as 'github', 'pypi' or 'conda'");
+                    "'virtual', 'generic' or a PURL type such as " + purl_type_examples());
   }
   return type;
 }

@@ -19,6 +19,7 @@
 #include "core/detect/host_json.h"
 #include "core/detect/overrides.h"
 #include "core/json/document.h"
+#include "core/provider/descriptor.h"
 #include "core/util/regular_file.h"
 #include "core/util/subprocess.h"
 
@@ -64,14 +65,6 @@ Result<HostFacts> detect_machine(const Context& ctx, int timeout_ms) {
   f.kernel = u.release;
   const bool darwin = u.system == "Darwin";
   if (darwin) f.os = macos_release(ctx, timeout_ms);
-  // The real architecture: dpkg_architecture would apply EXTDEPS_OVERRIDE_ARCH, which must not
-  // reach the cache.
-  Context plain = ctx;
-  plain.set_env([&ctx](std::string_view name) -> std::optional<std::string> {
-    if (name == "EXTDEPS_OVERRIDE_ARCH") return std::nullopt;
-    return ctx.env(name);
-  });
-  f.dpkg_arch = dpkg_architecture(plain);
   auto cpu = detect_cpu();
   f.x86_64_level = std::move(cpu.x86_64_level);
   f.cpu_features = std::move(cpu.features);
@@ -182,6 +175,13 @@ Result<HostFacts> detect_host(const Context& ctx, const DetectOptions& in) {
   HostFacts facts = std::move(entry->facts);
   apply_overrides(*overrides, facts);
   return facts;
+}
+
+std::string system_arch(const HostFacts& facts) {
+  for (const ProviderDescriptor* d : provider_descriptors())
+    if (d->system_cpu)
+      if (std::string cpu = d->system_cpu(facts.os, facts.machine); !cpu.empty()) return cpu;
+  return facts.machine;
 }
 
 }  // namespace extdeps::detect

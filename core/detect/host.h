@@ -58,7 +58,6 @@ struct CudaFacts {
 struct HostFacts {
   OsRelease os;
   std::string machine;                    // uname -m: x86_64, aarch64
-  std::string dpkg_arch;                  // amd64, arm64
   std::string x86_64_level;               // "x86-64-v3"; empty elsewhere
   std::vector<std::string> cpu_features;  // aarch64 HWCAP names; the v-level features on x86-64
   std::string kernel;                     // uname -r
@@ -81,6 +80,10 @@ struct DetectOptions {
 // Facts another machine saved (`extdeps detect --save FILE`, schema/detect.schema.json); bad
 // input naming the file when it cannot be read or is not such facts.
 Result<HostFacts> read_host_file(const std::string& path);
+
+// The architecture as the system's own package manager names it (amd64 on Debian and its
+// derivatives, arm64 on a mac: ProviderDescriptor::system_cpu), else as uname does.
+std::string system_arch(const HostFacts& facts);
 
 // Everything, with overrides applied last; options.host_file's facts instead of this machine's.
 Result<HostFacts> detect_host(const Context& ctx, const DetectOptions& options);

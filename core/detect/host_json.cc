@@ -85,7 +85,7 @@ nlohmann::json to_json(const HostFacts& f) {
   for (const auto& c : f.compilers) compilers.push_back({{"name", c.name}, {"path", c.path}, {"version", c.version}});
   return {{"os", os_json(f.os)},
           {"machine", f.machine},
-          {"dpkg_arch", f.dpkg_arch},
+          {"system_arch", system_arch(f)},
           {"x86_64_level", f.x86_64_level},
           {"cpu_features", f.cpu_features},
           {"kernel", f.kernel},
@@ -107,7 +107,6 @@ Result<HostFacts> host_facts_from_json(const nlohmann::json& j) {
     f.os.version_codename = os.at("version_codename").get<std::string>();
     f.os.pretty_name = os.at("pretty_name").get<std::string>();
     f.machine = j.at("machine").get<std::string>();
-    f.dpkg_arch = j.at("dpkg_arch").get<std::string>();
     f.x86_64_level = j.at("x86_64_level").get<std::string>();
     f.cpu_features = j.at("cpu_features").get<std::vector<std::string>>();
     f.kernel = j.at("kernel").get<std::string>();

@@ -1,6 +1,8 @@
 #include "core/detect/os_release.h"
 
+#include <cctype>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/util/regular_file.h"
@@ -42,7 +44,8 @@ OsRelease read_os_release(const Context& ctx) {
   if (!text.ok()) text = read_regular_file(ctx.host_path("/usr/lib/os-release"), kMaxOsReleaseBytes, Links::follow);
   if (!text.ok()) return os;
   std::istringstream in(std::move(text).value());
-  std::string line, ubuntu_codename;
+  std::string line;
+  std::map<std::string, std::string> like_codenames;  // UPPER_ID -> codename, from <ID>_CODENAME
   while (std::getline(in, line)) {
     auto eq = line.find('=');
     if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
@@ -51,7 +54,7 @@ OsRelease read_os_release(const Context& ctx) {
     if (key == "ID") os.id = value;
     else if (key == "VERSION_ID") os.version_id = value;
     else if (key == "VERSION_CODENAME") os.version_codename = value;
-    else if (key == "UBUNTU_CODENAME") ubuntu_codename = value;
+    else if (key.size() > 9 && key.ends_with("_CODENAME")) like_codenames[key.substr(0, key.size() - 9)] = value;
     else if (key == "PRETTY_NAME") os.pretty_name = value;
     else if (key == "ID_LIKE") {
       std::istringstream words(value);
@@ -59,25 +62,36 @@ OsRelease read_os_release(const Context& ctx) {
       while (words >> w) os.id_like.push_back(w);
     }
   }
-  // Ubuntu's derivatives (Linux Mint "wilma", Pop!_OS) name the Ubuntu release they are built on
-  // in UBUNTU_CODENAME: that is the release whose packages they have, and the one tables name.
-  if (!ubuntu_codename.empty() && os.id != "ubuntu") os.version_codename = ubuntu_codename;
+  // A derivative names the release of the system it is built on in <THAT ID>_CODENAME, for an id
+  // of its ID_LIKE (Linux Mint "wilma" and Pop!_OS say UBUNTU_CODENAME=noble, LMDE says
+  // DEBIAN_CODENAME=bookworm): that is the release whose packages it has, and the one tables
+  // name. The first id of ID_LIKE that has one wins.
+  for (const std::string& like : os.id_like) {
+    if (like == os.id) continue;
+    std::string key;
+    for (char c : like) key += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (auto it = like_codenames.find(key); it != like_codenames.end() && !it->second.empty()) {
+      os.version_codename = it->second;
+      break;
+    }
+  }
   return os;
 }
 
-std::string dpkg_architecture(const Context& ctx) {
-  if (auto o = ctx.env("EXTDEPS_OVERRIDE_ARCH"); o && !o->empty()) return *o;
+std::string machine_named(std::string_view arch) {
+  if (arch == "amd64" || arch == "x86_64") return "x86_64";
+  if (arch == "arm64" || arch == "aarch64") return "aarch64";
+  if (arch == "i386") return "i686";
+  if (arch == "armhf") return "armv7l";
+  if (arch == "ppc64el" || arch == "ppc64le") return "ppc64le";
+  if (arch == "mips64el") return "mips64";
+  return std::string(arch);
+}
+
+std::string machine(const Context& ctx) {
+  if (auto o = ctx.env("EXTDEPS_OVERRIDE_ARCH"); o && !o->empty()) return machine_named(*o);
   const std::string& m = ctx.uname().machine;
-  if (m.empty()) return "amd64";
-  if (m == "x86_64") return "amd64";
-  if (m == "aarch64" || m == "arm64") return "arm64";
-  if (m == "i386" || m == "i486" || m == "i586" || m == "i686") return "i386";
-  if (m == "armv7l" || m == "armv6l") return "armhf";
-  if (m == "ppc64le") return "ppc64el";
-  if (m == "s390x") return "s390x";
-  if (m == "riscv64") return "riscv64";
-  if (m == "mips64") return "mips64el";
-  return m;
+  return m.empty() ? "x86_64" : machine_named(m);
 }
 
 }  // namespace extdeps::detect

@@ -24,8 +24,13 @@ struct OsRelease {
 // empty OsRelease (not an error); a malformed line is skipped as os-release(5) says.
 OsRelease read_os_release(const Context& ctx);
 
-// The dpkg-style name of this machine's architecture: amd64, arm64, i386, ... from the context's uname,
-// overridable with EXTDEPS_OVERRIDE_ARCH.
-std::string dpkg_architecture(const Context& ctx);
+// This machine's architecture as uname names it (x86_64, aarch64, ppc64le), or as
+// EXTDEPS_OVERRIDE_ARCH does (read through machine_named, so amd64 and arm64 are taken too);
+// x86_64 where uname names none. A provider that names CPUs its own way maps from this.
+std::string machine(const Context& ctx);
+
+// An architecture's name in uname's form: "amd64" and "x86_64" -> "x86_64", "arm64" -> "aarch64",
+// "armhf" -> "armv7l", "ppc64el" -> "ppc64le"; a name it does not know, as it is.
+std::string machine_named(std::string_view arch);
 
 }  // namespace extdeps::detect

@@ -61,25 +61,6 @@ std::optional<std::pair<int, int>> parse_compute_capability(std::string_view s) 
   return std::pair{std::stoi(std::string(major)), std::stoi(std::string(minor))};
 }
 
-std::string machine_of(const std::string& arch) {
-  if (arch == "amd64" || arch == "x86_64") return "x86_64";
-  if (arch == "arm64" || arch == "aarch64") return "aarch64";
-  if (arch == "i386") return "i686";
-  if (arch == "armhf") return "armv7l";
-  if (arch == "ppc64el" || arch == "ppc64le") return "ppc64le";
-  if (arch == "mips64el") return "mips64";
-  return arch;
-}
-
-std::string dpkg_arch_of(const std::string& arch) {
-  if (arch == "x86_64") return "amd64";
-  if (arch == "aarch64") return "arm64";
-  if (arch == "i686" || arch == "i586" || arch == "i486") return "i386";
-  if (arch == "armv7l") return "armhf";
-  if (arch == "ppc64le") return "ppc64el";
-  return arch;
-}
-
 // "invalid EXTDEPS_OVERRIDE_CUDA='twelve': expected a cuda version like 12.4, ...", blamed on
 // the variable that set it.
 Error bad_override(const Override& o, std::string_view expected) {
@@ -114,7 +95,7 @@ std::optional<Error> check(const Overrides& o) {
   if (o.glibc && !o.glibc->value.empty() && !is_numeric_version(o.glibc->value))
     return bad_override(*o.glibc, "a glibc version like 2.36, or empty for no glibc");
   if (o.os && (o.os->value.front() == ':' || o.os->value.find(' ') != std::string::npos))
-    return bad_override(*o.os, "an os id and version like ubuntu:24.04");
+    return bad_override(*o.os, "an os id and version like rocky:9");
   return std::nullopt;
 }
 
@@ -151,14 +132,13 @@ void apply_overrides(const Overrides& o, HostFacts& f) {
     mark("os");
   }
   if (o.arch) {
-    std::string machine = machine_of(o.arch->value);
+    std::string machine = machine_named(o.arch->value);
     if (machine != f.machine) {
       // Another architecture's CPU is not this one: its level and features are unknown.
       f.x86_64_level.clear();
       f.cpu_features.clear();
     }
     f.machine = machine;
-    f.dpkg_arch = dpkg_arch_of(o.arch->value);
     mark("arch");
   }
   if (o.linux_kernel) {

@@ -170,7 +170,7 @@ std::string host_text(const Context& ctx, const detect::HostFacts& host) {
   std::string name = os.pretty_name.empty() ? (os.id.empty() ? "an unknown system" : os.id) : os.pretty_name;
   for (const ProviderDescriptor* d : provider_descriptors())
     if (d->system_cpu)
-      if (std::string cpu = d->system_cpu(ctx, os, host.machine); !cpu.empty()) return name + ", " + cpu;
+      if (std::string cpu = d->system_cpu(os, host.machine); !cpu.empty()) return name + ", " + cpu;
   return name + ", " + (host.machine.empty() ? ctx.uname().machine : host.machine);
 }
 
@@ -492,7 +492,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     if (auto w = write_request(o, path, declared->has_file, *tables, *host, *outcome); !w.ok()) return w.error();
   std::string on = o.host_file.empty() ? host_text(ctx, *host)
                                        : (host->os.pretty_name.empty() ? host->os.id : host->os.pretty_name) + ", " +
-                                             host->dpkg_arch + " (facts from " + o.host_file + ")";
+                                             detect::system_arch(*host) + " (facts from " + o.host_file + ")";
   Planned p{path, on, std::move(*outcome), {}, std::move(*host), std::make_shared<Sources>(std::move(*sources))};
   if (p.sources->renderer) {
     auto text = render_environment(*p.sources->renderer, p.outcome, o.environment_format, path);
@@ -539,7 +539,7 @@ Result<Shown> show(Context& ctx, const ShowRequest& o) {
   for (const auto& t : tables->tables) {
     const mapping::Entry* e = t.find(shown.id);
     if (!e) continue;
-    ShownMapping m{t.ecosystem, t.path, e->where.str(), {}, e->pkgconfig, e->note, e->unverified};
+    ShownMapping m{t.ecosystem, t.path, e->where.str(), {}, e->modules, e->note, e->unverified};
     for (Category c : {Category::build, Category::host, Category::run}) {
       auto it = e->by_category.find(c);
       if (it == e->by_category.end()) continue;

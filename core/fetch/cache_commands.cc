@@ -7,10 +7,12 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/fetch/cache_names.h"
 #include "core/fetch/cache_store.h"
 #include "core/fetch/file_lock.h"
 #include "core/fetch/http_headers.h"
 #include "core/fetch/progress.h"
+#include "core/provider/descriptor.h"
 #include "core/util/sealed_file.h"
 
 namespace fs = std::filesystem;
@@ -25,7 +27,7 @@ namespace {
 bool is_recent(const std::string& path);
 
 struct OtherCache {
-  const char* name;
+  std::string name;
   bool (*ours)(const std::string& path, std::string_view file_name);
 };
 
@@ -46,46 +48,22 @@ bool detect_file(const std::string&, std::string_view name) {
          name.substr(kTemp.size()).find_first_not_of("0123456789") == std::string_view::npos;
 }
 
-// <16 hex>.json, and the same name with `temp` and a pid after it: the temporary file of a write
-// that was cut off.
-bool hex_json_file(std::string_view name, std::string_view temp) {
-  if (name.size() < 21 || name.substr(0, 16).find_first_not_of("0123456789abcdef") != std::string_view::npos ||
-      name.substr(16, 5) != ".json")
-    return false;
-  std::string_view rest = name.substr(21);
-  return rest.empty() || (rest.starts_with(temp) && rest.size() > temp.size() &&
-                          rest.substr(temp.size()).find_first_not_of("0123456789") == std::string_view::npos);
-}
-
 // A provider plugin's description (core/plugin/plugin.cc); its writes are cut off as .tmp-<pid>.
-bool plugin_file(const std::string&, std::string_view name) { return hex_json_file(name, ".tmp-"); }
-
-// <16 hex><suffix> with the sealed header of `kind` (core/util/sealed_file.h).
-bool sealed_hex_file(const std::string& path, std::string_view name, std::string_view suffix, std::string_view kind) {
-  return name.size() == 16 + suffix.size() && name.ends_with(suffix) &&
-         name.substr(0, 16).find_first_not_of("0123456789abcdef") == std::string_view::npos &&
-         sealed::looks_sealed(path, kind);
-}
+bool plugin_file(const std::string&, std::string_view name) { return cache_names::hex_json_file(name, ".tmp-"); }
 
 // The parsed mapping tables (core/mapping/table_cache.h).
 bool tables_file(const std::string& path, std::string_view name) {
-  return sealed_hex_file(path, name, ".tables", "tabl");
+  return cache_names::sealed_hex_file(path, name, ".tables", "tabl");
 }
 
-// What a pypi crawl read (providers/pypi/crawl_memo.h).
-bool crawl_memo_file(const std::string& path, std::string_view name) {
-  return sealed_hex_file(path, name, ".crawl", "pypc");
+// Core's caches, then the folders each provider keeps (ProviderDescriptor::cache_folders).
+std::vector<OtherCache> other_caches() {
+  std::vector<OtherCache> out = {
+      {"solv", solv_file}, {"tables", tables_file}, {"detect", detect_file}, {"plugins", plugin_file}};
+  for (const ProviderDescriptor* d : provider_descriptors())
+    for (const CacheFolder& f : d->cache_folders) out.push_back({std::string(f.folder), f.ours});
+  return out;
 }
-
-// What a Python interpreter said about itself (providers/pypi/interpreter.cc); .tmp.<pid>.
-bool interpreter_file(const std::string&, std::string_view name) { return hex_json_file(name, ".tmp."); }
-
-constexpr OtherCache kOtherCaches[] = {{"solv", solv_file},
-                                       {"tables", tables_file},
-                                       {"detect", detect_file},
-                                       {"plugins", plugin_file},
-                                       {"pypi/interpreters", interpreter_file},
-                                       {"pypi/crawls", crawl_memo_file}};
 
 // The regular files directly in `dir` that `cache` wrote (temporary files of sealed writes
 // included); symlinks and subfolders are never entered. `kept` counts the others.
@@ -211,7 +189,7 @@ Result<void> cache_info(const Context& ctx, const std::string& cache_dir, std::o
     total += bytes + left_bytes;
   }
   if (ctx.cache_enabled()) {
-    for (const auto& cache : kOtherCaches) {
+    for (const auto& cache : other_caches()) {
       std::string dir = ctx.cache_dir() + "/" + cache.name;
       auto s = summarise(dir);
       out << cache.name << ": " << dir << ": ";
@@ -263,7 +241,7 @@ Result<void> cache_clean(const Context& ctx, const std::string& cache_dir, std::
     total += freed;
   }
   if (ctx.cache_enabled()) {
-    for (const auto& cache : kOtherCaches) {
+    for (const auto& cache : other_caches()) {
       std::string dir = ctx.cache_dir() + "/" + cache.name;
       struct stat st {};
       if (::lstat(dir.c_str(), &st) != 0) continue;

@@ -33,10 +33,11 @@ void load_once() {
     const char* dl_why = ::dlerror();
     const std::string why = dl_why ? dl_why : "unknown reason";
     Error e = environment_error("cannot load " + file + " (" + why +
-                                "); downloads need libcurl (Debian: apt-get install libcurl4)");
+                                "); downloads need libcurl: install the package that ships " + file +
+                                " (libcurl4 where extdeps is built)");
     e.place = file;
     e.what = "cannot load (" + why + ")";
-    e.hint = "downloads need libcurl (Debian: apt-get install libcurl4)";
+    e.hint = "downloads need libcurl: install the package that ships " + file + " (libcurl4 where extdeps is built)";
     g_error = std::move(e);
     return;
   }

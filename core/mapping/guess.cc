@@ -4,16 +4,13 @@
 #include <array>
 #include <cctype>
 
+#include "core/declare/purl_types.h"
 #include "core/mapping/names.h"
 #include "core/provider/descriptor.h"
 
 namespace extdeps::mapping {
 
 namespace {
-
-// PURL types whose last segment is a project's name: what a distribution package is named after.
-constexpr std::array<std::string_view, 8> kNamedTypes = {"generic", "github", "gitlab", "bitbucket",
-                                                         "cargo",   "golang", "npm",    "pypi"};
 
 std::string type_of(std::string_view id) {
   const auto slash = id.find('/');
@@ -28,8 +25,9 @@ std::string guess_name(std::string_view id) {
   id = id.substr(0, std::min(id.size(), id.find_first_of("@?#")));
   if (id.rfind("dep:", 0) != 0) return {};
   if (id.find('/') == std::string_view::npos) return {};
-  const std::string type = type_of(id);
-  if (std::find(kNamedTypes.begin(), kNamedTypes.end(), type) == kNamedTypes.end()) return {};
+  // Only a type whose last segment is a project's name: what a distribution package is named after.
+  const PurlType* type = purl_type(type_of(id));
+  if (!type || !type->named) return {};
   std::string name(id.substr(id.rfind('/') + 1));
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return name;

@@ -129,7 +129,7 @@ void check_alternatives(const Entry& e, std::vector<LintProblem>& out) {
 }
 
 void check_modules(const Entry& e, std::vector<LintProblem>& out) {
-  for (const auto& m : e.pkgconfig) {
+  for (const auto& m : e.modules) {
     if (m.size() > 3 && m.compare(m.size() - 3, 3, ".pc") == 0) {
       out.push_back(
           at(e.where, "module '" + m + "' of " + e.id + " is a file name: write '" + m.substr(0, m.size() - 3) + "'"));
@@ -159,7 +159,7 @@ void check_across(const std::vector<Loaded>& all, std::vector<LintProblem>& out)
   std::set<std::string> package_ids;
   bool any_package_table = false;
   for (const auto& l : all) {
-    if (l.table.ecosystem == "pkgconfig") continue;
+    if (l.table.manager.empty()) continue;  // a detector's table
     any_package_table = true;
     for (const auto& e : l.table.entries) {
       package_ids.insert(e.id);
@@ -173,7 +173,7 @@ void check_across(const std::vector<Loaded>& all, std::vector<LintProblem>& out)
         out.push_back(at(e.where, "id " + e.id + " is an alias of " + it->second.entry->id + " in " +
                                       it->second.entry->where.str() + ": use the same id in every table"));
       }
-      if (l.table.ecosystem == "pkgconfig" && any_package_table && !package_ids.count(e.id)) {
+      if (l.table.manager.empty() && any_package_table && !package_ids.count(e.id)) {
         out.push_back(at(e.where, e.id + " is in no package manager's table: a pkg-config module "
                                          "proves a library that some table maps (add the id there)"));
       }

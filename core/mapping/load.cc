@@ -132,7 +132,7 @@ class Loader {
                                     const std::string& id) const;
 
   std::string path_;
-  bool pkgconfig_ = false;
+  bool detector_ = false;
   // The table names a manager no provider of this build installs with (apt's table in a build
   // that leaves apt out, EXTDEPS_PROVIDER_APT=OFF): the version rules that provider would define
   // cannot be checked, and nothing reads its versions here, so a well-formed rule name is taken.
@@ -165,10 +165,10 @@ std::optional<Failure> Loader::check_keys(const toml::table& t, const std::vecto
   if (!first) return std::nullopt;
   const std::string name(first->str());
   std::string message = "unknown key '" + shorten(name) + "'" + where;
-  if (!pkgconfig_ && name == "modules") {
-    message += " ('modules' belongs in the pkgconfig table)";
-  } else if (pkgconfig_ && (name == "build" || name == "host" || name == "run" || name == "alternative")) {
-    message += " (the pkgconfig table lists 'modules' for every category)";
+  if (!detector_ && name == "modules") {
+    message += " ('modules' belongs in a detector's table, one that names no manager)";
+  } else if (detector_ && (name == "build" || name == "host" || name == "run" || name == "alternative")) {
+    message += " (a detector's table lists 'modules' for every category)";
   } else {
     std::string best;
     std::size_t best_d = 3;
@@ -336,7 +336,7 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
   }
   e.where = span(t.source());
   const std::string in = " in [[id]] " + e.id;
-  if (pkgconfig_) {
+  if (detector_) {
     if (auto f = check_keys(t, {"id", "aliases", "description", "note", "modules", "unverified"}, in)) {
       return f;
     }
@@ -363,13 +363,13 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
     e.unverified = true;
   }
 
-  if (pkgconfig_) {
+  if (detector_) {
     std::optional<std::vector<std::string>> modules;
     if (auto f = read_strings(t, "modules", modules)) return f;
     if (!modules) return fail(t.source(), e.id + " lists no 'modules' (an empty list says none)");
     if (auto f = check_package_names(t, "modules", *modules)) return f;
-    e.pkgconfig = *modules;
-    if (e.pkgconfig.empty() && e.note.empty()) {
+    e.modules = *modules;
+    if (e.modules.empty() && e.note.empty()) {
       return fail(t.source(), e.id + " has no module: add a note saying why");
     }
     return std::nullopt;
@@ -561,13 +561,15 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
   if (auto f = read_string(root, "description", out.description)) return f;
   if (auto f = read_string(root, "release", out.release)) return f;
   table_release_ = out.release;
-  pkgconfig_ = out.ecosystem == "pkgconfig";
+  // A table that names no manager is a detector's (pkgconf's): its entries list `modules`, names
+  // that prove a need present, for build and host alike.
+  detector_ = out.manager.empty();
   const ProviderDescriptor* d = descriptor_for_manager(out.manager);
   if (d) components_ = d->components;
   foreign_ = !d && !out.manager.empty();
   manager_ = out.manager;
   if (const toml::node* v = root.get("version")) {
-    if (pkgconfig_) return fail(v->source(), "the pkgconfig table has no version rule");
+    if (detector_) return fail(v->source(), "a detector's table (one that names no manager) has no version rule");
     if (auto f = read_rule(*v, default_rule_)) return f;
     if (!default_rule_.from.empty()) {
       return fail(v->source(), "the table's default version rule cannot name a package in 'from'");

@@ -63,10 +63,11 @@ struct Entry {
   std::string note;
   // Ordered alternatives per category (first preferred). Empty: the ecosystem has no package.
   // After loading, every category is present for package-manager tables (the defaults of
-  // schema/mapping.md, "category fallback", are already applied); empty for pkgconfig tables.
+  // schema/mapping.md, "category fallback", are already applied); empty for a detector's tables.
   std::map<Category, std::vector<Alternative>> by_category;
-  // For the pkgconfig ecosystem: module names (any of them, first preferred).
-  std::vector<std::string> pkgconfig;
+  // For a detector's table (one that names no manager, as pkgconf's): the names that prove the
+  // need present, for build and host alike (any of them, first preferred).
+  std::vector<std::string> modules;
   // Other releases, in the order written; select_for_host applies the one the machine runs.
   std::vector<ReleaseOverride> releases;
   // `unverified = true`: no real index of the ecosystem confirmed these names (written from

@@ -1,15 +1,11 @@
 #include "core/mapping/spelling.h"
 
-#include <array>
-
+#include "core/declare/purl_types.h"
 #include "core/util/text.h"
 
 namespace extdeps::mapping {
 
 namespace {
-
-// The PURL types whose specification lower-cases namespace and name.
-constexpr std::array<std::string_view, 5> kFoldingTypes = {"github", "gitlab", "bitbucket", "npm", "pypi"};
 
 std::string_view type_of(std::string_view id) {
   if (id.rfind("dep:", 0) == 0) id.remove_prefix(4);
@@ -26,14 +22,15 @@ std::string_view base_id(std::string_view id) {
 
 std::string spelling_key(std::string_view id) {
   std::string key = to_lower(base_id(id));
-  if (to_lower(type_of(id)) != "pypi") return key;
+  const PurlType* type = purl_type(to_lower(type_of(id)));
+  if (!type || !type->one_dash) return key;
   // PEP 503: runs of '-', '_' and '.' in the name are one '-'.
   const auto slash = key.rfind('/');
   return key.substr(0, slash + 1) + normalize_name(std::string_view(key).substr(slash + 1));
 }
 
 bool same_spelling(std::string_view candidate, std::string_view key) {
-  if (key.rfind("dep:pypi/", 0) == 0) return spelling_key(candidate) == key;
+  if (const PurlType* type = purl_type_of(key); type && type->one_dash) return spelling_key(candidate) == key;
   candidate = base_id(candidate);
   if (candidate.size() != key.size()) return false;
   for (std::size_t i = 0; i < key.size(); ++i) {
@@ -45,10 +42,8 @@ bool same_spelling(std::string_view candidate, std::string_view key) {
 }
 
 bool type_folds_case(std::string_view id) {
-  const std::string type = to_lower(type_of(id));
-  for (auto t : kFoldingTypes)
-    if (t == type) return true;
-  return false;
+  const PurlType* type = purl_type(to_lower(type_of(id)));
+  return type && type->lowercase;
 }
 
 }  // namespace extdeps::mapping

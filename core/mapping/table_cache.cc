@@ -46,7 +46,7 @@ void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, ReleaseO
 }
 template <class A, class T>
 void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, Entry> {
-  a(x.id), a(x.aliases), a(x.description), a(x.note), a(x.by_category), a(x.pkgconfig), a(x.releases), a(x.unverified),
+  a(x.id), a(x.aliases), a(x.description), a(x.note), a(x.by_category), a(x.modules), a(x.releases), a(x.unverified),
       a(x.where);
 }
 template <class A, class T>

@@ -11,6 +11,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "core/declare/purl_types.h"
 #include "core/mapping/mapping.h"
 #include "core/mapping/spelling.h"
 #include "core/mapping/table_cache.h"
@@ -70,7 +71,7 @@ const std::vector<Alternative>& Entry::alternatives(Category category) const {
 }
 
 bool Entry::unavailable() const {
-  if (!pkgconfig.empty()) return false;
+  if (!modules.empty()) return false;
   return std::all_of(by_category.begin(), by_category.end(), [](const auto& kv) { return kv.second.empty(); });
 }
 
@@ -85,7 +86,7 @@ std::vector<std::string> Entry::all_packages() const {
       for (const auto& p : a.packages) add(p);
     }
   }
-  for (const auto& m : pkgconfig) add(m);
+  for (const auto& m : modules) add(m);
   return out;
 }
 
@@ -107,12 +108,13 @@ struct Table::FindIndex {
 
 namespace {
 
-// Whether spelling_key(base) is `base` itself: nothing to lower-case, and not a PyPI name.
+// Whether spelling_key(base) is `base` itself: nothing to lower-case, and not a name whose
+// separators are normalised (PyPI's).
 bool is_own_key(std::string_view base) {
   for (char c : base)
     if (c >= 'A' && c <= 'Z') return false;
-  std::string_view type = base.substr(0, 4) == "dep:" ? base.substr(4) : base;
-  return type.substr(0, type.find('/')) != "pypi";
+  const PurlType* type = purl_type_of(base);
+  return !type || !type->one_dash;
 }
 
 }  // namespace
@@ -262,9 +264,10 @@ Result<std::vector<std::string>> table_files(const Context& ctx, const std::vect
       if (i == 0) {
         Error e = environment_error("the mappings folder " + dir +
                                     " does not exist (set EXTDEPS_MAPPINGS_DIR to the folder that "
-                                    "holds debian.toml and the other tables)");
+                                    "holds the shipped tables, the *.toml files extdeps installs)");
         e.what = "the mappings folder " + dir + " does not exist";
-        e.hint = "set EXTDEPS_MAPPINGS_DIR to the folder that holds debian.toml and the other tables";
+        e.hint =
+            "set EXTDEPS_MAPPINGS_DIR to the folder that holds the shipped tables, the *.toml files extdeps installs";
         return e;
       }
       return error_at(ExitCode::bad_input, "", "mappings folder " + dir + " does not exist");

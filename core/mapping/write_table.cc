@@ -54,12 +54,12 @@ std::string write_table(DraftTable t) {
   if (!t.release.empty()) out << "release = " << toml_string(t.release) << '\n';
   if (!t.description.empty()) out << "description = " << toml_string(t.description) << '\n';
   if (!t.version.empty()) out << "version = " << toml_string(t.version) << '\n';
-  const bool pkgconfig = t.ecosystem == "pkgconfig";
+  const bool detector = t.manager.empty();  // its entries list modules
   for (const auto& e : t.entries) {
     out << "\n[[id]]\nid = " << toml_string(e.id) << '\n';
     if (!e.aliases.empty()) out << "aliases = " << list(e.aliases) << '\n';
     if (!e.description.empty()) out << "description = " << toml_string(e.description) << '\n';
-    if (pkgconfig) {
+    if (detector) {
       out << "modules = " << list(e.modules) << '\n';
       if (!e.note.empty()) out << "note = " << toml_string(e.note) << '\n';
       continue;

@@ -135,15 +135,23 @@ struct FactOverride {
   std::string_view variable;
 };
 
+// A folder a provider keeps under the cache root (pypi's "pypi/crawls"): `extdeps cache info`
+// summarises it and `cache clean` removes from it the files `ours` says the provider wrote
+// (core/fetch/cache_names.h has the usual name rules), nothing else.
+struct CacheFolder {
+  std::string_view folder;
+  bool (*ours)(const std::string& path, std::string_view file_name) = nullptr;
+};
+
 struct ProviderDescriptor {
   std::string_view name;       // "conda"; what --manager names when it has a manager
   std::string_view ecosystem;  // "conda-forge": its solvables' namespace, its mapping table
   std::string_view manager;    // "conda"; empty for a detector (pkgconf)
   // Other names of the manager a mapping table's `manager` key may give ("mamba").
   std::vector<std::string_view> manager_aliases;
-  // How its native versions are ordered: core's (version::rpm_scheme, version::pep440_scheme) or
+  // How its native versions are ordered: core's (version::segments_scheme, version::pep440_scheme) or
   // one the provider's folder defines.
-  const version::Scheme* scheme = &version::rpm_scheme;
+  const version::Scheme* scheme = &version::segments_scheme;
   std::string_view summary;  // one line, for `extdeps providers` and the docs
   // Why `name` is not a package name of the manager, nothing when it is; null: the generic rule
   // (no leading '-', no blank or control character), which applies to every manager anyway.
@@ -171,10 +179,13 @@ struct ProviderDescriptor {
   // `mappings verify`: the names of a real index; null when it cannot verify its table.
   Result<mapping::NameIndex> (*verify_index)(Context& ctx, const VerifyInput& input) = nullptr;
   std::string_view verify_reads;  // "apt lists (apt tables)", for messages
+  // Another name of `mappings verify --index` for its index, as its users call it ("repodata":
+  // --repodata FILE|URL); empty: none.
+  std::string_view verify_index_flag;
   // The CPU as this provider's manager names it where it is the system's own manager (dpkg's
   // amd64 on Debian and its derivatives, arm64 on a mac): what a plan says it is for, after the
   // system's name. Empty where it is not that system's manager; null: never.
-  std::string (*system_cpu)(const Context& ctx, const detect::OsRelease& os, std::string_view machine) = nullptr;
+  std::string (*system_cpu)(const detect::OsRelease& os, std::string_view machine) = nullptr;
   // The systems whose own manager this is that derive from another (Ubuntu from Debian, Rocky
   // from RHEL), with the ID_LIKE each one's os-release gives: a system named by --system then
   // plans with the tables and the manager its machine would.
@@ -189,6 +200,8 @@ struct ProviderDescriptor {
   // os-release's VERSION_CODENAME and VERSION_ID (the codename of a Debian release named by its
   // number, RHEL's elN) to `names`, most specific first; null: none.
   void (*release_names)(const mapping::HostRelease& host, std::vector<std::string>& names) = nullptr;
+  // The folders it keeps under the cache root besides solv/ (which core writes for it).
+  std::vector<CacheFolder> cache_folders;
   // rosdep's OSes whose rules this manager installs (`mappings import rosdep`).
   std::vector<RosdepPlatform> rosdep_platforms;
   std::function<std::unique_ptr<Provider>(const Context& ctx, const ProviderSettings& settings)> make;
@@ -222,11 +235,11 @@ std::string canonical_manager(std::string_view name);
 // The names canonical, each once, in order.
 std::vector<std::string> canonical_managers(const std::vector<std::string>& names);
 
-// The version schemes by name: core's (rpm, pep440), then each descriptor's own in provider order,
+// The version schemes by name: core's (segments, pep440), then each descriptor's own in provider order,
 // each once. What `version compare --scheme` and a plugin's "scheme" may name.
 std::vector<const version::Scheme*> version_schemes();
 const version::Scheme* version_scheme_named(std::string_view name);
-// "rpm, pep440, deb, ... or homebrew": for help texts and messages.
+// "segments, pep440, deb, ... or homebrew": for help texts and messages.
 std::string version_scheme_names_text();
 
 // The version rule of that name a descriptor defines; null when none does.

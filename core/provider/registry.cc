@@ -122,7 +122,7 @@ const ProviderDescriptor* descriptor_for_manager(std::string_view manager) {
 }
 
 std::vector<const version::Scheme*> version_schemes() {
-  std::vector<const version::Scheme*> out = {&version::rpm_scheme, &version::pep440_scheme};
+  std::vector<const version::Scheme*> out = {&version::segments_scheme, &version::pep440_scheme};
   for (const ProviderDescriptor* d : compiled_in_descriptors())
     if (d->scheme && std::find(out.begin(), out.end(), d->scheme) == out.end()) out.push_back(d->scheme);
   return out;

@@ -25,9 +25,9 @@ std::vector<mapping::Alternative> alternatives_for(const mapping::Entry& entry, 
     if (it->second.empty() && explicitly_none) *explicitly_none = true;
     return it->second;
   }
-  if (!entry.pkgconfig.empty() && category != Category::run) {
+  if (!entry.modules.empty() && category != Category::run) {
     std::vector<mapping::Alternative> out;
-    for (const auto& m : entry.pkgconfig) out.push_back({{m}, {}});
+    for (const auto& m : entry.modules) out.push_back({{m}, {}});
     return out;
   }
   return {};

@@ -157,7 +157,7 @@ void Resolver::canonicalize(Requirement& r, Need& n) {
     const std::string name = mapping::guess_name(written);
     for (const auto& t : tables_.tables) {
       for (const auto& entry : t.entries)
-        for (const auto& m : entry.pkgconfig)
+        for (const auto& m : entry.modules)
           if (!name.empty() && m == name && !e) {
             e = &entry;
             n.module_guess = "the pkg-config module " + m + ".pc is " + entry.id + "'s (" + t.ecosystem +

@@ -17,7 +17,8 @@ Result<const SolvExt*> load_solvext() {
     if (!lib) {
       const char* why = ::dlerror();
       error = std::string("cannot load ") + kFile + " (" + (why ? why : "unknown reason") +
-              "); testcases need libsolv's extension library (Debian: apt-get install libsolvext1)";
+              "); testcases need libsolv's extension library: install the package that ships it (libsolvext1 "
+              "where extdeps is built)";
       return;
     }
     api.write = reinterpret_cast<decltype(api.write)>(::dlsym(lib, "testcase_write"));

@@ -146,9 +146,9 @@ Result<Replay> replay_testcase(const std::string& dir) {
       // (extdeps:matching namespaces) cannot be replayed yet.
       if (line.starts_with("namespace "))
         return error_at(ExitCode::bad_input, testcase,
-                        "the solve used conda match expressions (its namespace lines), which libsolv's testcase "
+                        "the solve used match expressions (its namespace lines), which libsolv's testcase "
                         "reader cannot replay here",
-                        "", "a plan of apt, pkg-config, pypi or nix packages can be");
+                        "", "a plan whose packages need no match expression can be");
       std::istringstream words(line);
       std::vector<std::string> w;
       for (std::string word; words >> word;) w.push_back(word);

@@ -15,8 +15,9 @@ namespace extdeps::lazy {
 
 // Opens `soname` (RTLD_NOW | RTLD_LOCAL, never closed) and fills each (name, slot) pair with the
 // symbol's address. `needed_for`: what the error's hint says the library is for ("reading
-// .bz2 files").
-Result<void> load(const char* soname, const char* debian_package, const char* needed_for,
+// .bz2 files"); `package`: the package that ships it where extdeps is built and tested
+// (README.md, "Install"), which the hint names.
+Result<void> load(const char* soname, const char* package, const char* needed_for,
                   std::initializer_list<std::pair<const char*, void**>> symbols);
 
 }  // namespace extdeps::lazy

@@ -12,7 +12,7 @@ namespace extdeps::version {
 int part_compare(std::string_view a, std::string_view b);
 
 // A string in rpm order for one part, so that
-//   sign(part_compare(a, b)) == sign(rpm_compare(part_code(a), part_code(b))).
+//   sign(part_compare(a, b)) == sign(evr_compare(part_code(a), part_code(b))).
 // Each (non-digit run, number) pair that part_compare steps through becomes 'a' + a letter code
 // per byte (order-preserving, fixed length; '~' becomes "~a") + the number; a final 'a' closes it.
 // Only letters, digits and '~' appear in it.

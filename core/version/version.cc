@@ -1,4 +1,4 @@
-// Core's two schemes (rpm, pep440), the rpm scheme's checks, and upstream versions.
+// Core's two schemes (segments, pep440), the segments scheme's checks, and upstream versions.
 #include "core/version/version.h"
 
 #include "core/util/text.h"
@@ -15,7 +15,7 @@ namespace {
 int pep440_or_upstream_compare(std::string_view a, std::string_view b) {
   auto pa = parse_pep440(a), pb = parse_pep440(b);
   if (pa && pb) return pep440_compare(*pa, *pb);
-  return rpm_compare(normalize_upstream(a), normalize_upstream(b));
+  return evr_compare(normalize_upstream(a), normalize_upstream(b));
 }
 
 Result<std::string> pep440_normalize(std::string_view native) {
@@ -26,9 +26,9 @@ Result<std::string> pep440_normalize(std::string_view native) {
 
 }  // namespace
 
-Result<std::string> rpm_check(std::string_view text) {
+Result<std::string> evr_check(std::string_view text) {
   auto invalid = [&](std::string why) {
-    return error_at(ExitCode::bad_input, "", "invalid rpm version '" + shorten(text) + "': " + why);
+    return error_at(ExitCode::bad_input, "", "invalid version '" + shorten(text) + "': " + why);
   };
   if (text.empty()) return invalid("it is empty");
   for (char c : text) {
@@ -89,7 +89,7 @@ std::string normalize_upstream(std::string_view upstream) {
   return upstream_fallback(s);
 }
 
-const Scheme rpm_scheme{"rpm", rpm_compare, rpm_check};
+const Scheme segments_scheme{"segments", evr_compare, evr_check};
 const Scheme pep440_scheme{"pep440", pep440_or_upstream_compare, pep440_normalize};
 
 }  // namespace extdeps::version

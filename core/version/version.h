@@ -1,10 +1,10 @@
 // Version orders. Every native scheme has a comparator (the native rules) and a normaliser into
 // the one order the solver's pool uses: libsolv's rpm order (DESIGN.md decision 3). For every pair
 // of valid versions a, b of one scheme:
-//     sign(compare(scheme, a, b)) == sign(rpm_compare(normalize(scheme, a), normalize(scheme, b)))
+//     sign(compare(scheme, a, b)) == sign(evr_compare(normalize(scheme, a), normalize(scheme, b)))
 // which the tests check on real version lists against the managers' own tools.
 //
-// Core has two schemes: rpm's (the pool's own order) and PEP 440's (the language of the ranges
+// Core has two schemes: segments (the pool's own order, rpm's) and PEP 440's (the language of the ranges
 // users write). A provider whose manager orders versions its own way defines its scheme in its
 // folder and names it in its descriptor; provider::version_schemes() lists them all by name.
 #pragma once
@@ -20,7 +20,7 @@ namespace extdeps::version {
 
 // One native order. Objects of this type live as long as the process (each is a constant).
 struct Scheme {
-  std::string_view name;  // "rpm": what `version compare --scheme` and a plugin's "scheme" say
+  std::string_view name;  // "segments": what `version compare --scheme` and a plugin's "scheme" say
   // Native comparison: <0, 0, >0. A string the scheme cannot parse still gets a total order (the
   // pep440 scheme orders it as normalize_upstream does).
   int (*compare)(std::string_view a, std::string_view b);
@@ -28,8 +28,9 @@ struct Scheme {
   Result<std::string> (*normalize)(std::string_view native);
 };
 
-// rpm's order; the normal form is the text itself (rpm_check).
-extern const Scheme rpm_scheme;
+// The pool's own order (rpm's, for versions compared segment by segment with an optional epoch
+// and release); the normal form is the text itself (evr_check). dnf's "rpm" scheme is this one.
+extern const Scheme segments_scheme;
 // PEP 440's order; a string that is no PEP 440 version compares as normalize_upstream orders it.
 extern const Scheme pep440_scheme;
 
@@ -40,13 +41,13 @@ inline Result<std::string> normalize(const Scheme& scheme, std::string_view nati
 // (pool_evrcmp_str with EVRCMP_COMPARE): the epoch defaults to 0, the release starts at the last
 // '-', and a version without a release sorts before the same version with one.
 //
-// The rpm scheme (and any scheme a provider makes of it) compares with this and normalises to
+// The segments scheme (and any scheme a provider makes of it) compares with this and normalises to
 // the text itself, so a '-' or a leading "N:" reads as release or epoch.
-int rpm_compare(std::string_view a, std::string_view b);
+int evr_compare(std::string_view a, std::string_view b);
 
-// The rpm scheme's normal form: the text itself, if it is not empty and has only printable ASCII
+// The segments scheme's normal form: the text itself, if it is not empty and has only printable ASCII
 // that is not blank.
-Result<std::string> rpm_check(std::string_view text);
+Result<std::string> evr_check(std::string_view text);
 
 // The pool-order form of an upstream version taken from a native package ("3.6.2", "2.0.0~rc1",
 // "1.1.1w", "1.2.13.dfsg"), comparable with normalize(pep440_scheme, bound) for the PEP 440

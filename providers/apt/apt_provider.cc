@@ -123,9 +123,21 @@ class AptProvider final : public Provider {
 
 }  // namespace
 
+std::string dpkg_arch_of(std::string_view machine) {
+  if (machine == "x86_64") return "amd64";
+  if (machine == "aarch64" || machine == "arm64") return "arm64";
+  if (machine == "i386" || machine == "i486" || machine == "i586" || machine == "i686") return "i386";
+  if (machine == "armv7l" || machine == "armv6l") return "armhf";
+  if (machine == "ppc64le") return "ppc64el";
+  if (machine == "mips64") return "mips64el";
+  return std::string(machine);
+}
+
+std::string dpkg_architecture(const Context& ctx) { return dpkg_arch_of(detect::machine(ctx)); }
+
 Architectures architectures(const Context& ctx) {
   Architectures archs;
-  archs.native = detect::dpkg_architecture(ctx);
+  archs.native = dpkg_architecture(ctx);
   std::istringstream in(read_small_file_or_empty(ctx.host_path("/var/lib/dpkg/arch")));
   std::string line;
   while (std::getline(in, line)) {

@@ -13,7 +13,15 @@
 
 namespace extdeps::apt {
 
-// The architectures records are read for: the native one (detect::dpkg_architecture, so
+// dpkg's name of an architecture uname names (x86_64 -> amd64, aarch64 -> arm64, armv7l -> armhf,
+// ppc64le -> ppc64el, i686 -> i386); a name it does not know, as it is.
+std::string dpkg_arch_of(std::string_view machine);
+
+// dpkg's name of this machine's architecture: dpkg_arch_of(detect::machine(ctx)), so that
+// EXTDEPS_OVERRIDE_ARCH applies.
+std::string dpkg_architecture(const Context& ctx);
+
+// The architectures records are read for: the native one (dpkg_architecture, so
 // EXTDEPS_OVERRIDE_ARCH applies) and dpkg's foreign ones, the other lines of
 // <root>/var/lib/dpkg/arch (the file `dpkg --add-architecture` writes; absent means none).
 struct Architectures {

@@ -17,10 +17,10 @@ namespace {
 
 // dpkg's name of the CPU on Debian, Ubuntu and what says it is like Debian (and where os-release
 // names no system at all, as on Debian's own minimal images): the architecture apt plans for.
-std::string system_cpu(const Context& ctx, const detect::OsRelease& os, std::string_view) {
+std::string system_cpu(const detect::OsRelease& os, std::string_view machine) {
   bool debian_like = os.id == "debian" || os.id == "ubuntu" || os.id.empty();
   for (const auto& like : os.id_like) debian_like = debian_like || like == "debian";
-  return debian_like ? detect::dpkg_architecture(ctx) : std::string();
+  return debian_like ? dpkg_arch_of(machine) : std::string();
 }
 
 // VERSION_ID -> VERSION_CODENAME of the Debian and Ubuntu releases (and derivatives) a table is

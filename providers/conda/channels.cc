@@ -354,9 +354,7 @@ std::optional<std::string> subdir_for(std::string_view system, std::string_view 
   return std::nullopt;
 }
 
-std::optional<std::string> host_subdir(const detect::HostFacts& facts) {
-  return subdir_for("Linux", facts.machine.empty() ? facts.dpkg_arch : facts.machine);
-}
+std::optional<std::string> host_subdir(const detect::HostFacts& facts) { return subdir_for("Linux", facts.machine); }
 
 std::optional<std::string> native_subdir(const Context& ctx) {
   if (auto s = ctx.env("CONDA_SUBDIR"); s && !s->empty()) return *s;
@@ -367,7 +365,7 @@ std::optional<std::string> native_subdir(const Context& ctx) {
 #else
   constexpr std::string_view kSystem = "Linux";
 #endif
-  return subdir_for(kSystem, detect::dpkg_architecture(ctx));
+  return subdir_for(kSystem, detect::machine(ctx));
 }
 
 std::vector<std::string> subdirs_for(const std::string& native) {

@@ -63,9 +63,8 @@ class CondaProvider final : public Provider {
     if (!config) return config.error();
     auto subdir = native_subdir(ctx);
     if (!subdir)
-      return error_at(ExitCode::environment, "",
-                      "conda has no subdir for this machine (" + detect::dpkg_architecture(ctx) + ")", "",
-                      "set CONDA_SUBDIR, e.g. CONDA_SUBDIR=linux-64");
+      return error_at(ExitCode::environment, "", "conda has no subdir for this machine (" + detect::machine(ctx) + ")",
+                      "", "set CONDA_SUBDIR, e.g. CONDA_SUBDIR=linux-64");
     auto files = fetch_repodata(fetcher, repodata_locations(config->channels, subdirs_for(*subdir)));
     if (!files) return files.error();
     options_.channels = std::move(config->channels);

@@ -232,7 +232,7 @@ int conda_compare(std::string_view a, std::string_view b) {
   // comparing a conda version with an unparsable string that way was not transitive. What
   // conda cannot parse sorts before every conda version.
   if (pa.ok() != pb.ok()) return pa.ok() ? 1 : -1;
-  return rpm_compare(normalize_upstream(a), normalize_upstream(b));
+  return evr_compare(normalize_upstream(a), normalize_upstream(b));
 }
 
 bool conda_starts_with(const CondaVersion& v, const CondaVersion& prefix) {

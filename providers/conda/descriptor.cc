@@ -132,6 +132,7 @@ const ProviderDescriptor& descriptor() {
       .reads_env = {"CONDA_PREFIX", "CONDA_SUBDIR", "HOME"},
       .verify_index = verify_index,
       .verify_reads = "conda repodata (conda tables)",
+      .verify_index_flag = "repodata",
       // conda's overrides of its virtual packages (__cuda, __glibc): what a conda user has set
       // already states the machine for extdeps too.
       .fact_overrides = {{"cuda", "CONDA_OVERRIDE_CUDA"},

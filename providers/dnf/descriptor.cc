@@ -15,6 +15,8 @@
 
 namespace extdeps::dnf {
 
+const version::Scheme rpm_scheme{"rpm", version::evr_compare, version::evr_check};
+
 namespace {
 
 // rpm's rule for a package name: no blank or control character, no leading '-'; letters, digits
@@ -126,7 +128,7 @@ const ProviderDescriptor& descriptor() {
       .ecosystem = "fedora",
       .manager = "dnf",
       .manager_aliases = {"yum", "zypper"},
-      .scheme = &version::rpm_scheme,
+      .scheme = &rpm_scheme,
       .summary =
           "Fedora, RHEL and rebuilds, openSUSE: rpm-md repositories and the rpm database; dnf, yum or zypper commands",
       .name_problem = name_problem,

@@ -74,7 +74,7 @@ class DnfProvider final : public Provider {
   std::string_view ecosystem() const override { return ecosystem_; }
   std::string_view manager() const override { return "dnf"; }
   bool system_wide() const override { return true; }
-  const version::Scheme& scheme() const override { return version::rpm_scheme; }
+  const version::Scheme& scheme() const override { return rpm_scheme; }
   bool unversioned_provides_meet_versions() const override { return true; }
 
   // A Fedora-, RHEL- or SUSE-like root with an rpm database; anywhere when named (--manager dnf):

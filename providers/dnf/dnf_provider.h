@@ -21,6 +21,10 @@
 
 namespace extdeps::dnf {
 
+// rpm's order, named "rpm" (`version compare --scheme rpm`): core's segments order, which is
+// libsolv's own (core/version/version.h, evr_compare).
+extern const version::Scheme rpm_scheme;
+
 const ProviderDescriptor& descriptor();
 
 // A repository of a .repo file (yum/dnf INI, zypper's too): [id] with baseurl, enabled.

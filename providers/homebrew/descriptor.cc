@@ -15,7 +15,7 @@ namespace extdeps::homebrew {
 namespace {
 
 // On a mac, the CPU as Homebrew's bottles name it: arm64 or x86_64.
-std::string system_cpu(const Context&, const detect::OsRelease& os, std::string_view machine) {
+std::string system_cpu(const detect::OsRelease& os, std::string_view machine) {
   if (os.id != "macos") return {};
   return machine == "aarch64" || machine == "arm64" ? "arm64" : "x86_64";
 }

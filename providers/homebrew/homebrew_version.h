@@ -39,7 +39,7 @@ int homebrew_compare(std::string_view a, std::string_view b, bool* stopped_early
 
 // The pool-order form, "0.TOKENS-REVISION" ("1" for HEAD versions): 0 tokens before a
 // non-numeric token or the end are dropped (Homebrew skips them there), and each token is coded
-// so that rpm_compare orders kinds as alpha < beta < pre < rc < the end < string < patch < post <
+// so that evr_compare orders kinds as alpha < beta < pre < rc < the end < string < patch < post <
 // number. It agrees with homebrew_compare except where Homebrew's order is not transitive: a
 // string against alpha..post ("1.0a" < "1.0alpha" by bytes, though "1.0alpha" < "1.0" < "1.0a"),
 // a patch against a post, and versions whose comparison stops early because zeros were skipped

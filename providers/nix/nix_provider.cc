@@ -93,9 +93,8 @@ class NixProvider final : public Provider {
     } else if (auto s = machine_system(ctx)) {
       system_ = *s;
     } else {
-      return error_at(ExitCode::environment, "",
-                      "nix has no system for this machine (" + detect::dpkg_architecture(ctx) + ")", "",
-                      "set EXTDEPS_NIX_SYSTEM, e.g. EXTDEPS_NIX_SYSTEM=x86_64-linux");
+      return error_at(ExitCode::environment, "", "nix has no system for this machine (" + detect::machine(ctx) + ")",
+                      "", "set EXTDEPS_NIX_SYSTEM, e.g. EXTDEPS_NIX_SYSTEM=x86_64-linux");
     }
     auto index = options_.index.empty() ? generate_index(ctx, system_, options_.timeout_ms)
                                         : locate_index(fetcher, options_.index);

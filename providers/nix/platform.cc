@@ -55,14 +55,16 @@ std::optional<bool> match_attrs(const nlohmann::json& pattern, const nlohmann::j
 
 std::optional<std::string> machine_system(const Context& ctx) {
   if (auto s = ctx.env("EXTDEPS_NIX_SYSTEM"); s && !s->empty()) return *s;
-  static const std::map<std::string, std::string> kByDpkg = {
-      {"amd64", "x86_64-linux"},      {"arm64", "aarch64-linux"}, {"i386", "i686-linux"},
-      {"armhf", "armv7l-linux"},      {"armel", "armv6l-linux"},  {"ppc64el", "powerpc64le-linux"},
-      {"riscv64", "riscv64-linux"},   {"s390x", "s390x-linux"},   {"loong64", "loongarch64-linux"},
-      {"mips64el", "mips64el-linux"},
+  // By uname's name of the machine (detect::machine, so EXTDEPS_OVERRIDE_ARCH applies).
+  static const std::map<std::string, std::string> kByMachine = {
+      {"x86_64", "x86_64-linux"},   {"aarch64", "aarch64-linux"},         {"i686", "i686-linux"},
+      {"i586", "i686-linux"},       {"armv7l", "armv7l-linux"},           {"armv6l", "armv6l-linux"},
+      {"armel", "armv6l-linux"},    {"ppc64le", "powerpc64le-linux"},     {"riscv64", "riscv64-linux"},
+      {"s390x", "s390x-linux"},     {"loongarch64", "loongarch64-linux"}, {"loong64", "loongarch64-linux"},
+      {"mips64", "mips64el-linux"},
   };
-  auto it = kByDpkg.find(detect::dpkg_architecture(ctx));
-  if (it == kByDpkg.end()) return std::nullopt;
+  auto it = kByMachine.find(detect::machine(ctx));
+  if (it == kByMachine.end()) return std::nullopt;
   return it->second;
 }
 

@@ -19,7 +19,7 @@ namespace extdeps::version {
 // end, a left-over letter segment loses ("1.0a" < "1.0") and anything else left over wins.
 int pacman_compare(std::string_view a, std::string_view b);
 
-// The pool-order form: each field's segments coded so that rpm_compare orders them as
+// The pool-order form: each field's segments coded so that evr_compare orders them as
 // pacman_compare does, "EPOCH:VERSION[-RELEASE]". Two differences remain, both from orders of
 // pacman's that are not transitive: a version without a release sorts before the same version
 // with one (the solver matches a relation without a release by version alone, as pacman does),

@@ -3,6 +3,6 @@
 
 namespace extdeps::version {
 
-const Scheme pkgconfig_scheme{"pkgconfig", rpm_compare, rpm_check};
+const Scheme pkgconfig_scheme{"pkgconfig", evr_compare, evr_check};
 
 }  // namespace extdeps::version

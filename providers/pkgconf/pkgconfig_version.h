@@ -1,4 +1,4 @@
-// pkg-config's versions, which extdeps orders as rpm does (core/version/version.h: rpm_compare),
+// pkg-config's versions, which extdeps orders as rpm does (core/version/version.h: evr_compare),
 // under the scheme name pkg-config users know.
 #pragma once
 
@@ -6,7 +6,7 @@
 
 namespace extdeps::version {
 
-// "pkgconfig": rpm_compare and rpm_check. A '-' or a leading "N:" reads as rpm's release or
+// "pkgconfig": evr_compare and evr_check. A '-' or a leading "N:" reads as rpm's release or
 // epoch (pkgconf itself takes both as plain separators).
 extern const Scheme pkgconfig_scheme;
 

@@ -1,6 +1,7 @@
 // The pypi provider as the rest of extdeps sees it (core/provider/descriptor.h).
 #include <algorithm>
 
+#include "core/fetch/cache_names.h"
 #include "core/mapping/names.h"
 #include "core/version/version.h"
 #include "providers/pypi/host_format.h"
@@ -17,6 +18,14 @@ bool is_pypi_name(std::string_view s) {
   return std::all_of(s.begin(), s.end(),
                      [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
 }
+
+// What a crawl read (crawl_memo.h): <16 hex>.crawl, sealed.
+bool crawl_memo_file(const std::string& path, std::string_view name) {
+  return cache_names::sealed_hex_file(path, name, ".crawl", "pypc");
+}
+
+// What an interpreter said about itself (interpreter.cc); .tmp.<pid> while it is written.
+bool interpreter_file(const std::string&, std::string_view name) { return cache_names::hex_json_file(name, ".tmp."); }
 
 std::optional<std::string> name_problem(std::string_view name) {
   if (is_pypi_name(name)) return std::nullopt;
@@ -61,6 +70,7 @@ const ProviderDescriptor& descriptor() {
       .verify_index = nullptr,
       .verify_reads = "",
       .host_formats = {{"uv", "the variable uv reads", uv_variables}},
+      .cache_folders = {{"pypi/interpreters", interpreter_file}, {"pypi/crawls", crawl_memo_file}},
       .make = [](const Context& ctx, const ProviderSettings& settings) { return make_provider(ctx, settings); },
   };
   return d;

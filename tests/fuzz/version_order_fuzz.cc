@@ -1,10 +1,11 @@
 // Fuzzes one version scheme's comparator and normaliser (core/version). Built once per scheme:
-// EXTDEPS_FUZZ_SCHEME is deb, rpm (which pkg-config versions use), pep440, conda or nix.
+// EXTDEPS_FUZZ_SCHEME is deb, rpm (dnf's name for core's segments order, which pkg-config
+// versions use too), pep440, conda or nix.
 // The input is up to three versions, one a line. Properties, for the native comparator:
 //   compare(a, a) == 0; sign(compare(a, b)) == -sign(compare(b, a));
 //   a <= b and b <= c imply a <= c (and a == b == c gives a == c);
 // and for versions the scheme normalises (DESIGN.md decision 3):
-//   sign(rpm_compare(normalize(a), normalize(b))) == sign(compare(a, b)).
+//   sign(evr_compare(normalize(a), normalize(b))) == sign(compare(a, b)).
 #include <cstdint>
 #include <string>
 
@@ -53,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   auto na = version::normalize(s, a);
   auto nb = version::normalize(s, b);
-  if (na && nb && sign(version::rpm_compare(*na, *nb)) != ab)
+  if (na && nb && sign(version::evr_compare(*na, *nb)) != ab)
     fuzz::fail("the normalised versions order differently from the native ones", a, b);
 
   // Upstream versions taken from native packages go through this for every scheme.

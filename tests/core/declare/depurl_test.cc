@@ -138,7 +138,7 @@ TEST(DepUrl, UnknownTypeSuggestsTheClosest) {
   EXPECT_EQ(parse_error("dep:virtaul/compiler/c"), "unknown DepURL type 'virtaul' (did you mean 'virtual'?)");
   EXPECT_EQ(parse_error("dep:homebrew/zlib"),
             "unknown DepURL type 'homebrew' (expected 'virtual', 'generic' or a PURL type such as "
-            "'github', 'pypi' or 'conda')");
+            "'conda', 'github' or 'pypi')");
 }
 
 TEST(DepUrl, VirtualNamespaceIsCompilerOrInterface) {

@@ -157,7 +157,7 @@ TEST(Marker, HostEnvFromUname) {
 }
 
 // The machine is the context's (Context::uname), not a second uname call: an aarch64 Darwin
-// context gives its names to the markers, and dpkg's name of the CPU follows it.
+// context gives its names to the markers, and the machine's name (uname's form) follows it.
 TEST(Marker, HostEnvFollowsTheContextsUname) {
   Context ctx = Context::for_test("/", {{"EXTDEPS_PYTHON_VERSION", "3.12.1"}});
   ctx.set_uname(
@@ -168,12 +168,12 @@ TEST(Marker, HostEnvFollowsTheContextsUname) {
   EXPECT_EQ(env.at("platform_machine"), "arm64");
   EXPECT_EQ(env.at("platform_release"), "23.4.0");
   EXPECT_EQ(env.at("platform_version"), "Darwin Kernel Version 23.4.0");
-  EXPECT_EQ(detect::dpkg_architecture(ctx), "arm64");
+  EXPECT_EQ(detect::machine(ctx), "aarch64");
   ctx.set_uname({.system = "Linux", .release = "6.1.0", .version = "#1", .machine = "ppc64le"});
-  EXPECT_EQ(detect::dpkg_architecture(ctx), "ppc64el");
-  ctx.set_uname({});  // uname failed: no platform keys, dpkg's default
+  EXPECT_EQ(detect::machine(ctx), "ppc64le");
+  ctx.set_uname({});  // uname failed: no platform keys, x86_64
   EXPECT_EQ(host_marker_env(ctx).count("platform_machine"), 0u);
-  EXPECT_EQ(detect::dpkg_architecture(ctx), "amd64");
+  EXPECT_EQ(detect::machine(ctx), "x86_64");
 }
 
 TEST(Marker, HostEnvShortOverride) {

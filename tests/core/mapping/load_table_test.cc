@@ -284,8 +284,9 @@ TEST(MappingLoad, SchemaVersion) {
 }
 
 TEST(MappingLoad, PkgconfigTablesListModules) {
+  // A table that names no manager is a detector's (pkgconf's): it lists modules, not packages.
   EXPECT_EQ(error_of("pkgconfig_build.toml"),
-            "F:6:1: unknown key 'build' in [[id]] dep:generic/zlib (the pkgconfig table lists "
+            "F:6:1: unknown key 'build' in [[id]] dep:generic/zlib (a detector's table lists "
             "'modules' for every category)");
 }
 

@@ -78,7 +78,7 @@ TEST(MappingShipped, PkgconfigTableLoadsSortedAndKnowsOnlyDebianIds) {
   for (const auto& e : pc.entries) {
     by_line.push_back(&e);
     EXPECT_NE(deb.find(e.id), nullptr) << e.id << " is in pkgconfig.toml but not debian.toml";
-    EXPECT_FALSE(e.pkgconfig.empty() && e.note.empty()) << e.id;
+    EXPECT_FALSE(e.modules.empty() && e.note.empty()) << e.id;
   }
   std::sort(by_line.begin(), by_line.end(),
             [](const Entry* a, const Entry* b) { return a->where.line < b->where.line; });
@@ -218,7 +218,7 @@ TEST(MappingShipped, LoadTablesReadsTheShippedFolder) {
   // An alias from debian.toml, looked up in the pkgconfig table.
   const Entry* openblas = pc->find("dep:github/OpenMathLib/OpenBLAS");
   ASSERT_NE(openblas, nullptr);
-  EXPECT_EQ(openblas->pkgconfig.front(), "openblas");
+  EXPECT_EQ(openblas->modules.front(), "openblas");
   const auto suggestions = did_you_mean("dep:generic/libxml", tables->known_ids());
   ASSERT_FALSE(suggestions.empty());
   EXPECT_EQ(suggestions.front(), "dep:generic/libxml2");

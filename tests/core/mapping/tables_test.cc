@@ -87,7 +87,7 @@ TEST(MappingTables, SameEcosystemMergesAcrossFolders) {
   const Table* pc = tables->find_ecosystem("pkgconfig");
   ASSERT_NE(pc, nullptr);
   ASSERT_EQ(pc->entries.size(), 2u);
-  EXPECT_EQ(pc->find("dep:generic/zlib")->pkgconfig, Strings{"zlib"});
+  EXPECT_EQ(pc->find("dep:generic/zlib")->modules, Strings{"zlib"});
   EXPECT_TRUE(pc->find("dep:generic/cmake")->unavailable());
 }
 

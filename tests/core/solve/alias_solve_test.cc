@@ -40,7 +40,8 @@ class AliasSolveTest : public ::testing::Test {
   // One provider for `table`'s ecosystem offering every package the table names.
   std::vector<std::unique_ptr<Provider>> providers_for(const mapping::Table& table) {
     const ProviderDescriptor* d = test::compiled_in(table.ecosystem);
-    auto p = std::make_unique<MemoryProvider>(table.ecosystem, table.manager, d ? *d->scheme : version::rpm_scheme);
+    auto p =
+        std::make_unique<MemoryProvider>(table.ecosystem, table.manager, d ? *d->scheme : version::segments_scheme);
     std::set<std::string> names;
     for (const auto& e : table.entries)
       for (const auto& n : e.all_packages()) names.insert(n);

@@ -122,16 +122,26 @@ namespace {
 
 class LintInjection : public test::CliFixture {};
 
-// `mappings lint` refuses an option-shaped name in a table that says nothing of its manager.
+// `mappings lint` refuses an option-shaped name in a table that says nothing of its manager (a
+// detector's table, whose entries list modules), and the same table with package lists is
+// refused for its shape.
 TEST_F(LintInjection, ATableWithoutAManagerKeyStillRefusesOptionShapedNames) {
   std::string dir = test::temp_dir();
   std::string f = dir + "/debian.toml";
-  std::ofstream(f) << "schema = 1\necosystem = \"debian\"\nversion = \"deb-upstream\"\n\n[[id]]\n"
-                      "id = \"dep:generic/evil\"\nhost = [\"-oDPkg::Pre-Invoke::=touch /tmp/pwned\"]\n";
+  std::ofstream(f) << "schema = 1\necosystem = \"debian\"\n\n[[id]]\n"
+                      "id = \"dep:generic/evil\"\nmodules = [\"-oDPkg::Pre-Invoke::=touch /tmp/pwned\"]\n";
   auto r = run({"mappings", "lint", f});
   EXPECT_EQ(r.rc, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find(f + ":7:9: '-oDPkg::Pre-Invoke::=touch /tmp/pwned' is not a valid name (it starts with '-', "
+  EXPECT_NE(r.out.find(f + ":6:12: '-oDPkg::Pre-Invoke::=touch /tmp/pwned' is not a valid name (it starts with '-', "
                            "as an option does)"),
+            std::string::npos)
+      << r.out;
+  std::ofstream(f) << "schema = 1\necosystem = \"debian\"\n\n[[id]]\n"
+                      "id = \"dep:generic/evil\"\nhost = [\"-oDPkg::Pre-Invoke::=touch /tmp/pwned\"]\n";
+  r = run({"mappings", "lint", f});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find(f + ":6:1: unknown key 'host' in [[id]] dep:generic/evil (a detector's table lists 'modules' "
+                           "for every category)"),
             std::string::npos)
       << r.out;
 }

@@ -317,7 +317,7 @@ TEST_F(SolveTest, AnUnknownIdIsUnmappedWithASuggestion) {
 }
 
 TEST_F(SolveTest, APkgConfigModuleMeetsAHostNeed) {
-  auto pc = std::make_unique<MemoryProvider>("pkgconfig", "", version::rpm_scheme);
+  auto pc = std::make_unique<MemoryProvider>("pkgconfig", "", version::segments_scheme);
   PackageRecord m;
   m.name = "zlib";
   m.version = "1.3.1";
@@ -328,7 +328,7 @@ TEST_F(SolveTest, APkgConfigModuleMeetsAHostNeed) {
   t.ecosystem = "pkgconfig";
   mapping::Entry e;
   e.id = "dep:generic/zlib";
-  e.pkgconfig = {"zlib"};
+  e.modules = {"zlib"};
   t.entries.push_back(e);
   tables_.tables.push_back(t);
   auto o = resolve({req("dep:generic/zlib", Category::host, at_least("1.3"))});

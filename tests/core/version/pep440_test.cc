@@ -7,7 +7,7 @@
 #include <fstream>
 #include <random>
 
-#include "core/version/rpm.h"
+#include "core/version/segments.h"
 #include "core/version/version.h"
 #include "tests/core/version/version_fixtures.h"
 
@@ -95,7 +95,7 @@ void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
     EXPECT_EQ(normal[i].find('-'), std::string::npos) << normal[i];
     for (size_t j = 0; j < list.size(); ++j) {
       int want = sign(pep440_compare(parsed[i], parsed[j]));
-      int got = sign(rpm_compare(normal[i], normal[j]));
+      int got = sign(evr_compare(normal[i], normal[j]));
       if (want != got && ++wrong <= 20)
         ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': PEP 440 " << want << ", rpm of '" << normal[i]
                       << "' vs '" << normal[j] << "' " << got;

@@ -20,7 +20,7 @@ TEST(SchemeNames, EverySchemeIsNamedOnceAndEveryListSaysThemAll) {
   EXTDEPS_NEEDS_EVERY_PROVIDER();  // its output lists them all
   const auto schemes = version_schemes();
   ASSERT_GE(schemes.size(), 2u);
-  EXPECT_EQ(schemes[0], &rpm_scheme);
+  EXPECT_EQ(schemes[0], &segments_scheme);
   EXPECT_EQ(schemes[1], &pep440_scheme);
   for (const ProviderDescriptor* d : compiled_in_descriptors()) {
     ASSERT_NE(d->scheme, nullptr) << d->name;

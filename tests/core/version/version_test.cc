@@ -13,21 +13,21 @@ namespace extdeps::version {
 namespace {
 
 TEST(VersionScheme, CoresTwoSchemes) {
-  EXPECT_EQ(rpm_scheme.name, "rpm");
+  EXPECT_EQ(segments_scheme.name, "segments");
   EXPECT_EQ(pep440_scheme.name, "pep440");
   // One pair, two answers: each scheme has its own rules.
-  EXPECT_LT(compare(rpm_scheme, "1.0", "1.0-0"), 0);
+  EXPECT_LT(compare(segments_scheme, "1.0", "1.0-0"), 0);
   EXPECT_GT(compare(pep440_scheme, "1.0-0", "1.0"), 0);  // 1.0.post0
 }
 
 TEST(VersionScheme, RpmNormalFormIsTheTextItself) {
-  EXPECT_EQ(*normalize(version::rpm_scheme, "1:2.3-4.fc39"), "1:2.3-4.fc39");
-  auto empty = normalize(version::rpm_scheme, "");
+  EXPECT_EQ(*normalize(version::segments_scheme, "1:2.3-4.fc39"), "1:2.3-4.fc39");
+  auto empty = normalize(version::segments_scheme, "");
   ASSERT_FALSE(empty.ok());
-  EXPECT_EQ(empty.error().message, "invalid rpm version '': it is empty");
-  auto space = normalize(version::rpm_scheme, "1.0 beta");
+  EXPECT_EQ(empty.error().message, "invalid version '': it is empty");
+  auto space = normalize(version::segments_scheme, "1.0 beta");
   ASSERT_FALSE(space.ok());
-  EXPECT_EQ(space.error().message, "invalid rpm version '1.0 beta': invalid character '\\x20'");
+  EXPECT_EQ(space.error().message, "invalid version '1.0 beta': invalid character '\\x20'");
 }
 
 TEST(VersionUpstream, DebianUpstreamVersionsInPoolOrder) {
@@ -41,7 +41,7 @@ TEST(VersionUpstream, DebianUpstreamVersionsInPoolOrder) {
       "2.0.0",     "2.9.14",   "3.6.2", "9",      "9e",    "9.1",    "20230311",
   };
   for (size_t i = 0; i + 1 < ordered.size(); ++i)
-    EXPECT_LT(rpm_compare(normalize_upstream(ordered[i]), normalize_upstream(ordered[i + 1])), 0)
+    EXPECT_LT(evr_compare(normalize_upstream(ordered[i]), normalize_upstream(ordered[i + 1])), 0)
         << ordered[i] << " < " << ordered[i + 1] << ": " << normalize_upstream(ordered[i]) << " vs "
         << normalize_upstream(ordered[i + 1]);
 }
@@ -60,15 +60,15 @@ TEST(VersionUpstream, FallbackForms) {
   EXPECT_EQ(normalize_upstream("git"), "0:0.oaagaiat0a");
   EXPECT_EQ(normalize_upstream(""), "0:0");
   // A '~' before a digit is no pre-release marker: "1.0~1" is not read as 1.01.
-  EXPECT_LT(rpm_compare(normalize_upstream("1.0~1"), normalize_upstream("1.0")), 0);
+  EXPECT_LT(evr_compare(normalize_upstream("1.0~1"), normalize_upstream("1.0")), 0);
 }
 
 TEST(VersionUpstream, UserRangesCompareWithUpstreamVersions) {
   // ">= 1.1.1, < 1.1.2" written by a user holds for OpenSSL's 1.1.1w.
   auto lo = *normalize(version::pep440_scheme, "1.1.1");
   auto hi = *normalize(version::pep440_scheme, "1.1.2");
-  EXPECT_GT(rpm_compare(normalize_upstream("1.1.1w"), lo), 0);
-  EXPECT_LT(rpm_compare(normalize_upstream("1.1.1w"), hi), 0);
+  EXPECT_GT(evr_compare(normalize_upstream("1.1.1w"), lo), 0);
+  EXPECT_LT(evr_compare(normalize_upstream("1.1.1w"), hi), 0);
   // pep440's compare orders a non-PEP 440 string the same way.
   EXPECT_GT(compare(version::pep440_scheme, "1.1.1w", "1.1.1"), 0);
   EXPECT_LT(compare(version::pep440_scheme, "1.1.1w", "1.1.2"), 0);
@@ -94,12 +94,12 @@ TEST(VersionUpstream, FallbackSitsWhereDocumented) {
     auto p = [&](const std::string& s) { return *normalize(version::pep440_scheme, s); };
     EXPECT_EQ(n.find('-'), std::string::npos) << v << " -> " << n;
     if (t[0] == '~') {
-      EXPECT_GT(rpm_compare(n, p(r + "rc99.post9")), 0) << v << " -> " << n;
-      EXPECT_LT(rpm_compare(n, p(r)), 0) << v << " -> " << n;
+      EXPECT_GT(evr_compare(n, p(r + "rc99.post9")), 0) << v << " -> " << n;
+      EXPECT_LT(evr_compare(n, p(r)), 0) << v << " -> " << n;
     } else {
-      EXPECT_GT(rpm_compare(n, p(r + "+zzz.99")), 0) << v << " -> " << n;
-      EXPECT_LT(rpm_compare(n, p(r + ".post0.dev0")), 0) << v << " -> " << n;
-      EXPECT_LT(rpm_compare(n, p(r + ".0.1.dev0")), 0) << v << " -> " << n;
+      EXPECT_GT(evr_compare(n, p(r + "+zzz.99")), 0) << v << " -> " << n;
+      EXPECT_LT(evr_compare(n, p(r + ".post0.dev0")), 0) << v << " -> " << n;
+      EXPECT_LT(evr_compare(n, p(r + ".0.1.dev0")), 0) << v << " -> " << n;
     }
     ++checked;
   }

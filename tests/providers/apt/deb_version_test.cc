@@ -8,7 +8,7 @@
 #include <random>
 
 #include "core/provider/descriptor.h"
-#include "core/version/rpm.h"
+#include "core/version/segments.h"
 #include "core/version/version.h"
 #include "tests/core/version/version_fixtures.h"
 
@@ -57,7 +57,7 @@ void expect_dpkg_agrees(const std::vector<std::pair<std::string, std::string>>& 
   EXPECT_EQ(wrong, 0u) << "of " << queries.size() << " comparisons";
 }
 
-// sign(rpm_compare(normalize(a), normalize(b))) == sign(compare(a, b)) for every pair.
+// sign(evr_compare(normalize(a), normalize(b))) == sign(compare(a, b)) for every pair.
 void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
   std::vector<std::string> normal;
   for (const auto& v : list) {
@@ -72,7 +72,7 @@ void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
   for (size_t i = 0; i < list.size(); ++i)
     for (size_t j = 0; j < list.size(); ++j) {
       int want = sign(deb_compare(list[i], list[j]));
-      int got = sign(rpm_compare(normal[i], normal[j]));
+      int got = sign(evr_compare(normal[i], normal[j]));
       if (want != got && ++wrong <= 20)
         ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': deb " << want << ", rpm of '" << normal[i]
                       << "' vs '" << normal[j] << "' " << got;
@@ -152,7 +152,7 @@ TEST(VersionDeb, IsTheDebSchemeByName) {
   EXPECT_EQ(deb_scheme.name, "deb");
   // One pair, three answers: each scheme has its own rules.
   EXPECT_EQ(compare(deb_scheme, "1.0", "1.0-0"), 0);
-  EXPECT_LT(compare(rpm_scheme, "1.0", "1.0-0"), 0);
+  EXPECT_LT(compare(segments_scheme, "1.0", "1.0-0"), 0);
   EXPECT_GT(compare(pep440_scheme, "1.0-0", "1.0"), 0);
 }
 

@@ -222,7 +222,6 @@ TEST(CondaChannels, SubdirsForPlatforms) {
 
   detect::HostFacts facts;
   facts.machine = "aarch64";
-  facts.dpkg_arch = "arm64";
   EXPECT_EQ(host_subdir(facts), "linux-aarch64");
   facts.machine = "x86_64";
   EXPECT_EQ(host_subdir(facts), "linux-64");

@@ -1,5 +1,5 @@
 // conda versions: parsing and order as conda's VersionOrder documents them, and the rpm-order form
-// against that order (our rpm_compare and libsolv's own comparator).
+// against that order (our evr_compare and libsolv's own comparator).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -134,7 +134,7 @@ struct PoolDeleter {
   void operator()(Pool* p) const { pool_free(p); }
 };
 
-// Every pair: sign(conda_compare) == sign(rpm_compare of the normal forms) == sign(libsolv's
+// Every pair: sign(conda_compare) == sign(evr_compare of the normal forms) == sign(libsolv's
 // pool_evrcmp_str of the normal forms).
 void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
   std::vector<CondaVersion> parsed;
@@ -152,7 +152,7 @@ void expect_normal_form_keeps_order(const std::vector<std::string>& list) {
   for (size_t i = 0; i < list.size(); ++i) {
     for (size_t j = 0; j < list.size(); ++j) {
       int want = sign(conda_compare(parsed[i], parsed[j]));
-      int got = sign(rpm_compare(normal[i], normal[j]));
+      int got = sign(evr_compare(normal[i], normal[j]));
       int solv = sign(pool_evrcmp_str(pool.get(), normal[i].c_str(), normal[j].c_str(), EVRCMP_COMPARE));
       if ((want != got || want != solv) && ++wrong <= 20)
         ADD_FAILURE() << "'" << list[i] << "' vs '" << list[j] << "': conda " << want << ", rpm of '" << normal[i]
@@ -406,9 +406,9 @@ TEST(CondaVersion, CliComparesConda) {
   EXPECT_EQ(run({"version", "compare", "--scheme", "conda", "1..0", "1"}, rc),
             "error: invalid conda version '1..0': it has an empty component\n");
   EXPECT_EQ(rc, 2);
-  EXPECT_EQ(
-      run({"version", "compare", "--scheme", "kondo", "1", "2"}, rc),
-      "error: unknown version scheme 'kondo' (expected rpm, pep440, deb, conda, pkgconfig, nix, pacman or homebrew)\n");
+  EXPECT_EQ(run({"version", "compare", "--scheme", "kondo", "1", "2"}, rc),
+            "error: unknown version scheme 'kondo' (expected segments, pep440, deb, conda, pkgconfig, nix, pacman, rpm "
+            "or homebrew)\n");
 }
 
 }  // namespace

@@ -1,14 +1,14 @@
 // Homebrew versions: our order against the comparisons Homebrew's own tests assert
 // (tests/data/versions/homebrew-pairs.tsv, from Library/Homebrew/test/version_spec.rb and
 // pkg_version_spec.rb; Homebrew cannot run here), and the rpm-order form against that order (our
-// rpm_compare and libsolv's own).
+// evr_compare and libsolv's own).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
 #include "core/provider/descriptor.h"
-#include "core/version/rpm.h"
+#include "core/version/segments.h"
 #include "core/version/version.h"
 #include "providers/homebrew/homebrew_version.h"
 #include "tests/core/version/version_fixtures.h"
@@ -94,7 +94,7 @@ TEST(VersionHomebrew, KnownOrder) {
   lt("1_2", "1_2_3");  // version "1_2", revision 3 against version "1_2"
 }
 
-// sign(rpm_compare(pool forms)) == sign(homebrew_compare), by our comparator and libsolv's, on
+// sign(evr_compare(pool forms)) == sign(homebrew_compare), by our comparator and libsolv's, on
 // every pair of versions the recorded pairs use and a few more, but for the orders of Homebrew's
 // that are not transitive (homebrew.h): a plain string token against alpha..post ones, a patch
 // against a post, a comparison that stopped early.
@@ -133,7 +133,7 @@ TEST(VersionHomebrew, ThePoolFormOrdersAsHomebrewDoes) {
       ASSERT_TRUE(na.ok() && nb.ok()) << a << " " << b;
       const int want = sign(homebrew_compare(a, b));
       ++checked;
-      ASSERT_EQ(sign(rpm_compare(*na, *nb)), want) << a << " vs " << b << " (" << *na << " vs " << *nb << ")";
+      ASSERT_EQ(sign(evr_compare(*na, *nb)), want) << a << " vs " << b << " (" << *na << " vs " << *nb << ")";
       ASSERT_EQ(sign(pool_evrcmp_str(pool, na->c_str(), nb->c_str(), EVRCMP_COMPARE)), want) << a << " vs " << b;
     }
   pool_free(pool);

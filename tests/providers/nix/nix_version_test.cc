@@ -1,6 +1,6 @@
 // Nix versions: our order against the real nix-instantiate (builtins.compareVersions), on real
 // nixpkgs version strings and on random ones, and the rpm-order form against that order (our
-// rpm_compare and libsolv's own comparator).
+// evr_compare and libsolv's own comparator).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,7 +57,7 @@ void expect_nix_agrees(const std::vector<std::string>& vs) {
   EXPECT_EQ(disagreements, 0);
 }
 
-// sign(rpm_compare(pool forms)) == sign(nix_compare) for every pair, also by libsolv itself.
+// sign(evr_compare(pool forms)) == sign(nix_compare) for every pair, also by libsolv itself.
 void expect_pool_order_agrees(const std::vector<std::string>& vs) {
   Pool* pool = pool_create();
   pool_setdisttype(pool, DISTTYPE_RPM);
@@ -65,7 +65,7 @@ void expect_pool_order_agrees(const std::vector<std::string>& vs) {
     for (const auto& b : vs) {
       std::string na = nix_pool_order(a), nb = nix_pool_order(b);
       int want = sign(nix_compare(a, b));
-      ASSERT_EQ(sign(rpm_compare(na, nb)), want) << a << " vs " << b << " (" << na << " vs " << nb << ")";
+      ASSERT_EQ(sign(evr_compare(na, nb)), want) << a << " vs " << b << " (" << na << " vs " << nb << ")";
       ASSERT_EQ(sign(pool_evrcmp_str(pool, na.c_str(), nb.c_str(), EVRCMP_COMPARE)), want) << a << " vs " << b;
     }
   pool_free(pool);

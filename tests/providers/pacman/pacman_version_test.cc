@@ -1,13 +1,13 @@
 // pacman versions: our order against the real `vercmp` (Debian's pacman-package-manager), on the
 // recorded pairs of tests/data/versions/pacman-pairs.tsv (asked again of vercmp where it is
-// installed), and the rpm-order form against that order (our rpm_compare and libsolv's own).
+// installed), and the rpm-order form against that order (our evr_compare and libsolv's own).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <sstream>
 
 #include "core/provider/descriptor.h"
-#include "core/version/rpm.h"
+#include "core/version/segments.h"
 #include "core/version/version.h"
 #include "providers/pacman/pacman_version.h"
 #include "tests/core/version/version_fixtures.h"
@@ -101,7 +101,7 @@ TEST(VersionPacman, KnownOrder) {
   lt("14.2.1+r134+gab884fffe3fc-1", "14.2.1+r134+gab884fffe3fd-1");
 }
 
-// sign(rpm_compare(pool forms)) == sign(pacman_compare), by our comparator and libsolv's, on every
+// sign(evr_compare(pool forms)) == sign(pacman_compare), by our comparator and libsolv's, on every
 // pair of the versions the recorded pairs use, but for the two orders of pacman's that are not
 // transitive (pacman.h): one side without a release, or a field that ends in separators.
 TEST(VersionPacman, ThePoolFormOrdersAsPacmanDoes) {
@@ -130,7 +130,7 @@ TEST(VersionPacman, ThePoolFormOrdersAsPacmanDoes) {
       int want = sign(pacman_compare(a, b));
       if (ra != rb && want == 0) continue;  // "1.0" = "1.0-1": matched by version alone in the pool
       ++checked;
-      ASSERT_EQ(sign(rpm_compare(*na, *nb)), want) << a << " vs " << b << " (" << *na << " vs " << *nb << ")";
+      ASSERT_EQ(sign(evr_compare(*na, *nb)), want) << a << " vs " << b << " (" << *na << " vs " << *nb << ")";
       ASSERT_EQ(sign(pool_evrcmp_str(pool, na->c_str(), nb->c_str(), EVRCMP_COMPARE)), want) << a << " vs " << b;
     }
   pool_free(pool);

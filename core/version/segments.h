@@ -10,6 +10,6 @@ namespace extdeps::version {
 // rpmvercmp on one field (epoch, version or release): runs of digits compare numerically, runs of
 // ASCII letters by strcmp, a digit run beats a letter run; any other byte separates runs, except
 // '~' (sorts before everything, the end included) and '^' (after the end, before anything else).
-int rpm_vercmp(std::string_view a, std::string_view b);
+int segment_compare(std::string_view a, std::string_view b);
 
 }  // namespace extdeps::version

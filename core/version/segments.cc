@@ -1,5 +1,5 @@
-// rpm version order: rpm_vercmp on one field and rpm_compare on [epoch:]version[-release].
-#include "core/version/rpm.h"
+// rpm version order: segment_compare on one field and evr_compare on [epoch:]version[-release].
+#include "core/version/segments.h"
 
 #include "core/version/version.h"
 
@@ -39,7 +39,7 @@ bool all_zeros(std::string_view s) { return s.find_first_not_of('0') == std::str
 
 }  // namespace
 
-int rpm_vercmp(std::string_view a, std::string_view b) {
+int segment_compare(std::string_view a, std::string_view b) {
   size_t i = 0, j = 0;
   for (;;) {
     while (i < a.size() && is_separator(a[i])) ++i;
@@ -77,7 +77,7 @@ int rpm_vercmp(std::string_view a, std::string_view b) {
   return i < a.size() ? 1 : j < b.size() ? -1 : 0;
 }
 
-int rpm_compare(std::string_view a, std::string_view b) {
+int evr_compare(std::string_view a, std::string_view b) {
   // libsolv reads C strings: nothing after a NUL counts.
   a = a.substr(0, a.find('\0'));
   b = b.substr(0, b.find('\0'));
@@ -86,7 +86,7 @@ int rpm_compare(std::string_view a, std::string_view b) {
   bool a_epoch = ea > 0 && ea < a.size() && a[ea] == ':';
   bool b_epoch = eb > 0 && eb < b.size() && b[eb] == ':';
   if (a_epoch && b_epoch) {
-    if (int r = rpm_vercmp(a.substr(0, ea), b.substr(0, eb))) return r;
+    if (int r = segment_compare(a.substr(0, ea), b.substr(0, eb))) return r;
   } else if (a_epoch) {
     // A missing epoch equals an all-zero one and is less than any other.
     if (!all_zeros(a.substr(0, ea))) return 1;
@@ -99,11 +99,11 @@ int rpm_compare(std::string_view a, std::string_view b) {
   // version-release splits at the last '-'; a missing release sorts before any release.
   size_t ra = a.rfind('-'), rb = b.rfind('-');
   std::string_view va = a.substr(0, ra), vb = b.substr(0, rb);
-  if (int r = rpm_vercmp(va, vb)) return r;
+  if (int r = segment_compare(va, vb)) return r;
   bool a_rel = ra != std::string_view::npos, b_rel = rb != std::string_view::npos;
   if (a_rel != b_rel) return a_rel ? 1 : -1;
   if (!a_rel) return 0;
-  return rpm_vercmp(a.substr(ra + 1), b.substr(rb + 1));
+  return segment_compare(a.substr(ra + 1), b.substr(rb + 1));
 }
 
 }  // namespace extdeps::version
