@@ -62,3 +62,24 @@ install(FILES ${PROJECT_BINARY_DIR}/extdeps.pc DESTINATION ${CMAKE_INSTALL_LIBDI
 
 # The Python wrapper backend, for backend-path or PYTHONPATH (hooks/python/README.md).
 install(FILES hooks/python/extdeps_backend.py DESTINATION ${CMAKE_INSTALL_DATADIR}/extdeps/python)
+
+# The manual page and the shell completions, written by the program itself from its command line
+# (`extdeps manual`, `extdeps completion SHELL`: core/cli/manual_command.h) so that they say
+# exactly what this build accepts, and installed where man and the shells look for them. No
+# plugin is looked for while they are written (cmake/write_docs.cmake empties the search path).
+if(NOT CMAKE_CROSSCOMPILING)
+  set(EXTDEPS_DOCS_DIR ${PROJECT_BINARY_DIR}/share)
+  set(EXTDEPS_DOCS ${EXTDEPS_DOCS_DIR}/extdeps.1 ${EXTDEPS_DOCS_DIR}/extdeps.bash ${EXTDEPS_DOCS_DIR}/_extdeps
+    ${EXTDEPS_DOCS_DIR}/extdeps.fish)
+  add_custom_command(OUTPUT ${EXTDEPS_DOCS}
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:extdeps> -DOUT=${EXTDEPS_DOCS_DIR}
+      -P ${PROJECT_SOURCE_DIR}/cmake/write_docs.cmake
+    DEPENDS extdeps ${PROJECT_SOURCE_DIR}/cmake/write_docs.cmake
+    COMMENT "Writing the manual page and the shell completions")
+  add_custom_target(extdeps_docs ALL DEPENDS ${EXTDEPS_DOCS})
+  install(FILES ${EXTDEPS_DOCS_DIR}/extdeps.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${EXTDEPS_DOCS_DIR}/extdeps.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+    RENAME extdeps)
+  install(FILES ${EXTDEPS_DOCS_DIR}/_extdeps DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+  install(FILES ${EXTDEPS_DOCS_DIR}/extdeps.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+endif()

@@ -17,12 +17,13 @@ export DEBIAN_FRONTEND=noninteractive
   nix-bin pacman-package-manager makepkg libarchive-tools rpm createrepo-c dnf \
   jq brotli gnuplot-nox pypy3 twine python3-build \
   libpng-dev libjpeg-dev pkg-config \
-  patchelf binutils python3-setuptools-whl python3-wheel-whl zsh fish
+  patchelf binutils python3-setuptools-whl python3-wheel-whl zsh fish groff-base
 
 # (patchelf, binutils: the extdeps wheel (setup.py, scripts/wheel_policy.py); the two -whl
 # packages put setuptools and wheel in /usr/share/python-wheels, where pip's isolated builds find
 # them offline.)
-# (zsh, fish: tests/cli/completion_test.cc runs `extdeps completion`'s scripts in the real shells.)
+# (zsh, fish: tests/cli/completion_test.cc runs `extdeps completion`'s scripts in the real shells;
+# groff-base: tests/cli/manual_test.cc renders `extdeps manual` with groff and fails on a warning.)
 # (libpng-dev, libjpeg-dev and pkg-config, the name rosdep's table gives beside pkgconf: with the
 # packages above they meet the ten needs of bench/run.sh's apt case, as its `rosdep check` case
 # expects; a fresh machine has none of the three.)
@@ -64,6 +65,7 @@ gnuplot gnuplot-nox
 pypy3 pypy3
 zsh zsh
 fish fish
+groff groff-base
 twine twine
 patchelf patchelf
 readelf binutils

@@ -12,6 +12,7 @@
 #include "core/cli/detect_command.h"
 #include "core/cli/env_command.h"
 #include "core/cli/fail.h"
+#include "core/cli/manual_command.h"
 #include "core/cli/mappings_command.h"
 #include "core/cli/providers_command.h"
 #include "core/cli/run_options.h"
@@ -263,7 +264,7 @@ struct CommandLine {
   std::string root_dir;
   RunOptions ro;
   CLI::App *resolve, *check, *install, *env_cmd, *show, *compare, *cuda_probe_cmd, *detect_cmd;
-  CLI::App *cache_info_cmd, *cache_clean_cmd, *providers_cmd, *config_cmd, *replay_cmd, *completion_cmd;
+  CLI::App *cache_info_cmd, *cache_clean_cmd, *providers_cmd, *config_cmd, *replay_cmd, *completion_cmd, *manual_cmd;
   bool yes = false, dry_run = false;
   std::string env_format = "sh";
   ShowOptions so;
@@ -349,6 +350,8 @@ CommandLine::CommandLine(const std::string& named) {
   completion_cmd->add_option("shell", completion_shell, "bash, zsh or fish")
       ->required()
       ->check(CLI::IsMember(completion_shells()));
+  manual_cmd =
+      app.add_subcommand("manual", "print the manual page (roff, for man): every command, option and variable");
 }
 
 int CommandLine::dispatch(Context& ctx, std::ostream& out, std::ostream& err) {
@@ -382,6 +385,10 @@ int CommandLine::dispatch(Context& ctx, std::ostream& out, std::ostream& err) {
   if (*completion_cmd) {
     const CommandLine every("");  // every command with every option, as --help shows them
     return cmd_completion(every.app, completion_shell, out);
+  }
+  if (*manual_cmd) {
+    const CommandLine every("");
+    return cmd_manual(every.app, out);
   }
   if (*cache_info_cmd || *cache_clean_cmd) {
     auto fo = fetch::options_for(ctx, cache_flags);

@@ -87,7 +87,7 @@ void add_options(Node& node, const CLI::App& app, const std::string& path) {
       else if (name == "path" || name == "file") node.args = "@files";
       continue;
     }
-    const bool valued = o->get_type_size_min() > 0;
+    const bool valued = o->get_expected_min() > 0;  // a flag expects none (its type size is 1)
     const std::string help = short_help(o->get_description());
     auto add = [&](const std::string& spelling, const std::string& name) {
       for (const Word& w : node.options)

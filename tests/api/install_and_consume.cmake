@@ -41,7 +41,9 @@ endif()
 list(GET libs 0 lib)
 get_filename_component(libdir "${lib}" DIRECTORY)
 foreach(f bin/extdeps share/extdeps/mappings/debian.toml share/extdeps/python/extdeps_backend.py
-          include/extdeps/extdeps.h include/extdeps/extdeps_c.h)
+          include/extdeps/extdeps.h include/extdeps/extdeps_c.h share/man/man1/extdeps.1
+          share/bash-completion/completions/extdeps share/zsh/vendor-completions/_extdeps
+          share/fish/vendor_completions.d/extdeps.fish)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "not installed: ${prefix}/${f}")
   endif()

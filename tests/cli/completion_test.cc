@@ -131,6 +131,8 @@ TEST_F(CompletionTest, AnUnknownShellIsAUsageError) {
 TEST_F(CompletionTest, BashOffersCommandsOptionsAndValues) {
   EXPECT_EQ(bash("extdeps res"), (std::set<std::string>{"resolve"}));
   EXPECT_EQ(bash("extdeps c"), (std::set<std::string>{"check", "cache", "config", "completion"}));
+  // A flag takes no value: the word after it is an option again, not the flag's value.
+  EXPECT_EQ(bash("extdeps resolve --json --mana"), (std::set<std::string>{"--manager"}));
   EXPECT_EQ(bash("extdeps __p"), std::set<std::string>{});  // the driver probe's child is hidden
   EXPECT_EQ(bash("extdeps mappings import "), (std::set<std::string>{"pep804", "rosdep"}));
   EXPECT_EQ(bash("extdeps resolve --for"), (std::set<std::string>{"--format"}));
@@ -209,7 +211,7 @@ TEST_F(CompletionTest, ZshOffersTheSame) {
   EXPECT_TRUE(command_output("zsh -n " + script("zsh")).has_value());
   EXPECT_EQ(zsh("extdeps res"), (std::set<std::string>{"resolve", "check", "install", "env", "show", "version",
                                                        "detect", "cache", "providers", "config", "debug", "mappings",
-                                                       "completion"}));  // zsh filters what it is handed
+                                                       "completion", "manual"}));  // zsh filters what it is handed
   EXPECT_EQ(zsh("extdeps mappings import "), (std::set<std::string>{"pep804", "rosdep"}));
   EXPECT_EQ(zsh("extdeps resolve --format "), resolve_formats());
   EXPECT_EQ(zsh("extdeps check --category host,r"), (std::set<std::string>{"host,build", "host,host", "host,run"}));
