@@ -121,7 +121,7 @@ struct Compiler {
 
 struct Host {
   std::string os;       // "Debian GNU/Linux 12 (bookworm)"
-  std::string arch;     // dpkg's: amd64
+  std::string arch;     // as the system's own manager names it (amd64 on Debian), else as machine
   std::string machine;  // uname -m: x86_64
   std::string kernel;
   std::string libc, libc_version;

@@ -61,7 +61,7 @@ std::string write_plugin(const std::string& dir, const std::string& name, const 
 
 std::string describe_line(const std::string& name, int protocol = 1) {
   return "{\"type\":\"describe\",\"protocol\":" + std::to_string(protocol) + ",\"name\":\"" + name +
-         "\",\"ecosystem\":\"" + name + "\",\"manager\":\"" + name + "-get\",\"scheme\":\"rpm\"}";
+         "\",\"ecosystem\":\"" + name + "\",\"manager\":\"" + name + "-get\",\"scheme\":\"segments\"}";
 }
 
 class ExamplePlugin : public ::testing::Test {
