@@ -88,10 +88,11 @@ void write_environment(std::ostream& out) {
          "(\\fBextdeps config \\-\\-variables\\fR shows each with its value and where it came from).\n";
   for (const config::Variable& v : config::variables()) {
     out << ".TP\n.B " << roff(v.name) << '\n';
-    std::string help = v.help;
+    // The help as text, then the markup around the option's name: every part escaped once.
+    std::string help = roff(v.help);
     if (!v.setting.empty()) help += (help.empty() ? "" : " ") + ("(the option \\fB\\-\\-" + roff(v.setting) + "\\fR)");
-    if (v.owner != "core") help += " [" + v.owner + "]";
-    out << (v.setting.empty() ? roff(help) : help) << '\n';
+    if (v.owner != "core") help += " [" + roff(v.owner) + "]";
+    out << help << '\n';
   }
 }
 

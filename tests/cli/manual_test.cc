@@ -60,6 +60,14 @@ TEST_F(ManualTest, SaysEveryCommandOptionAndVariable) {
     if (line.empty() || line[0] != '.') continue;
     EXPECT_TRUE(requests.count(line.substr(0, line.find(' ')))) << line;
   }
+  // Every text went through the escaping once: a hyphen is "\-" everywhere but the comment line
+  // (man shows a bare '-' as a typographic hyphen, and a flag must read as typed).
+  std::istringstream again(man);
+  for (std::string line; std::getline(again, line);) {
+    if (line.starts_with(".\\\"")) continue;
+    for (std::size_t at = line.find('-'); at != std::string::npos; at = line.find('-', at + 1))
+      EXPECT_TRUE(at > 0 && line[at - 1] == '\\') << "an unescaped '-' in: " << line;
+  }
 }
 
 TEST_F(ManualTest, GroffRendersItWithoutAWarning) {
