@@ -235,14 +235,53 @@ std::set<std::string> ecosystems_in_use(const MadeSources& made, const detect::H
 }
 
 // Gives the providers the names the request maps to and prepares those in use (downloads, an
-// interpreter's answers).
-Result<Sources> prepare_sources(const Context& ctx, MadeSources made, RequestNames names) {
+// interpreter's answers). With `degrade`, a provider whose preparation fails for the machine's
+// sake (no network, an unreadable index: ExitCode::environment) is left out and listed in
+// Sources::failed, as long as another manager in use answered and it renders no --format; the
+// first such error is returned when none did. Any other error (bad input) stops the plan.
+Result<Sources> prepare_sources(const Context& ctx, MadeSources made, RequestNames names, bool degrade = false) {
   *made.names = std::move(names);
-  for (std::size_t i = 0; i < made.sources.providers.size(); ++i) {
-    if (!made.in_use[i]) continue;
-    if (auto r = made.sources.providers[i]->prepare(ctx, *made.sources.fetcher); !r.ok()) return r.error();
+  Sources& s = made.sources;
+  std::vector<std::unique_ptr<Provider>> kept;
+  bool manager_answered = false;
+  for (std::size_t i = 0; i < s.providers.size(); ++i) {
+    std::unique_ptr<Provider>& p = s.providers[i];
+    if (made.in_use[i]) {
+      auto r = p->prepare(ctx, *s.fetcher);
+      if (!r.ok()) {
+        if (!degrade || r.error().code != ExitCode::environment || p.get() == s.renderer) return r.error();
+        s.failed.push_back({std::string(p->manager()), std::string(p->ecosystem()), r.error()});
+        continue;
+      }
+      if (!p->manager().empty()) manager_answered = true;
+    }
+    kept.push_back(std::move(p));
   }
+  if (!s.failed.empty() && !manager_answered) return s.failed.front().error;
+  s.providers = std::move(kept);
   return std::move(made.sources);
+}
+
+// What the plan says of the providers left out (Sources::failed): a warning each, and, on every
+// need it does not meet, which of them maps it and why that one is missing.
+void tell_failed_providers(plan::Outcome& outcome, const mapping::Tables& tables,
+                           const std::vector<FailedProvider>& failed) {
+  for (const FailedProvider& f : failed)
+    outcome.warnings.push_back(f.manager + " was left out of this plan: " + f.error.message);
+  for (solve::RequirementOutcome& r : outcome.requirements) {
+    if (r.status != solve::Status::unsatisfiable && r.status != solve::Status::unmapped) continue;
+    const std::string id = r.canonical_id.empty() ? r.requirement.url.id() : r.canonical_id;
+    for (const FailedProvider& f : failed) {
+      const mapping::Table* t = tables.find_ecosystem(f.ecosystem);
+      const mapping::Entry* e = t ? t->find(id) : nullptr;
+      if (!e) continue;
+      std::string why =
+          f.manager + " maps it (" + join(e->all_packages(), ", ") + ") but was left out: " + f.error.message;
+      r.message += r.message.empty() ? why : "; " + why;
+      for (plan::Problem& p : outcome.problems)
+        if (p.requirement == r.requirement.spec) p.details.push_back(why);
+    }
+  }
 }
 
 Result<Sources> sources_for(Context& ctx, const config::Settings& settings, const SourceOptions& o, RequestNames names,
@@ -473,11 +512,15 @@ Result<Planned> plan(Context& ctx, const Request& o) {
       *tables, mapping::HostRelease{host->os.id, host->os.id_like, host->os.version_codename, host->os.version_id});
 
   phase.emplace("providers");
-  auto sources = prepare_sources(ctx, std::move(*made), request_names(*tables, *selected));
+  auto sources = prepare_sources(ctx, std::move(*made), request_names(*tables, *selected), true);
   if (!sources.ok()) return sources.error();
   phase.reset();
   solve::Options sopt;
   sopt.managers = canonical_managers(settings->managers.value_or(std::vector<std::string>{}));
+  std::erase_if(sopt.managers, [&](const std::string& m) {
+    return std::any_of(sources->failed.begin(), sources->failed.end(),
+                       [&](const FailedProvider& f) { return f.manager == m; });
+  });
   sopt.use_cache = o.use_cache;
   sopt.host = &*host;
   sopt.guess_unmapped = o.guess;
@@ -487,6 +530,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   phase.emplace("plan");
   auto outcome = plan::make_plan(std::move(*solution));
   if (!outcome.ok()) return outcome.error();
+  tell_failed_providers(*outcome, *tables, sources->failed);
   phase.reset();
   if (!o.dump_testcase_dir.empty())
     if (auto w = write_request(o, path, declared->has_file, *tables, *host, *outcome); !w.ok()) return w.error();

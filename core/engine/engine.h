@@ -62,6 +62,14 @@ struct Request {
   std::string dump_testcase_dir;
 };
 
+// A provider left out of a plan: its prepare() failed for the machine's sake (a download, an
+// index it could not read: ExitCode::environment) while another manager answered.
+struct FailedProvider {
+  std::string manager;    // "conda"
+  std::string ecosystem;  // "conda-forge": the table whose mappings it would have met
+  Error error;
+};
+
 // The providers a plan came from, their downloads done. The fetcher lives as long as they do.
 struct Sources {
   Sources();
@@ -71,6 +79,7 @@ struct Sources {
   std::unique_ptr<fetch::Fetcher> fetcher;
   std::vector<std::unique_ptr<Provider>> providers;
   const Provider* renderer = nullptr;  // of Request::environment_format
+  std::vector<FailedProvider> failed;  // left out, in the order they were prepared
 };
 
 struct Planned {

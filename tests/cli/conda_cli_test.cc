@@ -219,20 +219,53 @@ TEST_F(CondaCliTest, ThePlanPlusTheInstalledEnvironmentIsClosed) {
     }
 }
 
+// A channel that cannot be read, with conda the only manager: exit 3, naming the URL.
 TEST_F(CondaCliTest, ADownloadThatFailsExitsThreeNamingTheUrl) {
-  EXTDEPS_NEEDS_PROVIDER("apt");
   write_project("extdeps.toml", kMixed);
   fs::remove_all(channel_ + "/noarch");
   std::string base = server_.url("/conda-forge");
   // Offline with nothing cached: the first URL it would need.
-  auto r = resolve("conda,apt", {"--offline"});
+  auto r = resolve("conda", {"--offline"});
   EXPECT_EQ(r.rc, 3);
   EXPECT_EQ(r.err, "error: offline: no cached copy of " + base + "/linux-64/repodata.json.zst\n");
 
-  r = resolve("conda,apt");
+  r = resolve("conda");
   EXPECT_EQ(r.rc, 3);
   EXPECT_EQ(r.err, "error: channel " + base + " (" + base + ") is not a conda channel here: neither " + base +
                        "/noarch/repodata.json.zst nor " + base + "/noarch/repodata.json exists\n");
+}
+
+// The same with apt in use too: conda is left out with a warning that says why, apt plans what it
+// can, and the need only the channel could meet (a BLAS) says that conda maps it and why it is
+// missing. Exit 1 (that need is unmet), not 3.
+TEST_F(CondaCliTest, ADownloadThatFailsLeavesCondaOutAndAptPlans) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
+  write_project("extdeps.toml", kMixed);
+  const std::string why = "offline: no cached copy of " + server_.url("/conda-forge") + "/linux-64/repodata.json.zst";
+  auto r = resolve("conda,apt", {"--offline"});
+  EXPECT_EQ(r.rc, 1) << r.err << r.out;
+  auto plan = json::parse(r.out);
+  EXPECT_EQ(plan["warnings"], json::array({"conda was left out of this plan: " + why}));
+  auto status = status_of(plan);
+  EXPECT_EQ(status["dep:generic/openssl"], "satisfied apt");
+  EXPECT_EQ(status["dep:generic/libxml2"], "planned apt");
+  EXPECT_EQ(status["dep:virtual/interface/blas"], "unsatisfiable -");
+  for (const auto& req : plan["requirements"])
+    if (req["id"] == "dep:virtual/interface/blas") {
+      const std::string message = req["message"];
+      EXPECT_NE(message.find("; conda maps it ("), std::string::npos) << message;
+      EXPECT_NE(message.find(") but was left out: " + why), std::string::npos) << message;
+    }
+  ASSERT_EQ(plan["steps"].size(), 1u);
+  EXPECT_EQ(plan["steps"][0]["manager"], "apt");
+
+  // With the BLAS need gone, the plan holds: exit 0, the warning still there.
+  write_project("extdeps.toml", R"([external]
+host-requires = ["dep:generic/openssl@>=3", "dep:generic/libxml2"]
+)");
+  r = resolve("conda,apt", {"--offline"});
+  EXPECT_EQ(r.rc, 0) << r.err << r.out;
+  EXPECT_EQ(json::parse(r.out)["warnings"], json::array({"conda was left out of this plan: " + why}));
 }
 
 TEST_F(CondaCliTest, OfflineUsesTheCacheAndSaysHowOld) {
