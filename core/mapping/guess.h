@@ -28,6 +28,18 @@ struct GuessCandidate {
   bool dev_packages = false;
 };
 
+// What a package of a source is for, as its manager's naming says (ProviderDescriptor::
+// package_role): a guess from a source package takes the development packages for a host need,
+// and for a build or run need never the documentation, debugging or translation packages; a run
+// need takes neither programs nor plugins either.
+enum class PackageRole {
+  runtime,  // a shared library, or a package that is the project itself
+  dev,      // headers and link-time files (Debian's -dev)
+  tool,     // programs that come with a library (-bin, -tools, -utils)
+  plugin,   // loaded by something else (an NSS or PAM module, a -plugin package)
+  support,  // documentation, debugging symbols, translations, examples, shared data
+};
+
 // What a provider's guess rule (ProviderDescriptor::guess) is asked about.
 struct GuessSubject {
   std::string_view name;  // the project's name, lower case (guess_name)

@@ -159,6 +159,8 @@ struct ProviderDescriptor {
   // The names an id no table maps would have in this manager's index if it were named after its
   // project (core/mapping/guess.h), in order of preference; null: it guesses nothing.
   std::vector<mapping::GuessForm> (*guess)(const mapping::GuessSubject& subject) = nullptr;
+  // What a package is for, from its name (mapping::PackageRole); null: every package is runtime.
+  mapping::PackageRole (*package_role)(std::string_view name) = nullptr;
   // The archive components a mapping table's `component` key may name ("main", "non-free");
   // empty: any name but the empty one.
   std::vector<std::string_view> components;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/provider/descriptor.h"
 #include "providers/apt/deb_version.h"
 #include "tests/providers/apt/apt_test_support.h"
 #include "tests/test_support.h"
@@ -204,3 +205,37 @@ TEST(AptProvider, InstallsPinnedVersionsInOneAptGetCall) {
 
 }  // namespace
 }  // namespace extdeps::apt
+
+namespace extdeps {
+namespace {
+
+// What apt's descriptor says each binary package of a source is for, on real bookworm names
+// (tests/data/apt/run-guess: cogl, cglm, chmlib, cmph, babl; the others from the machine's
+// lists): a run need guessed from a source takes only runtime ones.
+TEST(AptPackageRole, DebianNamesSayWhatAPackageIsFor) {
+  const ProviderDescriptor* d = descriptor_for_manager("apt");
+  ASSERT_NE(d, nullptr);
+  ASSERT_NE(d->package_role, nullptr);
+  using R = mapping::PackageRole;
+  const std::vector<std::pair<std::string, R>> cases = {{"libcogl20", R::runtime},
+                                                        {"libcogl-path20", R::runtime},
+                                                        {"libcglm0", R::runtime},
+                                                        {"libbabl-0.1-0", R::runtime},
+                                                        {"libcogl-dev", R::dev},
+                                                        {"libaa1-dev", R::dev},
+                                                        {"libcglm-doc", R::support},
+                                                        {"libcogl-common", R::support},
+                                                        {"gir1.2-cogl-1.0", R::support},
+                                                        {"libc6-dbg", R::support},
+                                                        {"libreoffice-l10n-de", R::support},
+                                                        {"libchm-bin", R::tool},
+                                                        {"libcmph-tools", R::tool},
+                                                        {"augeas-tools", R::tool},
+                                                        {"libnss-ldapd", R::plugin},
+                                                        {"libpam-systemd", R::plugin},
+                                                        {"gimp-plugin-registry", R::plugin}};
+  for (const auto& [name, role] : cases) EXPECT_EQ(d->package_role(name), role) << name;
+}
+
+}  // namespace
+}  // namespace extdeps
