@@ -130,26 +130,22 @@ std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
   return out;
 }
 
-bool ends_with(std::string_view s, std::string_view tail) {
-  return s.size() > tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
-
 // What a binary package is for, by Debian's naming conventions: -dev (policy 8.4), -doc (12.3),
 // -dbg, locale and data packages; programs shipped beside a library as -bin, -tools, -utils,
 // -progs; NSS and PAM modules and plugin packages.
 mapping::PackageRole package_role(std::string_view name) {
   using R = mapping::PackageRole;
-  if (ends_with(name, "-dev")) return R::dev;
+  if (name.ends_with("-dev")) return R::dev;
   for (std::string_view t : {"-doc", "-dbg", "-dbgsym", "-data", "-common", "-l10n", "-locale", "-locales", "-examples",
                              "-dev-bin", "-dev-common", "-dev-doc", "-doc-html", "-manual", "-tests"})
-    if (ends_with(name, t)) return R::support;
+    if (name.ends_with(t)) return R::support;
   if (name.find("-l10n-") != std::string_view::npos || name.find("-locale-") != std::string_view::npos)
     return R::support;
   if (name.rfind("gir1.2-", 0) == 0) return R::support;  // GObject introspection data
   for (std::string_view t : {"-bin", "-tools", "-utils", "-util", "-progs", "-programs", "-client", "-cli"})
-    if (ends_with(name, t)) return R::tool;
+    if (name.ends_with(t)) return R::tool;
   if (name.rfind("libnss-", 0) == 0 || name.rfind("libpam-", 0) == 0 ||
-      name.find("-plugin") != std::string_view::npos || ends_with(name, "-module") || ends_with(name, "-modules"))
+      name.find("-plugin") != std::string_view::npos || name.ends_with("-module") || name.ends_with("-modules"))
     return R::plugin;
   return R::runtime;
 }
