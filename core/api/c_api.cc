@@ -29,88 +29,47 @@ struct extdeps_result {
 
 namespace {
 
-void split_into(const char* value, std::vector<std::string>& list) {
-  std::string v = value ? value : "";
-  size_t start = 0;
-  while (start <= v.size()) {
-    size_t comma = v.find(',', start);
-    std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) list.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-}
-
-std::optional<bool> flag(const char* value) {
-  std::string v = value ? value : "";
-  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
-  if (v == "0" || v == "false" || v == "no" || v == "off" || v.empty()) return false;
-  return std::nullopt;
-}
-
 const extdeps::ProviderOption* provider_option(const std::string& key) {
   const extdeps::ProviderOption* option = nullptr;
   return extdeps::descriptor_for_option(key, &option) ? option : nullptr;
 }
 
-int set_option(extdeps_session* s, const std::string& key, const char* value) {
-  auto& o = s->options;
-  auto& so = s->session_options;
-  std::string v = value ? value : "";
-  auto boolean = [&](bool& target) {
-    auto b = flag(value);
-    if (!b) {
-      s->error = "option '" + key + "' takes 1 or 0, not '" + v + "'";
-      return 2;
-    }
-    target = *b;
-    return 0;
-  };
-  if (key == "manager") split_into(value, o.managers);
-  else if (key == "category") split_into(value, o.categories);
-  else if (key == "optional") split_into(value, o.optional_groups);
-  else if (key == "mapping-dir") o.mapping_dirs.push_back(v);
-  else if (key == "python") o.python = v;
-  else if (key == "host") o.host_file = v;
-  else if (key == "system") o.system = v;
-  else if (const extdeps::ProviderOption* p = provider_option(key)) {
-    if (p->list) split_into(value, o.provider_options[key]);
-    else o.provider_options[key] = {v};
-  } else if (key == "all-optional") return boolean(o.all_optional);
-  else if (key == "offline") return boolean(o.offline);
-  else if (key == "no-cache") {
-    bool no_cache = false;
-    if (int rc = boolean(no_cache); rc != 0) return rc;
-    o.use_cache = !no_cache;
-  } else if (key == "cache-dir" || key == "root" || key == "program" || key == "env") {
-    if (key == "cache-dir") so.cache_dir = v;
-    else if (key == "root") so.root = v;
-    else if (key == "program") so.program = v;
-    else {
-      size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        s->error = "option 'env' takes NAME=VALUE, not '" + v + "'";
-        return 2;
-      }
-      so.environment[v.substr(0, eq)] = v.substr(eq + 1);
-    }
-    s->session.reset();
-  } else if (key == "reset") {
-    s->options = {};
-    s->session_options = {};
-    s->session.reset();
-  } else {
-    // The keys: the command options the table marks for the library, the providers' options,
-    // then the library's own.
-    std::string known;
-    for (const auto& c : extdeps::config::command_options())
-      if (c.library) known += std::string(c.name) + ", ";
-    for (const auto* d : extdeps::provider_descriptors())
-      for (const auto& p : d->options) known += std::string(p.name) + ", ";
-    s->error = "unknown option '" + key + "' (known: " + known + "program, env, reset)";
-    return 2;
+// A provider's option: its values, split at ',' where it is a list.
+void set_provider_option(extdeps_session* s, const std::string& key, const extdeps::ProviderOption& p,
+                         std::string_view value) {
+  auto& values = s->options.provider_options[key];
+  if (!p.list) {
+    values = {std::string(value)};
+    return;
   }
-  return 0;
+  while (!value.empty()) {
+    const std::size_t comma = value.find(',');
+    if (comma != 0) values.emplace_back(value.substr(0, comma));
+    value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+  }
+}
+
+// The keys are the rows of the table of command options that name a library field
+// (core/config/command_options.cc), then the providers' options; no key is dispatched here.
+int set_option(extdeps_session* s, const std::string& key, const char* value) {
+  const std::string_view v = value ? value : "";
+  if (const extdeps::config::CommandOption* row = extdeps::config::library_option(key)) {
+    bool session_changed = false;
+    s->error = extdeps::config::set_library_option(*row, v, s->options, s->session_options, session_changed);
+    if (session_changed) s->session.reset();
+    return s->error.empty() ? 0 : 2;
+  }
+  if (const extdeps::ProviderOption* p = provider_option(key)) {
+    set_provider_option(s, key, *p, v);
+    return 0;
+  }
+  std::string known;
+  for (const auto& c : extdeps::config::command_options())
+    if (c.library.any()) known += (known.empty() ? "" : ", ") + std::string(c.name);
+  for (const auto* d : extdeps::provider_descriptors())
+    for (const auto& p : d->options) known += ", " + std::string(p.name);
+  s->error = "unknown option '" + key + "' (known: " + known + ")";
+  return 2;
 }
 
 // Runs `fill` into a new result; the result's code is returned and the result handed over.

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "core/config/command_options.h"
 #include "core/declare/declare.h"
 #include "core/detect/host_json.h"
 #include "core/engine/engine.h"
@@ -78,17 +79,7 @@ Context make_context(const SessionOptions& o) {
 engine::Request request_of(const std::string& path, const Options& o) {
   engine::Request r;
   r.path = path.empty() ? "." : path;
-  r.managers = o.managers;
-  r.categories = o.categories;
-  r.optional = o.optional_groups;
-  r.all_optional = o.all_optional;
-  r.mapping_dirs = o.mapping_dirs;
-  r.use_cache = o.use_cache;
-  for (const auto& [name, values] : o.provider_options) r.sources.provider_options[name] = values;
-  r.sources.offline = o.offline;
-  r.sources.python = o.python;
-  r.host_file = o.host_file;
-  r.sources.system = o.system;
+  config::copy_library_options(o, r);
   return r;
 }
 

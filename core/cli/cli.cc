@@ -39,11 +39,8 @@ namespace {
 using config::add_command_option;
 using config::Command;
 
-// --offline, --python, --system, then every provider's options, from the descriptors.
-void add_sources(CLI::App* cmd, Command c, engine::SourceOptions& o) {
-  add_command_option(*cmd, c, "offline", o.offline);
-  add_command_option(*cmd, c, "python", o.python);
-  add_command_option(*cmd, c, "system", o.system);
+// Every provider's options, from the descriptors, into `o`.
+void add_provider_options(CLI::App* cmd, engine::SourceOptions& o) {
   for (const ProviderDescriptor* d : provider_descriptors()) {
     for (const auto& option : d->options) {
       // A name the command already has (a core option, or another provider's option of the same
@@ -58,22 +55,15 @@ void add_sources(CLI::App* cmd, Command c, engine::SourceOptions& o) {
   }
 }
 
-// The options of resolve, check, install and env.
+// The options of resolve, check, install and env: the table's, each bound to the Request field
+// its row names, then --json and --explain, then the providers'.
 void add_common(CLI::App* cmd, Command c, RunOptions& o) {
   engine::Request& r = o.request;
   cmd->add_option("path", r.path, "project folder or declaration file (default: .)");
-  add_command_option(*cmd, c, "manager", r.managers);
-  add_command_option(*cmd, c, "category", r.categories);
-  add_command_option(*cmd, c, "optional", r.optional);
-  add_command_option(*cmd, c, "all-optional", r.all_optional);
+  config::add_request_options(*cmd, c, r);
   add_command_option(*cmd, c, "json", o.json);
   add_command_option(*cmd, c, "explain", o.explain);
-  add_command_option(*cmd, c, "no-cache", o.no_cache);
-  add_command_option(*cmd, c, "cache-dir", r.cache_dir);
-  add_command_option(*cmd, c, "mapping-dir", r.mapping_dirs);
-  add_command_option(*cmd, c, "no-guess", o.no_guess);
-  add_command_option(*cmd, c, "host", r.host_file);
-  add_sources(cmd, c, r.sources);
+  add_provider_options(cmd, r.sources);
 }
 
 std::string sudo_for(const Context& ctx) { return ctx.is_root() ? "" : "sudo"; }
@@ -293,7 +283,6 @@ CommandLine::CommandLine(const std::string& named) {
   resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
   if (gets_options("resolve")) add_common(resolve, Command::resolve, ro);
   add_command_option(*resolve, Command::resolve, "format", ro.format);
-  add_command_option(*resolve, Command::resolve, "dump-testcase", ro.request.dump_testcase_dir);
   check = app.add_subcommand("check", "exit 0 when every need is already met, else 1");
   if (gets_options("check")) add_common(check, Command::check, ro);
   install = app.add_subcommand("install", "run the plan's commands, after asking");
@@ -310,7 +299,12 @@ CommandLine::CommandLine(const std::string& named) {
   add_command_option(*show, Command::show, "mapping-dir", so.request.mapping_dirs);
   add_command_option(*show, Command::show, "no-cache", so.no_cache);
   add_command_option(*show, Command::show, "cache-dir", so.request.cache_dir);
-  if (gets_options("show")) add_sources(show, Command::show, so.request.sources);
+  if (gets_options("show")) {
+    add_command_option(*show, Command::show, "offline", so.request.sources.offline);
+    add_command_option(*show, Command::show, "python", so.request.sources.python);
+    add_command_option(*show, Command::show, "system", so.request.sources.system);
+    add_provider_options(show, so.request.sources);
+  }
   auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
   version_cmd->require_subcommand(1);
   compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");

@@ -13,16 +13,10 @@ struct RunOptions {
   bool json = false;
   std::string format;  // --format: text, json, or an environment file a provider renders (shell.nix)
   bool explain = false;
-  bool no_cache = false;  // --no-cache
-  bool no_guess = false;  // --no-guess: an id no table maps stays unmapped
 };
 
-// The request with the flags that are negative on the command line applied.
-inline engine::Request request_of(const RunOptions& o) {
-  engine::Request r = o.request;
-  r.use_cache = !o.no_cache;
-  r.guess = !o.no_guess;
-  return r;
-}
+// The request the command line filled (core/config/command_options.cc binds each flag to its field;
+// --no-cache and --no-guess turn use_cache and guess off).
+inline engine::Request request_of(const RunOptions& o) { return o.request; }
 
 }  // namespace extdeps::cli

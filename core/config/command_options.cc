@@ -1,9 +1,11 @@
 #include "core/config/command_options.h"
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include "core/engine/engine.h"
 #include "core/provider/descriptor.h"
 #include "core/util/text.h"
 #include "core/version/version.h"
@@ -107,57 +109,92 @@ std::string verify_indexes() {
          (reads.empty() ? std::string("no provider of this build reads one") : join(reads, ", "));
 }
 
+// A RequestField's accessor: the field `M` of the request, or of its SourceOptions.
+template <auto M>
+auto& field(engine::Request& r) {
+  return r.*M;
+}
+template <auto M>
+auto& source(engine::Request& r) {
+  return r.sources.*M;
+}
+
+using engine::Request;
+using engine::SourceOptions;
+using Api = api::Options;
+using Session = api::SessionOptions;
+
 constexpr CommandOption kTable[] = {
     {.name = "root",
      .value_name = "DIR",
      .commands = bit(C::global),
-     .library = true,
+     .library = {.session_text = &Session::root},
      .help = "read the machine's files (package databases and lists, os-release) under DIR: a mounted image or chroot "
              "(default: $EXTDEPS_ROOT, else /)"},
     {.name = "manager",
      .value_name = "NAME",
      .commands = kSources,
      .list = true,
-     .library = true,
+     .request = {.list = field<&Request::managers>},
+     .library = {.list = &Api::managers},
      .help = "package managers in order of preference",
      .values = manager_names},
     {.name = "category",
      .value_name = "CATEGORY",
      .commands = kPlanning,
      .list = true,
-     .library = true,
+     .request = {.list = field<&Request::categories>},
+     .library = {.list = &Api::categories},
      .help = "categories to plan: build,host,run (default: all)",
      .values = category_names},
     {.name = "optional",
      .value_name = "GROUP",
      .commands = kPlanning,
-     .library = true,
-     .help = "also plan this optional group or dependency group"},
-    {.name = "all-optional", .commands = kPlanning, .library = true, .help = "also plan every optional group"},
+     .list = true,
+     .request = {.list = field<&Request::optional>},
+     .library = {.list = &Api::optional_groups},
+     .help = "also plan these optional groups or dependency groups"},
+    {.name = "all-optional",
+     .commands = kPlanning,
+     .request = {.flag = field<&Request::all_optional>},
+     .library = {.flag = &Api::all_optional},
+     .help = "also plan every optional group"},
     {.name = "json", .commands = kPlanning, .help = "print JSON (schema/plan.schema.json)"},
     {.name = "json", .commands = bit(C::detect), .help = "print JSON (schema/detect.schema.json)"},
     {.name = "json",
      .commands = bit(C::show) | bit(C::providers) | bit(C::config) | bit(C::debug_replay) | bit(C::mappings_coverage),
      .help = "print JSON"},
     {.name = "explain", .commands = kPlanning, .help = "say what was considered and why"},
-    {.name = "no-cache", .commands = kSources, .library = true, .help = "do not read or write the index cache"},
+    {.name = "no-cache",
+     .commands = kSources,
+     .negated = true,
+     .request = {.flag = field<&Request::use_cache>},
+     .library = {.flag = &Api::use_cache},
+     .help = "do not read or write the index cache"},
     {.name = "no-cache", .commands = bit(C::detect), .help = "do not read or write the cache"},
     {.name = "cache-dir",
      .value_name = "DIR",
      .commands = kSources | bit(C::cache_info) | bit(C::cache_clean) | bit(C::mappings_verify),
-     .library = true,
+     .request = {.text = field<&Request::cache_dir>},
+     .library = {.session_text = &Session::cache_dir},
      .help = "cache folder (default: $XDG_CACHE_HOME/extdeps)"},
     {.name = "mapping-dir",
      .value_name = "DIR",
      .commands = kSources | bit(C::mappings_lint) | bit(C::mappings_coverage) | bit(C::mappings_verify) |
                  bit(C::mappings_export_pep804),
-     .library = true,
+     .request = {.list = field<&Request::mapping_dirs>},
+     .library = {.list = &Api::mapping_dirs},
      .help = "extra mapping tables folder (repeatable)"},
-    {.name = "no-guess", .commands = kPlanning, .help = "do not guess packages for ids no mapping table knows"},
+    {.name = "no-guess",
+     .commands = kPlanning,
+     .negated = true,
+     .request = {.flag = field<&Request::guess>},
+     .help = "do not guess packages for ids no mapping table knows"},
     {.name = "host",
      .value_name = "FILE",
      .commands = kPlanning,
-     .library = true,
+     .request = {.text = field<&Request::host_file>},
+     .library = {.text = &Api::host_file},
      .help = "plan for the machine whose facts `extdeps detect --save FILE` wrote, not this one"},
     {.name = "host",
      .value_name = "FILE",
@@ -165,17 +202,20 @@ constexpr CommandOption kTable[] = {
      .help = "show facts a `detect --save` wrote instead of this machine's"},
     {.name = "offline",
      .commands = kSources | bit(C::cache_info) | bit(C::cache_clean) | bit(C::mappings_verify),
-     .library = true,
+     .request = {.flag = source<&SourceOptions::offline>},
+     .library = {.flag = &Api::offline},
      .help = "use only cached downloads; fail where there is none"},
     {.name = "python",
      .value_name = "PATH",
      .commands = kSources,
-     .library = true,
+     .request = {.text = source<&SourceOptions::python>},
+     .library = {.text = &Api::python},
      .help = "the Python interpreter whose packages are planned (default: python3 on PATH)"},
     {.name = "system",
      .value_name = "ID[:VERSION]",
      .commands = kSources,
-     .library = true,
+     .request = {.text = source<&SourceOptions::system>},
+     .library = {.text = &Api::system},
      .help = "plan for this system, not the machine's: ID[:VERSION] as os-release names it (rocky:9, "
              "linuxmint:22) or macos:VERSION (macos:14)"},
     {.name = "format",
@@ -196,6 +236,7 @@ constexpr CommandOption kTable[] = {
     {.name = "dump-testcase",
      .value_name = "DIR",
      .commands = bit(C::resolve),
+     .request = {.text = field<&Request::dump_testcase_dir>},
      .help = "also write what a bug report needs into DIR: the libsolv testcase and the request (`extdeps debug "
              "replay DIR` solves it again)"},
     {.name = "yes", .short_name = "y", .commands = bit(C::install), .help = "do not ask"},
@@ -246,6 +287,16 @@ constexpr CommandOption kTable[] = {
      .value_name = "FILE",
      .commands = bit(C::mappings_export_pep804),
      .help = "write the file here (default: standard output)"},
+    // The library's own keys, of no command.
+    {.name = "program",
+     .value_name = "PATH",
+     .library = {.session_text = &Session::program},
+     .help = "the extdeps program that probes the NVIDIA driver (default: the one beside the library)"},
+    {.name = "env",
+     .value_name = "NAME=VALUE",
+     .library = {.session_map = &Session::environment},
+     .help = "a variable set over the process's environment"},
+    {.name = "reset", .library = {.reset = true}, .help = "every option back to its default"},
 };
 
 const CommandOption& row(std::string_view name, Command c) {
@@ -290,8 +341,13 @@ std::string commands_with_option(std::string_view name) {
   if (name == "help") return "every command";
   if (name == "version") return "extdeps";
   std::uint32_t commands = 0;
+  bool library_only = false;
   for (const CommandOption& o : kTable)
-    if (o.name == name) commands |= o.commands;
+    if (o.name == name) {
+      commands |= o.commands;
+      library_only = library_only || o.commands == 0;
+    }
+  if (commands == 0 && library_only) return "the library's extdeps_session_set";
   std::string out;
   for (unsigned c = 0; c < static_cast<unsigned>(Command::count); ++c)
     if ((commands & (std::uint32_t{1} << c)) != 0) {
@@ -316,6 +372,90 @@ CLI::Option* add_command_option(CLI::App& cmd, Command c, std::string_view name,
 
 CLI::Option* add_command_option(CLI::App& cmd, Command c, std::string_view name, std::vector<std::string>& target) {
   return add_valued(cmd, c, name, target);
+}
+
+void add_request_options(CLI::App& cmd, Command c, engine::Request& request) {
+  for (const CommandOption& o : kTable) {
+    if ((o.commands & bit(c)) == 0 || !o.request.any()) continue;
+    if (o.request.flag && o.negated)
+      cmd.add_flag_callback(
+          flag_names(o), [&request, f = o.request.flag] { f(request) = false; }, option_help(o));
+    else if (o.request.flag) add_command_option(cmd, c, o.name, o.request.flag(request));
+    else if (o.request.text) add_command_option(cmd, c, o.name, o.request.text(request));
+    else add_command_option(cmd, c, o.name, o.request.list(request));
+  }
+}
+
+const CommandOption* library_option(std::string_view name) {
+  for (const CommandOption& o : kTable)
+    if (o.name == name && o.library.any()) return &o;
+  return nullptr;
+}
+
+namespace {
+
+std::optional<bool> flag_value(std::string_view v) {
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off" || v.empty()) return false;
+  return std::nullopt;
+}
+
+// `value` split at ',' where the row is a list, empty pieces left out; else the value itself.
+void append_values(const CommandOption& o, std::string_view value, std::vector<std::string>& to) {
+  if (!o.list) {
+    to.emplace_back(value);
+    return;
+  }
+  while (!value.empty()) {
+    const std::size_t comma = value.find(',');
+    const std::string_view item = value.substr(0, comma);
+    if (!item.empty()) to.emplace_back(item);
+    value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+  }
+}
+
+}  // namespace
+
+std::string set_library_option(const CommandOption& o, std::string_view value, api::Options& options,
+                               api::SessionOptions& session, bool& session_changed) {
+  const LibraryField& f = o.library;
+  const std::string key(o.name);
+  if (f.flag) {
+    const std::optional<bool> b = flag_value(value);
+    if (!b) return "option '" + key + "' takes 1 or 0, not '" + std::string(value) + "'";
+    options.*f.flag = o.negated ? !*b : *b;
+  } else if (f.text) {
+    options.*f.text = value;
+  } else if (f.list) {
+    append_values(o, value, options.*f.list);
+  } else if (f.session_text) {
+    session.*f.session_text = value;
+    session_changed = true;
+  } else if (f.session_map) {
+    const std::size_t eq = value.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+      return "option '" + key + "' takes NAME=VALUE, not '" + std::string(value) + "'";
+    (session.*f.session_map)[std::string(value.substr(0, eq))] = value.substr(eq + 1);
+    session_changed = true;
+  } else if (f.reset) {
+    options = {};
+    session = {};
+    session_changed = true;
+  } else {
+    throw std::logic_error("--" + key + " is no key of the library in core/config/command_options.cc");
+  }
+  return {};
+}
+
+void copy_library_options(const api::Options& options, engine::Request& request) {
+  for (const CommandOption& o : kTable) {
+    const LibraryField& f = o.library;
+    const RequestField& r = o.request;
+    if (f.flag && r.flag) r.flag(request) = options.*f.flag;
+    else if (f.text && r.text) r.text(request) = options.*f.text;
+    else if (f.list && r.list) r.list(request) = options.*f.list;
+  }
+  for (const auto& [name, values] : options.provider_options) request.sources.provider_options[name] = values;
 }
 
 }  // namespace extdeps::config

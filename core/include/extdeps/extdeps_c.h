@@ -36,7 +36,8 @@ EXTDEPS_API void extdeps_session_free(extdeps_session* session);
  * adds to them. Returns 0, or 2 for an unknown key or a bad value (extdeps_session_error says
  * which). Keys: "root", "manager", "category", "optional", "all-optional" ("1"/"0"), "no-cache"
  * ("1"/"0"), "cache-dir", "mapping-dir", "host" (a `detect --save` file), "offline" ("1"/"0"),
- * "python" (the interpreter pypi plans for), as the command line's options of those names; every
+ * "python" (the interpreter pypi plans for), "system" ("fedora:41"), as the command line's
+ * options of those names (the rows of core/config/command_options.cc that bind a library field); every
  * provider option by its flag's name ("channel", "prefix", "index-url", "extra-index-url",
  * "nix-index": `extdeps providers` lists them); "program" (the extdeps binary that probes the
  * driver), "env" ("NAME=VALUE", set over the process's environment). "reset" (any value) forgets

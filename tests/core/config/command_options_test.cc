@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -13,6 +16,7 @@
 
 #include "core/cli/cli.h"
 #include "core/context/context.h"
+#include "core/engine/engine.h"
 #include "core/json/document.h"
 #include "core/plugin/plugin.h"
 #include "core/provider/descriptor.h"
@@ -108,6 +112,75 @@ TEST(CommandOptions, APluginOptionNamedLikeAnyCommandOptionIsRefused) {
   EXPECT_EQ(commands_with_option("system"), "resolve, check, install, env, show");
   EXPECT_EQ(commands_with_option("root"), "extdeps");
   EXPECT_EQ(commands_with_option("site-index"), "");
+}
+
+// What a row's RequestField holds in `r`, as text: the flag as 0/1, a list joined by '|'.
+std::string field_text(const CommandOption& o, engine::Request& r) {
+  if (o.request.flag) return o.request.flag(r) ? "1" : "0";
+  if (o.request.text) return o.request.text(r);
+  std::string out;
+  for (const std::string& v : o.request.list(r)) out += v + "|";
+  return out;
+}
+
+bool same_field(const RequestField& a, const RequestField& b) {
+  return a.flag == b.flag && a.text == b.text && a.list == b.list;
+}
+
+// Every row that is both a planning flag and a library key puts its value in the same field of
+// engine::Request whichever way it comes: `extdeps resolve --NAME VALUE` (the CLI's binding) and
+// extdeps_session_set(NAME, VALUE) followed by api's copy into the request. The value changes
+// that field and no other; a list key takes "a,b" as two values, a negated flag turns its field
+// off. A row bound one way only is a row of one surface (cache-dir and root are the Session's).
+TEST(CommandOptions, EachKeyReachesTheSameRequestFieldFromTheCliAndTheLibrary) {
+  std::size_t both = 0;
+  for (const CommandOption& o : command_options()) {
+    if (!o.request.any() || (o.commands & bit(Command::resolve)) == 0) continue;
+    const std::string value = o.list ? "a,b" : "v";
+    engine::Request from_cli;
+    CLI::App app;
+    add_request_options(app, Command::resolve, from_cli);
+    std::vector<std::string> args{"--" + std::string(o.name)};
+    if (!o.value_name.empty()) args.push_back(value);
+    std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+    ASSERT_NO_THROW(app.parse(args)) << o.name;
+    engine::Request probe;
+    EXPECT_NE(field_text(o, from_cli), field_text(o, probe)) << o.name << ": the flag changed nothing";
+    if (o.list) EXPECT_EQ(field_text(o, from_cli), "a|b|") << o.name;
+    if (o.request.flag) EXPECT_EQ(o.request.flag(from_cli), !o.negated) << o.name;
+    for (const CommandOption& other : command_options())
+      if (other.request.any() && !same_field(other.request, o.request))
+        EXPECT_EQ(field_text(other, from_cli), field_text(other, probe)) << o.name << " also set " << other.name;
+    const LibraryField& f = o.library;
+    if (!f.flag && !f.text && !f.list) continue;  // not in api::Options
+    ++both;
+    api::Options options;
+    api::SessionOptions session;
+    bool session_changed = false;
+    EXPECT_EQ(set_library_option(o, o.value_name.empty() ? "1" : value, options, session, session_changed), "")
+        << o.name;
+    EXPECT_FALSE(session_changed) << o.name;
+    engine::Request from_library;
+    copy_library_options(options, from_library);
+    for (const CommandOption& any : command_options())
+      if (any.request.any())
+        EXPECT_EQ(field_text(any, from_library), field_text(any, from_cli)) << "--" << o.name << ": " << any.name;
+  }
+  EXPECT_GE(both, 10u);
+}
+
+// The library's own keys have no flag: no command lists them, --help of none shows them, a
+// plugin may not take them (extdeps_session_set could not tell the two apart).
+TEST(CommandOptions, TheLibrarysOwnKeysAreNoCommandsButAreTaken) {
+  for (const std::string_view name : {"program", "env", "reset"}) {
+    const CommandOption* o = library_option(name);
+    ASSERT_NE(o, nullptr) << name;
+    EXPECT_EQ(o->commands, 0u) << name;
+    EXPECT_EQ(commands_with_option(name), "the library's extdeps_session_set") << name;
+  }
+  EXPECT_EQ(library_option("json"), nullptr);
+  EXPECT_EQ(library_option("no-guess"), nullptr);
+  EXPECT_NE(library_option("no-cache"), nullptr);
 }
 
 }  // namespace
