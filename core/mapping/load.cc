@@ -113,6 +113,8 @@ class Loader {
   std::optional<Failure> read_strings(const toml::table& t, const char* key,
                                       std::optional<std::vector<std::string>>& out) const;
   std::optional<Failure> read_rule(const toml::node& n, VersionRule& out) const;
+  std::optional<Failure> read_version_map(const toml::table& t, VersionRule& rule) const;
+  std::optional<Failure> read_module_versions(const toml::table& t, Entry& e) const;
   std::optional<Failure> read_component(const toml::table& t, std::string& out) const;
   std::optional<Failure> check_package_names(const toml::table& t, const char* key,
                                              const std::vector<std::string>& names) const;
@@ -138,10 +140,10 @@ class Loader {
   // cannot be checked, and nothing reads its versions here, so a well-formed rule name is taken.
   bool foreign_ = false;
   bool known_rule(const std::string& kind) const {
-    if (kind == "native" || upstream_rule_named(kind)) return true;
-    return foreign_ && !kind.empty() && kind != "regex" && std::all_of(kind.begin(), kind.end(), [](char c) {
-             return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-           });
+    if (kind == "native" || kind == "none" || upstream_rule_named(kind)) return true;
+    return foreign_ && !kind.empty() && kind != "regex" && kind != "map" &&
+           std::all_of(kind.begin(), kind.end(),
+                       [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
   }
   std::vector<std::string_view> components_;  // what `component` may name; empty: anything
   std::string manager_;
@@ -220,6 +222,61 @@ std::optional<Failure> Loader::read_strings(const toml::table& t, const char* ke
   return std::nullopt;
 }
 
+// A map rule's versions, `map = { "24.3.18" = "2.12.1" }`: native -> upstream, both non-empty
+// strings; only the map rule takes one, and it needs one.
+std::optional<Failure> Loader::read_version_map(const toml::table& t, VersionRule& rule) const {
+  const toml::node* m = t.get("map");
+  if (!m) {
+    if (rule.kind == "map") return fail(t.source(), "a map version rule needs 'map': { \"NATIVE\" = \"UPSTREAM\" }");
+    return std::nullopt;
+  }
+  if (rule.kind != "map") return fail(m->source(), "'map' is only read by the map rule");
+  const toml::table* versions = m->as_table();
+  if (!versions) return fail(m->source(), std::string("'map' must be a table of strings, got ") + type_name(*m));
+  if (versions->empty()) return fail(m->source(), "'map' is empty: a map rule names at least one version");
+  for (const auto& [native, upstream] : *versions) {
+    const auto* u = upstream.as_string();
+    if (!u || u->get().empty() || native.str().empty())
+      return fail(upstream.source(), "'map' maps a native version to an upstream one, both non-empty strings; '" +
+                                         std::string(native.str()) + "' is " + (u ? "empty" : type_name(upstream)));
+    rule.map.emplace(std::string(native.str()), u->get());
+  }
+  return std::nullopt;
+}
+
+// A detector's entry: `version`, the rule of every module, and `versions`, a rule per module
+// name (`versions = { libexslt = "none" }`), which wins. A rule reads the module's own version,
+// so it names no package in `from`.
+std::optional<Failure> Loader::read_module_versions(const toml::table& t, Entry& e) const {
+  auto read = [&](const toml::node& n, VersionRule& rule) -> std::optional<Failure> {
+    if (auto f = read_rule(n, rule)) return f;
+    if (!rule.from.empty())
+      return fail(n.source(), "a detector's version rule reads each module's own version: no 'from'");
+    return std::nullopt;
+  };
+  if (const toml::node* v = t.get("version")) {
+    VersionRule all;
+    if (auto f = read(*v, all)) return f;
+    if (all.kind != "native")
+      for (const std::string& m : e.modules) e.module_versions[m] = all;
+  }
+  const toml::node* per = t.get("versions");
+  if (!per) return std::nullopt;
+  const toml::table* rules = per->as_table();
+  if (!rules)
+    return fail(per->source(), std::string("'versions' must be a table of version rules, got ") + type_name(*per));
+  for (const auto& [module, n] : *rules) {
+    const std::string m(module.str());
+    if (std::find(e.modules.begin(), e.modules.end(), m) == e.modules.end())
+      return fail(n.source(), "'versions' names '" + m + "', which is not one of " + e.id + "'s modules");
+    VersionRule rule;
+    if (auto f = read(n, rule)) return f;
+    if (rule.kind == "native") e.module_versions.erase(m);
+    else e.module_versions[m] = rule;
+  }
+  return std::nullopt;
+}
+
 std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) const {
   if (const auto* s = n.as_string()) {
     const std::string& kind = s->get();
@@ -230,19 +287,23 @@ std::optional<Failure> Loader::read_rule(const toml::node& n, VersionRule& out) 
     if (kind == "regex") {
       return fail(n.source(), "a regex version rule needs its pattern: { regex = '...' }");
     }
+    if (kind == "map") {
+      return fail(n.source(), "a map version rule needs its versions: { map = { \"NATIVE\" = \"UPSTREAM\" } }");
+    }
     return fail(n.source(), "unknown version rule '" + kind + "'", version_rule_forms_text());
   }
   const toml::table* t = n.as_table();
   if (!t)
     return fail(n.source(), std::string("'version' must be a string or a table, got ") + type_name(n),
                 version_rule_forms_text());
-  if (auto f = check_keys(*t, {"rule", "regex", "from"}, " in a version rule")) return f;
+  if (auto f = check_keys(*t, {"rule", "regex", "map", "from"}, " in a version rule")) return f;
   VersionRule rule;
   if (auto f = read_string(*t, "rule", rule.kind)) return f;
   if (auto f = read_string(*t, "regex", rule.pattern)) return f;
   if (auto f = read_string(*t, "from", rule.from)) return f;
-  if (!t->get("rule")) rule.kind = t->get("regex") ? "regex" : default_rule_.kind;
-  if (rule.kind != "regex" && !known_rule(rule.kind)) {
+  if (!t->get("rule")) rule.kind = t->get("regex") ? "regex" : t->get("map") ? "map" : default_rule_.kind;
+  if (auto f = read_version_map(*t, rule)) return f;
+  if (rule.kind != "regex" && rule.kind != "map" && !known_rule(rule.kind)) {
     return fail(t->get("rule")->source(), "unknown version rule '" + rule.kind + "'", version_rule_forms_text());
   }
   if (rule.kind == "regex") {
@@ -337,7 +398,8 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
   e.where = span(t.source());
   const std::string in = " in [[id]] " + e.id;
   if (detector_) {
-    if (auto f = check_keys(t, {"id", "aliases", "description", "note", "modules", "unverified"}, in)) {
+    if (auto f = check_keys(t, {"id", "aliases", "description", "note", "modules", "version", "versions", "unverified"},
+                            in)) {
       return f;
     }
   } else {
@@ -372,7 +434,7 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
     if (e.modules.empty() && e.note.empty()) {
       return fail(t.source(), e.id + " has no module: add a note saying why");
     }
-    return std::nullopt;
+    return read_module_versions(t, e);
   }
 
   VersionRule rule = default_rule_;

@@ -24,9 +24,12 @@ namespace extdeps::mapping {
 // How the upstream version is read from a native one. "deb-upstream" strips the epoch, the
 // Debian revision and repack suffixes (+dfsg, +ds, ~...); a regex with one group takes that group.
 struct VersionRule {
-  std::string kind = "native";  // native | deb-upstream | regex
+  std::string kind = "native";  // native | none | map | regex | a provider's (deb-upstream)
   std::string pattern;          // for regex
   std::string from;             // which package's version is read; default: the first one listed
+  // For map: native version -> upstream version, exactly as written; a native version not listed
+  // is unknown (FreeType's freetype2.pc says 24.3.18, its libtool number, for release 2.12.1).
+  std::map<std::string, std::string> map;
   // The pattern compiled once by load_table (RE2: matching takes time linear in the version,
   // whatever the pattern); null for rules built by hand, which compile on use.
   std::shared_ptr<const re2::RE2> compiled;
@@ -68,6 +71,12 @@ struct Entry {
   // For a detector's table (one that names no manager, as pkgconf's): the names that prove the
   // need present, for build and host alike (any of them, first preferred).
   std::vector<std::string> modules;
+  // How a module's version reads as the project's (a detector's table), for the modules whose
+  // rule is not native: "none" where the number is an API's, a bundled part's or a placeholder
+  // (the module proves presence only), a map where it is a libtool number (freetype2).
+  std::map<std::string, VersionRule> module_versions;
+  // The rule of module `m`: its own, else native.
+  const VersionRule& module_version(const std::string& m) const;
   // Other releases, in the order written; select_for_host applies the one the machine runs.
   std::vector<ReleaseOverride> releases;
   // `unverified = true`: no real index of the ecosystem confirmed these names (written from

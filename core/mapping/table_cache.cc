@@ -26,7 +26,7 @@ namespace {
 
 // Written first and checked first: a body of another layout is refused before it is read.
 // 4: the index of keys and a checksum per entry, so that a reader of a few ids reads only theirs.
-constexpr std::uint32_t kFormat = 4;
+constexpr std::uint32_t kFormat = 5;  // 5: version rules none and map
 // Index records per checked block (see encode).
 constexpr std::uint32_t kBlock = 256;
 constexpr std::size_t kRecordSize = 20;  // u64 hash, u32 table, u32 entry, u32 offset
@@ -37,8 +37,12 @@ void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, SourceSp
   a(x.file), a(x.line), a(x.column);
 }
 template <class A, class T>
+void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, VersionRule> {
+  a(x.kind), a(x.pattern), a(x.from), a(x.map);
+}
+template <class A, class T>
 void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, Alternative> {
-  a(x.packages), a(x.version.kind), a(x.version.pattern), a(x.version.from), a(x.component), a(x.note), a(x.where);
+  a(x.packages), a(x.version), a(x.component), a(x.note), a(x.where);
 }
 template <class A, class T>
 void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, ReleaseOverride> {
@@ -46,8 +50,8 @@ void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, ReleaseO
 }
 template <class A, class T>
 void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, Entry> {
-  a(x.id), a(x.aliases), a(x.description), a(x.note), a(x.by_category), a(x.modules), a(x.releases), a(x.unverified),
-      a(x.where);
+  a(x.id), a(x.aliases), a(x.description), a(x.note), a(x.by_category), a(x.modules), a(x.module_versions),
+      a(x.releases), a(x.unverified), a(x.where);
 }
 template <class A, class T>
 void fields(A& a, T& x) requires std::is_same_v<std::remove_const_t<T>, Table> {

@@ -70,6 +70,12 @@ const std::vector<Alternative>& Entry::alternatives(Category category) const {
   return it == by_category.end() ? no_alternatives() : it->second;
 }
 
+const VersionRule& Entry::module_version(const std::string& m) const {
+  static const VersionRule native;
+  auto it = module_versions.find(m);
+  return it == module_versions.end() ? native : it->second;
+}
+
 bool Entry::unavailable() const {
   if (!modules.empty()) return false;
   return std::all_of(by_category.begin(), by_category.end(), [](const auto& kv) { return kv.second.empty(); });

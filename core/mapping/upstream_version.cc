@@ -1,6 +1,6 @@
 // upstream_version: the upstream part of a native version, by the rule a mapping table gives:
-// the native version itself, a regex's group, or a rule a provider defines (its descriptor's
-// upstream_rules: apt's deb-upstream).
+// the native version itself, none (unknown), a map's entry, a regex's group, or a rule a
+// provider defines (its descriptor's upstream_rules: apt's deb-upstream).
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,6 +30,11 @@ std::shared_ptr<const re2::RE2> compiled(const std::string& pattern) {
 }  // namespace
 
 std::string upstream_version(const VersionRule& rule, std::string_view native) {
+  if (rule.kind == "none") return {};
+  if (rule.kind == "map") {
+    auto it = rule.map.find(std::string(native));
+    return it == rule.map.end() ? std::string() : it->second;
+  }
   if (rule.kind == "regex") {
     // No real version is this long; RE2 would match it in linear time, but its upstream part
     // is not worth a guess.

@@ -151,7 +151,7 @@ std::string version_rule_forms_text() {
   std::string out = "\"native\"";
   for (const ProviderDescriptor* d : provider_descriptors())
     for (const auto& r : d->upstream_rules) out += ", \"" + std::string(r.name) + "\"";
-  return out + " or { regex = '...', from = \"package\" }";
+  return out + ", \"none\", { map = { \"NATIVE\" = \"UPSTREAM\" } } or { regex = '...', from = \"package\" }";
 }
 
 std::string version_rule_of(std::string_view manager) {

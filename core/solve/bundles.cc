@@ -27,7 +27,7 @@ std::vector<mapping::Alternative> alternatives_for(const mapping::Entry& entry, 
   }
   if (!entry.modules.empty() && category != Category::run) {
     std::vector<mapping::Alternative> out;
-    for (const auto& m : entry.modules) out.push_back({{m}, {}});
+    for (const auto& m : entry.modules) out.push_back({{m}, entry.module_version(m)});
     return out;
   }
   return {};

@@ -64,7 +64,11 @@ void Resolver::explain_failure(Need& n) {
   }
   for (const auto& [name, b] : newest_outside) {
     const Bundle* bundle = bundles_.find(b);
-    details.push_back({explain_.solvable(bundle->from) + " gives version " + bundle->upstream + ", which is not " +
+    // An unknown version (the table's rule reads none, or its regex or map has no answer for
+    // this one) proves presence only.
+    details.push_back({explain_.solvable(bundle->from) +
+                           (bundle->upstream.empty() ? " gives no version its mapping can read, so it cannot meet "
+                                                     : " gives version " + bundle->upstream + ", which is not ") +
                            n.req->range.str(),
                        ReasonKind::out_of_range});
   }

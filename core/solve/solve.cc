@@ -290,7 +290,10 @@ void Resolver::select_in_range(Need& n) {
   SolvQueue sel;
   FOR_PROVIDES(p, pp, n.name) {
     const Bundle* bundle = bundles_.find(p);
-    if (bundle && declare::range_contains(n.req->range, version::upstream_as_pep440(bundle->upstream))) {
+    // A bundle whose version is unknown (a rule that reads none, a regex that did not match)
+    // meets only a need without a range: 0, which an empty version compares as, is no version.
+    if (bundle && (n.req->range.any() || !bundle->upstream.empty()) &&
+        declare::range_contains(n.req->range, version::upstream_as_pep440(bundle->upstream))) {
       n.in_range.push_back(p);
       n.in_range_set.insert(p);
       sel.push(p);

@@ -290,6 +290,58 @@ TEST(MappingLoad, PkgconfigTablesListModules) {
             "'modules' for every category)");
 }
 
+// A detector's entry says how its modules' versions read: `version` for all, `versions` per
+// module (which wins); the rules are core's none and map (and native, regex); each mistake is
+// named at its place. The shipped pkgconfig.toml's own rules: freetype2 by FreeType's table,
+// libexslt presence only, libxslt native.
+TEST(MappingLoad, ADetectorsEntryReadsItsModulesVersionsByItsRules) {
+  const std::string dir = test::temp_dir();
+  auto entry = [&](const std::string& body) -> Result<Table> {
+    std::ofstream(dir + "/p.toml") << "schema = 1\necosystem = \"pkgconfig\"\n\n[[id]]\nid = \"dep:generic/x\"\n"
+                                   << "modules = [\"x\", \"x-extra\"]\n"
+                                   << body;
+    return load_table(dir + "/p.toml");
+  };
+  auto error = [&](const std::string& body) {
+    auto t = entry(body);
+    return t ? std::string("(loaded)") : t.error().message.substr(dir.size() + 8);
+  };
+  auto t = entry("version = \"none\"\nversions = { x = { map = { \"24.3.18\" = \"2.12.1\" } } }\n");
+  ASSERT_TRUE(t) << t.error().message;
+  const Entry& e = t->entries.at(0);
+  EXPECT_EQ(e.module_version("x").kind, "map");
+  EXPECT_EQ(upstream_version(e.module_version("x"), "24.3.18"), "2.12.1");
+  EXPECT_EQ(upstream_version(e.module_version("x"), "24.3.19"), "");
+  EXPECT_EQ(e.module_version("x-extra").kind, "none");
+  EXPECT_EQ(upstream_version(e.module_version("x-extra"), "1.0"), "");
+  t = entry("versions = { x-extra = \"none\" }\n");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->entries.at(0).module_version("x").kind, "native");
+
+  EXPECT_EQ(error("versions = { y = \"none\" }\n"),
+            "7:18: 'versions' names 'y', which is not one of dep:generic/x's modules");
+  EXPECT_EQ(error("version = { rule = \"none\", from = \"x\" }\n"),
+            "7:11: a detector's version rule reads each module's own version: no 'from'");
+  EXPECT_EQ(error("version = \"map\"\n"),
+            "7:11: a map version rule needs its versions: { map = { \"NATIVE\" = \"UPSTREAM\" } }");
+  EXPECT_EQ(error("version = { map = {} }\n"), "7:19: 'map' is empty: a map rule names at least one version");
+  EXPECT_EQ(error("version = { map = { \"1\" = 2 } }\n"),
+            "7:27: 'map' maps a native version to an upstream one, both non-empty strings; '1' is integer");
+  EXPECT_EQ(error("version = { rule = \"none\", map = { \"1\" = \"2\" } }\n"),
+            "7:34: 'map' is only read by the map rule");
+  EXPECT_EQ(error("versions = \"none\"\n"), "7:12: 'versions' must be a table of version rules, got string");
+
+  auto shipped = load_table(std::string(EXTDEPS_SOURCE_MAPPINGS_DIR) + "/pkgconfig.toml");
+  ASSERT_TRUE(shipped) << shipped.error().message;
+  const Entry* freetype = shipped->find("dep:generic/freetype");
+  const Entry* xslt = shipped->find("dep:generic/libxslt");
+  ASSERT_TRUE(freetype && xslt);
+  EXPECT_EQ(upstream_version(freetype->module_version("freetype2"), "24.3.18"), "2.12.1");  // bookworm's
+  EXPECT_EQ(upstream_version(freetype->module_version("freetype2"), "26.1.20"), "2.13.2");  // trixie's
+  EXPECT_EQ(xslt->module_version("libexslt").kind, "none");
+  EXPECT_EQ(xslt->module_version("libxslt").kind, "native");
+}
+
 TEST(MappingLoad, IdMustBeADepUrl) {
   EXPECT_EQ(error_of("not_depurl.toml"), "F:5:6: id 'generic/zlib' is not a DepURL (expected dep:TYPE/NAME)");
 }

@@ -31,6 +31,19 @@ TEST(MappingVersion, RegexWithoutMatchIsUnknown) {
   EXPECT_EQ(upstream_version({"regex", "(", ""}, "1.2.3"), "");  // never thrown
 }
 
+// none reads no version; map reads the upstream version listed for the native one, exactly as
+// written (FreeType's libtool numbers, from its docs/VERSIONS.TXT), and nothing for one it does
+// not list.
+TEST(MappingVersion, NoneIsUnknownAndAMapReadsOnlyWhatItLists) {
+  EXPECT_EQ(upstream_version({"none", "", ""}, "0.0.0"), "");
+  VersionRule freetype{"map", "", ""};
+  freetype.map = {{"24.3.18", "2.12.1"}, {"25.0.19", "2.13.0"}};
+  EXPECT_EQ(upstream_version(freetype, "24.3.18"), "2.12.1");
+  EXPECT_EQ(upstream_version(freetype, "25.0.19"), "2.13.0");
+  EXPECT_EQ(upstream_version(freetype, "24.3"), "");
+  EXPECT_EQ(upstream_version(freetype, " 24.3.18"), "");
+}
+
 TEST(MappingVersion, NativeIsTheSameString) {
   EXPECT_EQ(upstream_version({}, "1:2.9.14+dfsg-1.3~deb12u1"), "1:2.9.14+dfsg-1.3~deb12u1");
 }
