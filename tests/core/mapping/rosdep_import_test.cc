@@ -151,7 +151,6 @@ const std::map<std::string, std::string> kWeDifferFromRosdep = {
      "libraries; ours GraphicsMagick's own"},
     {"libspatialite", "rosdep's key is SQLite's loadable module; ours the library to build against"},
     {"libtool", "rosdep adds libltdl-dev, the run-time library; ours the tools"},
-    {"libusb", "rosdep's key is libusb 0.1; dep:generic/libusb is libusb 1.0"},
     {"linphone", "rosdep's linphone is a transitional package in bookworm; ours the library (liblinphone-dev)"},
     {"lz4", "rosdep adds the lz4 command; ours the library"},
     {"opengl", "rosdep names libgl1-mesa-dev and libglu1-mesa-dev, transitional in bookworm; ours libgl-dev"},

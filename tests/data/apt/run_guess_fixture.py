@@ -21,10 +21,10 @@ MAIN = "/var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd6
 OUT = "tests/data/apt/run-guess"
 
 
-def main():
+def read_main_list():
+    """This machine's bookworm main list: each stanza by name, its source, the first provider of each name."""
     text = subprocess.run(["lz4", "-dc", MAIN], check=True, capture_output=True).stdout.decode()
-    by_name, provider = {}, {}
-    order = []
+    by_name, source, provider, order = {}, {}, {}, []
     for stanza in text.split("\n\n"):
         package = re.search(r"^Package: (\S+)$", stanza, re.M)
         if not package:
@@ -32,13 +32,20 @@ def main():
         name = package.group(1)
         by_name[name] = stanza.strip("\n") + "\n"
         order.append(name)
-        source = re.search(r"^Source: (\S+)", stanza, re.M)
-        by_name[name + " source"] = source.group(1) if source else name
+        src = re.search(r"^Source: (\S+)", stanza, re.M)
+        source[name] = src.group(1) if src else name
         provides = re.search(r"^Provides: (.*)$", stanza, re.M)
         for p in provides.group(1).split(",") if provides else []:
             provider.setdefault(p.strip().split()[0], name)
-    wanted = {n for n in order if by_name[n + " source"] in SOURCES}
-    todo, seen = list(LIBRARIES), set()
+    return by_name, source, provider, order
+
+
+def write_fixture(out, wanted, roots):
+    """Writes a fixture root at `out`: the stanzas of `wanted` and the dependency closure of `roots`
+    (Pre-Depends and Depends; the first alternative that names a real package, else that name's
+    first provider), in the list's order; an empty dpkg status; bookworm/'s os-release."""
+    by_name, _, provider, order = read_main_list()
+    todo, seen = list(roots), set()
     while todo:
         name = todo.pop()
         if name in seen:
@@ -54,16 +61,23 @@ def main():
                 names = [a.strip().split()[0] for a in alternatives.split("|")]
                 todo.append(next((n for n in names if n in by_name), names[0]))
     kept = [by_name[n] for n in order if n in wanted or n in seen]
-    lists = os.path.join(OUT, "var/lib/apt/lists")
+    lists = os.path.join(out, "var/lib/apt/lists")
     os.makedirs(lists, exist_ok=True)
-    os.makedirs(os.path.join(OUT, "var/lib/dpkg"), exist_ok=True)
-    os.makedirs(os.path.join(OUT, "etc"), exist_ok=True)
+    os.makedirs(os.path.join(out, "var/lib/dpkg"), exist_ok=True)
+    os.makedirs(os.path.join(out, "etc"), exist_ok=True)
     name = os.path.join(lists, os.path.basename(MAIN)[: -len(".lz4")])
     with open(name, "w") as f:
         f.write("\n".join(kept))
     subprocess.run(["lz4", "-9", "-f", "--rm", "-q", name, name + ".lz4"], check=True)
-    open(os.path.join(OUT, "var/lib/dpkg/status"), "w").close()  # nothing installed
-    shutil.copy("tests/data/apt/bookworm/etc/os-release", os.path.join(OUT, "etc/os-release"))
+    open(os.path.join(out, "var/lib/dpkg/status"), "w").close()  # nothing installed
+    shutil.copy("tests/data/apt/bookworm/etc/os-release", os.path.join(out, "etc/os-release"))
+    return kept, seen
+
+
+def main():
+    _, source, _, order = read_main_list()
+    wanted = {n for n in order if source[n] in SOURCES}
+    kept, seen = write_fixture(OUT, wanted, LIBRARIES)
     print(f"{len(kept)} stanzas: {len(wanted)} of {len(SOURCES)} sources, {len(seen)} in the libraries' closure")
 
 
