@@ -12,6 +12,7 @@
 #include "core/mapping/verify.h"
 #include "providers/apt/apt_provider.h"
 #include "tests/core/mapping/shipped.h"
+#include "tests/providers/apt/apt_names.h"
 #include "tests/test_support.h"
 
 namespace extdeps::mapping {
@@ -19,36 +20,10 @@ namespace {
 
 using namespace table_testing;
 
-// The names (and virtual names) of Packages files, read by the apt provider's own reader.
-NameIndex apt_names(const std::vector<std::string>& files, std::set<std::string> components = {}) {
-  NameIndex index;
-  index.description = "test lists";
-  index.components = std::move(components);
-  apt::Architectures archs{"amd64", {}};
-  for (const auto& f : files) {
-    auto r = apt::parse_index_file(f, archs, false, [&](PackageRecord&& rec) {
-      for (const auto& p : rec.provides) index.provided_by.emplace(p.name, rec.name);
-      index.names.insert(rec.name);
-    });
-    EXPECT_TRUE(r.ok()) << f << ": " << (r.ok() ? "" : r.error().message);
-  }
-  for (const auto& n : index.names) index.provided_by.erase(n);
-  return index;
-}
-
 std::string problems(const VerifyReport& r) {
   std::string s;
   for (const auto& p : r.problems) s += p.str() + "\n";
   return s;
-}
-
-// Why this machine's lists cannot judge bookworm's names, or "".
-std::string not_bookworm() {
-  auto ctx = Context::from_process();
-  auto host = host_release(ctx);
-  if (host.id != "debian" || host.codename != "bookworm") return "this machine is not Debian bookworm";
-  if (apt::list_index_files(ctx, apt::architectures(ctx)).empty()) return "no apt lists (run apt-get update)";
-  return "";
 }
 
 TEST(Verify, EveryMainNameOfDebianTomlIsInThisMachinesBookwormIndex) {
