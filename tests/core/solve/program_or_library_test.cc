@@ -21,7 +21,15 @@ struct Case {
 };
 
 const std::vector<Case> kCases = {
-    {"dep:generic/graphviz", {{"libgvc6", "2.42.2-7+deb12u1"}}, {"graphviz", "2.42.2-7+deb12u1"}},
+    {"dep:generic/graphviz",
+     {{"libgvc6", "2.42.2-7+deb12u1"},
+      {"libcgraph6", "2.42.2-7+deb12u1"},
+      {"libcdt5", "2.42.2-7+deb12u1"},
+      {"libpathplan4", "2.42.2-7+deb12u1"},
+      {"libgvpr2", "2.42.2-7+deb12u1"},
+      {"libxdot4", "2.42.2-7+deb12u1"},
+      {"liblab-gamut1", "2.42.2-7+deb12u1"}},
+     {"graphviz", "2.42.2-7+deb12u1"}},
     {"dep:generic/gdal", {{"libgdal32", "3.6.2+dfsg-1+b2"}}, {"gdal-bin", "3.6.2+dfsg-1+b2"}},
     {"dep:generic/ffmpeg",
      {{"libavcodec59", "7:5.1.9-0+deb12u1"},
