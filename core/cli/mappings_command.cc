@@ -5,7 +5,10 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
+
+#include <unistd.h>
 
 #include "core/cli/fail.h"
 #include "core/config/command_options.h"
@@ -47,15 +50,26 @@ Result<mapping::Tables> tables_for(const Context& ctx, const std::vector<std::st
   return mapping::load_tables(ctx, *dirs);
 }
 
-// Writes `text` to `path` ("" or "-": to out).
+// Writes `text` to `path` ("" or "-": to out): whole or not at all (a temporary file beside it,
+// renamed over it), so that a failed write leaves the file that was there.
 Result<void> emit(const std::string& text, const std::string& path, std::ostream& out) {
   if (path.empty() || path == "-") {
     out << text;
     return {};
   }
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f || !(f << text) || !f.flush()) return error_at(ExitCode::environment, path, "cannot write the output");
-  return {};
+  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream f(temp, std::ios::binary | std::ios::trunc);
+    if (f && (f << text) && f.flush()) {
+      f.close();
+      std::error_code ec;
+      std::filesystem::rename(temp, path, ec);
+      if (!ec) return {};
+    }
+  }
+  std::error_code ignored;
+  std::filesystem::remove(temp, ignored);
+  return error_at(ExitCode::environment, path, "cannot write the output");
 }
 
 }  // namespace
@@ -82,6 +96,8 @@ struct MappingsCommand::Impl {
   std::string file;
   std::string os;
   std::string output;
+  std::string known_ecosystems;
+  std::string mapping_url;
 
   int run_lint(const Context& ctx, std::ostream& out, std::ostream& err);
   int run_coverage(const Context& ctx, std::ostream& out, std::ostream& err);
@@ -139,6 +155,9 @@ MappingsCommand::MappingsCommand(CLI::App& app) : impl_(std::make_unique<Impl>()
   o.export_pep804 = exp->add_subcommand("pep804", "as a PEP 804 {ecosystem}.mapping.json");
   add_command_option(*o.export_pep804, Command::mappings_export_pep804, "ecosystem", o.ecosystem);
   add_command_option(*o.export_pep804, Command::mappings_export_pep804, "output", o.output);
+  add_command_option(*o.export_pep804, Command::mappings_export_pep804, "release", o.release);
+  add_command_option(*o.export_pep804, Command::mappings_export_pep804, "known-ecosystems", o.known_ecosystems);
+  add_command_option(*o.export_pep804, Command::mappings_export_pep804, "mapping-url", o.mapping_url);
   dirs(o.export_pep804, Command::mappings_export_pep804);
 }
 
@@ -264,13 +283,41 @@ int MappingsCommand::Impl::run_import_rosdep(std::ostream& out, std::ostream& er
 }
 
 int MappingsCommand::Impl::run_export(const Context& ctx, std::ostream& out, std::ostream& err) {
+  const bool to_stdout = output.empty() || output == "-";
+  if (!known_ecosystems.empty() && to_stdout && mapping_url.empty()) {
+    return fail(err, bad_input("--known-ecosystems names the mapping's URL: give --output FILE (its file:// URL) "
+                               "or --mapping-url URL"));
+  }
   auto tables = tables_for(ctx, mapping_dirs);
   if (!tables) return fail(err, tables.error());
+  // --release: the table as that release sees it (its versioned table, its [id.release.X]),
+  // written under PEP 804's versioned id.
+  std::string id = ecosystem;
+  if (!release.empty()) {
+    auto versioned = mapping::versioned_ecosystem(ecosystem, release);
+    if (!versioned) return fail(err, versioned.error());
+    id = *versioned;
+    mapping::select_for_host(*tables, mapping::HostRelease{ecosystem, {}, "", release});
+  }
   auto t = table_of(*tables, ecosystem);
   if (!t) return fail(err, t.error());
-  auto j = mapping::export_pep804(**t);
+  auto j = mapping::export_pep804(**t, release.empty() ? std::string() : id);
   if (!j) return fail(err, j.error());
+  // The known-ecosystems file is read before anything is written: a bad one leaves both as they were.
+  std::optional<nlohmann::json> known;
+  if (!known_ecosystems.empty()) {
+    std::string url = mapping_url;
+    if (url.empty()) {
+      std::error_code ec;
+      url = "file://" + std::filesystem::absolute(output, ec).lexically_normal().string();
+    }
+    auto read = mapping::known_ecosystems_with(known_ecosystems, id, url);
+    if (!read) return fail(err, read.error());
+    known = std::move(*read);
+  }
   auto written = emit(j->dump(2) + "\n", output, out);
+  if (!written) return fail(err, written.error());
+  if (known) written = emit(known->dump(2) + "\n", known_ecosystems, out);
   if (!written) return fail(err, written.error());
   return 0;
 }

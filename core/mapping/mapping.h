@@ -163,7 +163,10 @@ struct HostRelease {
 // HostRelease from <root>/etc/os-release.
 HostRelease host_release(const Context& ctx);
 
-// Adapts loaded tables to one machine, in two steps:
+// Adapts loaded tables to one machine, in three steps:
+// - a table for one release of the machine's ecosystem (PEP 804's versioned id: "debian+13",
+//   "ubuntu+24.04", for a release name of the machine) overlays the plain table of that
+//   ecosystem, entry by entry, or becomes it where there is none; applied ones leave `tables`;
 // - a table named after the machine's ID overlays the table of each ID_LIKE ecosystem it derives
 //   from, entry by entry (an ubuntu.toml over debian.toml on Ubuntu, where the apt provider uses
 //   the debian table);

@@ -22,6 +22,9 @@ using nlohmann::json;
 constexpr const char* kSchemaUrl =
     "https://raw.githubusercontent.com/jaimergp/external-metadata-mappings/main/schemas/"
     "external-mapping.schema.json";
+constexpr const char* kKnownEcosystemsSchemaUrl =
+    "https://raw.githubusercontent.com/jaimergp/external-metadata-mappings/main/schemas/"
+    "known-ecosystems.schema.json";
 
 struct Spec {
   std::string name;  // the package name
@@ -82,21 +85,29 @@ json commands_for(const std::string& manager) {
                         {{"name_only", {"{name}"}}, {"exact_version", nullptr}, {"version_ranges", null_ranges}}}}});
 }
 
-// The file as JSON, an object with a "mappings" list.
-Result<json> read_mapping_file(const std::string& path) {
+// A PEP 804 JSON file (`kind`: "mapping file", "known-ecosystems file") parsed.
+Result<json> read_json_file(const std::string& path, const std::string& kind) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return error_at(ExitCode::bad_input, path, "cannot read the PEP 804 mapping file");
+  if (!in) return error_at(ExitCode::bad_input, path, "cannot read the PEP 804 " + kind);
   std::stringstream ss;
   ss << in.rdbuf();
   json doc;
   if (auto e = extdeps::json::parse_document(ss.view(), doc)) {
     Error err = bad_input(path + ": not JSON at byte offset " + std::to_string(e->offset) + " (" + e->what +
-                          "; a PEP 804 mapping file is JSON)");
+                          "; a PEP 804 " + kind + " is JSON)");
     err.place = path + ": byte " + std::to_string(e->offset);
     err.what = "not JSON (" + e->what + ")";
     err.expected = "JSON";
     return err;
   }
+  return doc;
+}
+
+// The file as JSON, an object with a "mappings" list.
+Result<json> read_mapping_file(const std::string& path) {
+  auto read = read_json_file(path, "mapping file");
+  if (!read) return read.error();
+  json& doc = *read;
   if (!doc.is_object() || !doc.contains("mappings") || !doc["mappings"].is_array()) {
     return expected_at(path, "a PEP 804 mapping file (an object with a \"mappings\" list)");
   }
@@ -305,7 +316,7 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
   return r;
 }
 
-Result<nlohmann::json> export_pep804(const Table& table) {
+Result<nlohmann::json> export_pep804(const Table& table, const std::string& ecosystem_id) {
   if (table.manager.empty()) {
     return error_at(ExitCode::bad_input, "",
                     "the " + table.ecosystem +
@@ -315,9 +326,14 @@ Result<nlohmann::json> export_pep804(const Table& table) {
   json doc;
   doc["$schema"] = kSchemaUrl;
   doc["schema_version"] = 1;
-  doc["name"] = table.ecosystem + (table.release.empty() ? "" : " (" + table.release + ")");
+  // A release's file is named by its id alone ("debian+13"); the plain table's name says which
+  // release its names are from ("debian (bookworm)").
+  doc["name"] = !ecosystem_id.empty() ? ecosystem_id
+                                      : table.ecosystem + (table.release.empty() ? "" : " (" + table.release + ")");
   doc["description"] = table.description.empty() ? "exported by extdeps from " + table.path
                                                  : table.description + " (exported by extdeps)";
+  if (!table.selected_release.empty())
+    doc["description"] = doc["description"].get<std::string>() + "; as on release " + table.selected_release;
   json mappings = json::array();
   const Category cats[] = {Category::build, Category::host, Category::run};
   for (const auto& e : table.entries) {
@@ -353,6 +369,42 @@ Result<nlohmann::json> export_pep804(const Table& table) {
   }
   doc["mappings"] = std::move(mappings);
   doc["package_managers"] = commands_for(table.manager);
+  return doc;
+}
+
+Result<std::string> versioned_ecosystem(const std::string& ecosystem, const std::string& release) {
+  static const std::regex kVersionId(R"([0-9][a-z0-9\-_.]*)");
+  if (!std::regex_match(release, kVersionId)) {
+    Error e = bad_input("release '" + release +
+                        "' is not an os-release VERSION_ID (13, 24.04): PEP 804's versioned ecosystem "
+                        "ids name the VERSION_ID, not the codename");
+    e.what = "release '" + release + "' is not an os-release VERSION_ID";
+    e.expected = "a VERSION_ID such as 13 or 24.04";
+    return e;
+  }
+  std::string id = ecosystem.substr(0, ecosystem.find('+')) + "+" + release;
+  if (auto good = check_ecosystem(id); !good) return good.error();
+  return id;
+}
+
+Result<nlohmann::json> known_ecosystems_with(const std::string& path, const std::string& ecosystem,
+                                             const std::string& url) {
+  json doc = {{"$schema", kKnownEcosystemsSchemaUrl}, {"schema_version", 1}, {"ecosystems", json::object()}};
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    auto read = read_json_file(path, "known-ecosystems file");
+    if (!read) return read.error();
+    doc = std::move(*read);
+    if (!doc.is_object() || !doc.contains("ecosystems") || !doc["ecosystems"].is_object())
+      return expected_at(path, "a PEP 804 known-ecosystems file (an object with an \"ecosystems\" object)");
+    if (doc.contains("schema_version") && doc["schema_version"] != 1)
+      return expected_at(path + ": schema_version", "1 (the version this extdeps reads)");
+    for (const auto& [id, details] : doc["ecosystems"].items()) {
+      if (!details.is_object() || !details.contains("mapping") || !details["mapping"].is_string())
+        return expected_at(path + ": ecosystems." + id, "an object with a string \"mapping\" (its URL)");
+    }
+  }
+  doc["ecosystems"][ecosystem] = {{"mapping", url}};
   return doc;
 }
 

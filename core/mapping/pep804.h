@@ -32,6 +32,20 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
 // A table as a PEP 804 mapping file: every alternative as a mapping of its own (repeated id),
 // aliases as "specs_from", an entry without packages as "specs": [], and the package managers
 // extdeps would use. Tables of detectors (pkgconfig) have no PEP 804 form: bad input.
-Result<nlohmann::json> export_pep804(const Table& table);
+// `ecosystem_id`: the file's ecosystem id ("debian+13" for the table as select_for_host adapted
+// it to Debian 13); empty: the table's own.
+Result<nlohmann::json> export_pep804(const Table& table, const std::string& ecosystem_id = {});
+
+// PEP 804's versioned ecosystem id ("debian" and "13": "debian+13"). The second field is the
+// release's os-release VERSION_ID, which starts with a digit (13, 24.04, 15.6, 20241201): a
+// codename ("trixie") is bad input that says so.
+Result<std::string> versioned_ecosystem(const std::string& ecosystem, const std::string& release);
+
+// A known-ecosystems.json (PEP 804's list of ecosystems and the URL of each one's mapping) with
+// `ecosystem`'s mapping set to `url`: the file at `path` when there is one, its other ecosystems
+// kept; else a new one. A file that is not JSON, or not of that file's shape, is bad input
+// naming the file and the byte offset or the key.
+Result<nlohmann::json> known_ecosystems_with(const std::string& path, const std::string& ecosystem,
+                                             const std::string& url);
 
 }  // namespace extdeps::mapping

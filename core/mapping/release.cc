@@ -1,5 +1,6 @@
-// Adapting loaded tables to the machine: a derivative's own table over its parent's (ubuntu.toml
-// over debian.toml), then each entry's [id.release.X] for the release the machine runs.
+// Adapting loaded tables to the machine: a release's own table over its ecosystem's (PEP 804's
+// debian+13 over debian), a derivative's own table over its parent's (ubuntu.toml over
+// debian.toml), then each entry's [id.release.X] for the release the machine runs.
 #include <algorithm>
 
 #include "core/detect/os_release.h"
@@ -20,6 +21,31 @@ void apply_release(Table& t, const std::vector<std::string>& names) {
       if (!it->note.empty()) e.note = it->note;
       t.selected_release = name;
       break;
+    }
+  }
+}
+
+// PEP 804's versioned ecosystem ids: a table whose ecosystem is "debian+13" is for that release
+// of the ecosystem. On that release it lays its entries over the plain table ("debian"), or
+// becomes it where there is none, so that the versioned id is tried first and the plain one is
+// the fallback. `names`: the machine's release names, most specific first; a less specific
+// match goes first, so that the more specific overlays it. Applied tables leave the set (their
+// entries live on in the plain table); those of other releases stay, unused by any provider.
+void apply_versioned(Tables& tables, const std::string& id, const std::vector<std::string>& names) {
+  for (auto name = names.rbegin(); name != names.rend(); ++name) {
+    const std::string ecosystem = id + "+" + *name;
+    auto versioned = std::find_if(tables.tables.begin(), tables.tables.end(),
+                                  [&](const Table& t) { return t.ecosystem == ecosystem; });
+    if (versioned == tables.tables.end()) continue;
+    Table own = std::move(*versioned);
+    tables.tables.erase(versioned);
+    auto plain =
+        std::find_if(tables.tables.begin(), tables.tables.end(), [&](const Table& t) { return t.ecosystem == id; });
+    if (plain != tables.tables.end()) {
+      merge_table(*plain, std::move(own));
+    } else {
+      own.ecosystem = id;
+      tables.tables.push_back(std::move(own));
     }
   }
 }
@@ -46,6 +72,8 @@ HostRelease host_release(const Context& ctx) {
 }
 
 void select_for_host(Tables& tables, const HostRelease& host) {
+  const auto names = host.release_names();
+  if (!host.id.empty()) apply_versioned(tables, host.id, names);
   if (!host.id.empty()) {
     auto own = std::find_if(tables.tables.begin(), tables.tables.end(),
                             [&](const Table& t) { return t.ecosystem == host.id; });
@@ -60,7 +88,6 @@ void select_for_host(Tables& tables, const HostRelease& host) {
       }
     }
   }
-  const auto names = host.release_names();
   if (names.empty()) return;
   for (auto& t : tables.tables) apply_release(t, names);
 }

@@ -95,5 +95,79 @@ TEST_F(MappingsCli, ExportPep804) {
   EXPECT_EQ(r.err.rfind("error: no mapping table for ecosystem 'gentoo' (known: ", 0), 0u) << r.err;
 }
 
+// PEP 804 v2: `--release` writes the table as that release sees it under the versioned id, and
+// `--known-ecosystems` sets its entry in a known-ecosystems.json, keeping the file's others. The
+// expected names are trixie's (its Packages list has libssl3t64 and no libssl3).
+TEST_F(MappingsCli, ExportPep804ForOneReleaseIntoKnownEcosystems) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
+  EXTDEPS_SHARED_OR_SKIP(real, "pep804/known-ecosystems.json");
+  EXTDEPS_SHARED_OR_SKIP(schema, "pep804/known-ecosystems.schema.json");
+  const std::string dir = test::temp_dir();
+  fs::copy_file(real, dir + "/known-ecosystems.json");
+  auto r = run({"mappings", "export", "pep804", "--ecosystem", "debian", "--release", "13", "-o",
+                dir + "/debian+13.mapping.json", "--known-ecosystems", dir + "/known-ecosystems.json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto mapping = nlohmann::json::parse(std::ifstream(dir + "/debian+13.mapping.json"));
+  EXPECT_EQ(mapping["name"], "debian+13");
+  bool saw = false;
+  for (const auto& m : mapping["mappings"]) {
+    if (m["id"] != "dep:generic/openssl") continue;
+    saw = true;
+    EXPECT_EQ(m["specs"]["run"], (nlohmann::json{"libssl3t64"}));
+  }
+  EXPECT_TRUE(saw);
+  auto known = nlohmann::json::parse(std::ifstream(dir + "/known-ecosystems.json"));
+  EXPECT_EQ(known["ecosystems"]["debian+13"]["mapping"], "file://" + dir + "/debian+13.mapping.json");
+  EXPECT_EQ(known["ecosystems"].size(), 14u);  // the 13 the real file lists, and this one
+  EXPECT_EQ(known["ecosystems"]["ubuntu"], nlohmann::json::parse(std::ifstream(real))["ecosystems"]["ubuntu"]);
+  if (std::system("/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1") == 0) {
+    const std::string check =
+        "/usr/bin/python3 -c 'import json,sys,jsonschema; "
+        "jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' " +
+        schema + " " + dir + "/known-ecosystems.json";
+    EXPECT_EQ(std::system(check.c_str()), 0);
+  } else {
+    ADD_FAILURE() << "/usr/bin/python3 with jsonschema is missing (Debian: python3-jsonschema)";
+  }
+  // A given URL is the entry's, and the plain table's export replaces nothing else.
+  r = run({"mappings", "export", "pep804", "--ecosystem", "debian", "-o", dir + "/debian.mapping.json",
+           "--known-ecosystems", dir + "/known-ecosystems.json", "--mapping-url", "https://example.org/debian.json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  known = nlohmann::json::parse(std::ifstream(dir + "/known-ecosystems.json"));
+  EXPECT_EQ(known["ecosystems"]["debian"]["mapping"], "https://example.org/debian.json");
+  EXPECT_EQ(known["ecosystems"].size(), 15u);
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(dir + "/debian.mapping.json"))["name"], "debian (bookworm)");
+}
+
+TEST_F(MappingsCli, ExportPep804RefusesACodenameAndABadKnownEcosystemsFile) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
+  const std::string dir = test::temp_dir();
+  auto r = run({"mappings", "export", "pep804", "--ecosystem", "debian", "--release", "trixie"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err,
+            "error: release 'trixie' is not an os-release VERSION_ID (13, 24.04): PEP 804's versioned ecosystem "
+            "ids name the VERSION_ID, not the codename\n");
+  // A known-ecosystems file of the wrong shape is named, and neither file is written.
+  std::ofstream(dir + "/known.json") << R"({"ecosystems": {"arch": {"url": "x"}}})";
+  r = run({"mappings", "export", "pep804", "--ecosystem", "debian", "-o", dir + "/out.json", "--known-ecosystems",
+           dir + "/known.json"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err,
+            "error: " + dir + "/known.json: ecosystems.arch: expected an object with a string \"mapping\" (its URL)\n");
+  EXPECT_FALSE(fs::exists(dir + "/out.json"));
+  std::ofstream(dir + "/broken.json") << R"({"ecosystems": {)";
+  r = run({"mappings", "export", "pep804", "--ecosystem", "debian", "-o", dir + "/out.json", "--known-ecosystems",
+           dir + "/broken.json"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err.rfind("error: " + dir + "/broken.json: not JSON at byte offset 16", 0), 0u) << r.err;
+  // Where the URL would come from.
+  r = run({"mappings", "export", "pep804", "--ecosystem", "debian", "--known-ecosystems", dir + "/k.json"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err,
+            "error: --known-ecosystems names the mapping's URL: give --output FILE (its file:// URL) or "
+            "--mapping-url URL\n");
+  EXPECT_FALSE(fs::exists(dir + "/k.json"));
+}
+
 }  // namespace
 }  // namespace extdeps

@@ -2,6 +2,7 @@
 // parent's, chosen for the machine by select_for_host; and the loader's errors for them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "core/mapping/mapping.h"
@@ -124,6 +125,63 @@ TEST(Releases, AnotherMachineKeepsTheTableAsWritten) {
   EXPECT_EQ(t.find_ecosystem("debian")->selected_release, "");
   EXPECT_EQ(packages(*t.find_ecosystem("debian")->find("dep:generic/openssl"), Category::run), (L{{"libssl3"}}));
   EXPECT_EQ(t.find_ecosystem("debian")->find("dep:generic/zlib"), nullptr);
+}
+
+// PEP 804's versioned ecosystem ids: debian+13.toml is tried first on Debian 13, debian.toml is
+// the fallback for every id it does not name.
+Tables versioned_folder() {
+  auto ctx = Context::for_test("/", {{"EXTDEPS_MAPPINGS_DIR", test::data_path("mapping/versioned")}});
+  auto t = load_tables(ctx, {});
+  EXPECT_TRUE(t) << t.error().message;
+  return t ? std::move(*t) : Tables{};
+}
+
+std::vector<std::string> ecosystems(const Tables& t) {
+  std::vector<std::string> out;
+  for (const auto& x : t.tables) out.push_back(x.ecosystem);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Releases, AVersionedTableIsTriedFirstAndThePlainOneIsTheFallback) {
+  Tables t = versioned_folder();
+  EXPECT_EQ(ecosystems(t), (std::vector<std::string>{"debian", "debian+13", "ubuntu+24.04"}));
+  select_for_host(t, HostRelease{"debian", {}, "trixie", "13"});
+  // Applied: its entries are the debian table's now, and it is no ecosystem of its own.
+  EXPECT_EQ(ecosystems(t), (std::vector<std::string>{"debian", "ubuntu+24.04"}));
+  const Table* deb = t.find_ecosystem("debian");
+  EXPECT_EQ(packages(*deb->find("dep:generic/openssl"), Category::run), (L{{"libssl3t64"}}));
+  EXPECT_EQ(packages(*deb->find("dep:generic/zlib"), Category::run), (L{{"zlib1g"}}));
+  EXPECT_EQ(packages(*deb->find("dep:generic/curl"), Category::run), (L{{"libcurl4"}}));
+  ASSERT_EQ(deb->overlays.size(), 1u);
+  EXPECT_NE(deb->overlays[0].find("debian+13.toml"), std::string::npos);
+  // By VERSION_ID alone (EXTDEPS_OVERRIDE_OS=debian:13) too.
+  Tables by_version = versioned_folder();
+  select_for_host(by_version, HostRelease{"debian", {}, "", "13"});
+  EXPECT_EQ(packages(*by_version.find_ecosystem("debian")->find("dep:generic/openssl"), Category::run),
+            (L{{"libssl3t64"}}));
+}
+
+TEST(Releases, AnotherReleaseLeavesTheVersionedTableUnused) {
+  Tables t = versioned_folder();
+  select_for_host(t, HostRelease{"debian", {}, "bookworm", "12"});
+  EXPECT_EQ(ecosystems(t), (std::vector<std::string>{"debian", "debian+13", "ubuntu+24.04"}));
+  EXPECT_EQ(packages(*t.find_ecosystem("debian")->find("dep:generic/openssl"), Category::run), (L{{"libssl3"}}));
+  // ubuntu+24.04 is Ubuntu's: Debian 24.04 is no release of it.
+  EXPECT_EQ(packages(*t.find_ecosystem("debian")->find("dep:generic/curl"), Category::run), (L{{"libcurl4"}}));
+}
+
+TEST(Releases, AVersionedTableWithNoPlainOneIsTheDerivativesTable) {
+  // No ubuntu.toml: ubuntu+24.04 is Ubuntu's table on noble and lays itself over Debian's.
+  Tables t = versioned_folder();
+  select_for_host(t, HostRelease{"ubuntu", {"debian"}, "noble", "24.04"});
+  const Table* deb = t.find_ecosystem("debian");
+  EXPECT_EQ(packages(*deb->find("dep:generic/curl"), Category::run), (L{{"libcurl4t64"}}));
+  EXPECT_EQ(packages(*deb->find("dep:generic/openssl"), Category::run), (L{{"libssl3"}}));
+  EXPECT_NE(t.find_ecosystem("ubuntu"), nullptr);
+  EXPECT_EQ(t.find_ecosystem("ubuntu+24.04"), nullptr);
+  // debian+13 is Debian's: an Ubuntu machine never takes it, whatever its ID_LIKE says.
+  EXPECT_NE(t.find_ecosystem("debian+13"), nullptr);
 }
 
 // The loader's messages for release tables, each with its file:line:col.
