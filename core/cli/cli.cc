@@ -303,6 +303,9 @@ CommandLine::CommandLine(const std::string& named) {
     add_command_option(*show, Command::show, "offline", so.request.sources.offline);
     add_command_option(*show, Command::show, "python", so.request.sources.python);
     add_command_option(*show, Command::show, "system", so.request.sources.system);
+    add_command_option(*show, Command::show, "use-mapping", so.request.sources.use_mappings);
+    add_command_option(*show, Command::show, "patch-mapping", so.request.sources.patch_mappings);
+    add_command_option(*show, Command::show, "extend-mapping", so.request.sources.extend_mappings);
     add_provider_options(show, so.request.sources);
   }
   auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "core/engine/engine.h"
@@ -185,6 +186,27 @@ constexpr CommandOption kTable[] = {
      .request = {.list = field<&Request::mapping_dirs>},
      .library = {.list = &Api::mapping_dirs},
      .help = "extra mapping tables folder (repeatable)"},
+    {.name = "use-mapping",
+     .value_name = "FILE",
+     .commands = kSources,
+     .request = {.list = source<&SourceOptions::use_mappings>},
+     .library = {.list = &Api::use_mappings},
+     .help = "use this mapping table (.toml) or PEP 804 mapping file (.json), as [ECOSYSTEM=]FILE, instead of the "
+             "ecosystem's own (repeatable)"},
+    {.name = "patch-mapping",
+     .value_name = "FILE",
+     .commands = kSources,
+     .request = {.list = source<&SourceOptions::patch_mappings>},
+     .library = {.list = &Api::patch_mappings},
+     .help = "replace the entries this mapping file ([ECOSYSTEM=]FILE) names in the ecosystem's table and add the "
+             "others (repeatable)"},
+    {.name = "extend-mapping",
+     .value_name = "FILE",
+     .commands = kSources,
+     .request = {.list = source<&SourceOptions::extend_mappings>},
+     .library = {.list = &Api::extend_mappings},
+     .help = "add the packages of this mapping file ([ECOSYSTEM=]FILE) after the ecosystem table's own, as more "
+             "alternatives (repeatable)"},
     {.name = "no-guess",
      .commands = kPlanning,
      .negated = true,
@@ -274,7 +296,8 @@ constexpr CommandOption kTable[] = {
     {.name = "release",
      .value_name = "VERSION_ID",
      .commands = bit(C::mappings_export_pep804),
-     .help = "the table as this release sees it, as PEP 804's versioned id (debian+13; os-release's VERSION_ID)"},
+     .help = "the table as this release sees it, under PEP 804's versioned id ECOSYSTEM+VERSION_ID (os-release's "
+             "VERSION_ID)"},
     {.name = "known-ecosystems",
      .value_name = "FILE",
      .commands = bit(C::mappings_export_pep804),
@@ -331,6 +354,9 @@ CLI::Option* add_valued(CLI::App& cmd, Command c, std::string_view name, T& targ
   CLI::Option* added = cmd.add_option(flag_names(o), target, option_help(o));
   added->type_name(std::string(o.value_name));
   if (o.list) added->delimiter(',');
+  // A repeatable option takes one value each time it is given: `--manager apt .` leaves the
+  // folder to the command.
+  if constexpr (!std::is_same_v<T, std::string>) added->allow_extra_args(false);
   if (o.required) added->required();
   return added;
 }

@@ -21,6 +21,7 @@
 #include "core/fetch/options.h"
 #include "core/json/document.h"
 #include "core/mapping/mapping.h"
+#include "core/mapping/overrides.h"
 #include "core/plan/plan.h"
 #include "core/plan/render.h"
 #include "core/plugin/plugin.h"
@@ -92,6 +93,10 @@ Result<config::Settings> settings_for(const Context& ctx, const std::string& dec
   cli.provider_options = std::move(*options);
   if (!sources.system.empty()) cli.core_options["system"] = OptionValue{{sources.system}, "--system"};
   if (sources.offline) cli.core_options["offline"] = OptionValue{{"1"}, "--offline"};
+  for (const auto& [name, values] :
+       {std::pair{"use-mapping", &sources.use_mappings}, std::pair{"patch-mapping", &sources.patch_mappings},
+        std::pair{"extend-mapping", &sources.extend_mappings}})
+    if (!values->empty()) cli.core_options[name] = OptionValue{*values, "--" + std::string(name)};
   return config::load(ctx, declaration, cli);
 }
 
@@ -117,7 +122,19 @@ Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& s
                     error_at(ExitCode::bad_input, "", "mappings folder " + dir + " does not exist"));
     dirs.push_back(dir);
   }
-  return mapping::load_tables(ctx, dirs, only_ids, only_ecosystems);
+  auto tables = mapping::load_tables(ctx, dirs, only_ids, only_ecosystems);
+  if (!tables) return tables;
+  // The run's overrides (--use-mapping and its kin, their variables, a configuration's keys).
+  std::vector<mapping::MappingOverride> overrides;
+  for (const auto& [name, mode] :
+       {std::pair{"use-mapping", mapping::OverrideMode::use}, std::pair{"patch-mapping", mapping::OverrideMode::patch},
+        std::pair{"extend-mapping", mapping::OverrideMode::extend}}) {
+    auto it = settings.core_options.find(name);
+    if (it == settings.core_options.end()) continue;
+    for (const auto& v : it->second.values) overrides.push_back({mode, v, it->second.from});
+  }
+  if (auto applied = mapping::apply_overrides(ctx, *tables, overrides); !applied) return applied.error();
+  return tables;
 }
 
 // The tables a plan of these needs reads: from the cache, only the entries of the needs' ids in

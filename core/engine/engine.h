@@ -29,6 +29,11 @@ struct SourceOptions {
   // --system ID[:VERSION] ("fedora:41", "macos:14"): plan for that system instead of this one's
   // os-release or sw_vers; the command line's EXTDEPS_OVERRIDE_OS (core option "system").
   std::string system;
+  // Mapping overrides for this run, each "[ECOSYSTEM=]FILE" (mapping/overrides.h): the command
+  // line's --use-mapping, --patch-mapping, --extend-mapping (core options of those names).
+  std::vector<std::string> use_mappings;
+  std::vector<std::string> patch_mappings;
+  std::vector<std::string> extend_mappings;
   // The providers' options (ProviderDescriptor::options) by name ("channel" -> names): above
   // the environment and the configuration files.
   std::map<std::string, std::vector<std::string>, std::less<>> provider_options;

@@ -691,8 +691,10 @@ Result<Table> load_table(const std::string& path) {
   if (!in) return error_at(ExitCode::bad_input, path, "cannot read the mapping table");
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string text = ss.str();
+  return load_table_text(ss.str(), path);
+}
 
+Result<Table> load_table_text(const std::string& text, const std::string& path) {
   if (auto deep = toml_too_deep(text, path)) return *deep;
   toml::table root;
   try {

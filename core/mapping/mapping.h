@@ -124,6 +124,8 @@ struct Table {
 
 // Reads and checks one table. Errors name file:line:col.
 Result<Table> load_table(const std::string& path);
+// The same for a table's text, `path` naming it in errors.
+Result<Table> load_table_text(const std::string& text, const std::string& path);
 
 // The tables for this machine: the shipped mappings dir plus extra dirs (later ones override
 // entries of earlier ones with the same id; a dir named twice is read once). Each dir's *.toml

@@ -169,5 +169,47 @@ TEST_F(MappingsCli, ExportPep804RefusesACodenameAndABadKnownEcosystemsFile) {
   EXPECT_FALSE(fs::exists(dir + "/k.json"));
 }
 
+// The overrides on the command line, in their variables and in a configuration file reach the
+// plan (over the fixture's real bookworm lists, which hold gcc and gcc-12 and no clang): an
+// override in PEP 804's form that pins the C compiler to gcc-12; a missing file is bad input
+// that names the setting.
+TEST_F(MappingsCli, MappingOverridesReachThePlan) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/gcc-12.json") << R"({"schema_version": 1, "mappings": [
+    {"id": "dep:virtual/compiler/c", "description": "GCC 12 override", "specs": "gcc-12"}]})";
+  write_project("extdeps.toml", "[external]\nbuild-requires = [\"dep:virtual/compiler/c\"]\n");
+  auto compiler = [](const test::CliRun& r) {
+    auto j = nlohmann::json::parse(r.out);
+    for (const auto& n : j["requirements"])
+      if (n["id"] == "dep:virtual/compiler/c") return n["packages"].dump();
+    return std::string("(no need)");
+  };
+  auto plain = run({"resolve", project_, "--manager", "apt", "--json"});
+  ASSERT_EQ(plain.rc, 0) << plain.err;
+  EXPECT_NE(compiler(plain).find("\"gcc\""), std::string::npos) << compiler(plain);
+  auto patched =
+      run({"resolve", project_, "--manager", "apt", "--json", "--patch-mapping", "debian=" + dir + "/gcc-12.json"});
+  ASSERT_EQ(patched.rc, 0) << patched.err;
+  EXPECT_NE(compiler(patched).find("\"gcc-12\""), std::string::npos) << compiler(patched);
+  EXPECT_EQ(compiler(patched).find("\"gcc\""), std::string::npos) << compiler(patched);
+  // A repeatable option takes one value each time: the folder after it is the command's.
+  auto before_folder =
+      run({"resolve", "--patch-mapping", "debian=" + dir + "/gcc-12.json", "--manager", "apt", project_, "--json"});
+  EXPECT_EQ(before_folder.out, patched.out) << before_folder.err;
+  auto by_variable = run({"resolve", project_, "--manager", "apt", "--json"},
+                         {{"EXTDEPS_PATCH_MAPPING", "debian=" + dir + "/gcc-12.json"}});
+  EXPECT_EQ(by_variable.out, patched.out);
+  write_project("extdeps.toml",
+                "[external]\nbuild-requires = [\"dep:virtual/compiler/c\"]\n\n[tool.extdeps]\n"
+                "patch-mapping = [\"debian=" +
+                    dir + "/gcc-12.json\"]\n");
+  auto by_file = run({"resolve", project_, "--manager", "apt", "--json"});
+  EXPECT_EQ(compiler(by_file), compiler(patched)) << by_file.err;
+  auto missing = run({"resolve", project_, "--manager", "apt", "--use-mapping", "debian=" + dir + "/none.json"});
+  EXPECT_EQ(missing.rc, 2);
+  EXPECT_EQ(missing.err, "error: --use-mapping: no mapping file " + dir + "/none.json\n");
+}
+
 }  // namespace
 }  // namespace extdeps

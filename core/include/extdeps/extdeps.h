@@ -29,6 +29,12 @@ struct Options {
   std::vector<std::string> optional_groups;  // also plan these optional or dependency groups
   bool all_optional = false;
   std::vector<std::string> mapping_dirs;  // extra mapping tables folders
+  // Mapping overrides, each "[ECOSYSTEM=]FILE", a table (.toml) or a PEP 804 file (.json): one
+  // used instead of the ecosystem's table, one whose entries replace the table's, one whose
+  // packages are added as more alternatives (--use-mapping, --patch-mapping, --extend-mapping).
+  std::vector<std::string> use_mappings;
+  std::vector<std::string> patch_mappings;
+  std::vector<std::string> extend_mappings;
   // The providers' options by name, as on the command line without "--": "channel" (conda
   // channels), "prefix" (a conda environment), "index-url", "extra-index-url", "nix-index";
   // `extdeps providers` lists them. A plain option takes one value.

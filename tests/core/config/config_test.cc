@@ -70,7 +70,8 @@ TEST(ConfigTest, BadValuesNameTheFileLineAndColumn) {
             dir +
                 "/pyproject.toml:2:11: unknown configuration key 'manager' (known: managers, mapping-dirs, offline, "
                 "plugin-timeout, detect-ttl, probe-timeout, max-download-size, max-download-total, "
-                "download-deadline, allow-insecure-http, system, python-version, conda-channels, conda-frontend, "
+                "download-deadline, allow-insecure-http, system, use-mapping, patch-mapping, extend-mapping, "
+                "python-version, conda-channels, conda-frontend, "
                 "nix-frontend, "
                 "nix-timeout, pypi-frontend, pacman-config, pacman-dbs, dnf-repos, dnf-frontend, homebrew-api, "
                 "homebrew-prefix, root)");
