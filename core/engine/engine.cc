@@ -111,7 +111,7 @@ Error blamed(const std::string& from, Error e) {
 
 // The shipped tables, then the folders of the settings (each checked here, so that a missing one
 // is blamed on the setting that named it).
-Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& settings,
+Result<mapping::Tables> tables_for(Context& ctx, const config::Settings& settings,
                                    const std::vector<std::string>* only_ids = nullptr,
                                    const std::set<std::string>* only_ecosystems = nullptr) {
   std::vector<std::string> dirs{mapping::default_mappings_dir(ctx)};
@@ -133,7 +133,20 @@ Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& s
     if (it == settings.core_options.end()) continue;
     for (const auto& v : it->second.values) overrides.push_back({mode, v, it->second.from});
   }
-  if (auto applied = mapping::apply_overrides(ctx, *tables, overrides); !applied) return applied.error();
+  // A mapping by URL comes through a fetcher of its own (the download cache, --offline), made
+  // only when one is named.
+  std::optional<fetch::Fetcher> fetcher;
+  auto download = [&](const std::string& url) -> Result<std::string> {
+    if (!fetcher) {
+      auto fo = fetch::options_for(ctx, fetch::FetchFlags{});
+      if (!fo) return fo.error();
+      fetcher.emplace(ctx, *fo);
+    }
+    auto got = fetcher->fetch(fetch::Request{.url = url});
+    if (!got) return got.error();
+    return got->body_path;
+  };
+  if (auto applied = mapping::apply_overrides(ctx, *tables, overrides, download); !applied) return applied.error();
   return tables;
 }
 
@@ -142,7 +155,7 @@ Result<mapping::Tables> tables_for(const Context& ctx, const config::Settings& s
 // nor with the ecosystems it does not use). When one of the ids is in none of those, the whole
 // tables: guessing (a pkg-config module's entry), "did you mean" and "it is mapped for conda-forge,
 // which is not in use here" search all.
-Result<mapping::Tables> tables_for_needs(const Context& ctx, const config::Settings& settings,
+Result<mapping::Tables> tables_for_needs(Context& ctx, const config::Settings& settings,
                                          const std::vector<Requirement>& needs,
                                          const std::set<std::string>* ecosystems = nullptr) {
   std::vector<std::string> ids;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/mapping/pep804.h"
 #include "core/mapping/write_table.h"
@@ -31,37 +33,55 @@ std::string known_ecosystems(const Tables& tables) {
   return out;
 }
 
-// The override's table, for its ecosystem.
-Result<Table> read_override(const Context& ctx, const Tables& tables, const MappingOverride& o) {
+bool is_url(std::string_view s) {
+  return s.starts_with("https://") || s.starts_with("http://") || s.starts_with("file://");
+}
+
+// The override's table, for its ecosystem. `path` is the spec's file or URL (which names it in
+// messages and says its kind by its ending); `local`, the file read (a URL's cached body).
+Result<Table> read_override(const Context& ctx, const Tables& tables, const MappingOverride& o,
+                            const Download& download) {
   std::string ecosystem, path = o.spec;
-  if (const auto eq = o.spec.find('='); eq != std::string::npos) {
+  if (const auto eq = o.spec.find('='); eq != std::string::npos && !is_url(o.spec)) {
     ecosystem = o.spec.substr(0, eq);
     path = o.spec.substr(eq + 1);
   }
+  std::string local = path;
+  if (is_url(path)) {
+    if (!download) return bad_override(o, path + ": a mapping by URL is read by the planning commands only");
+    auto got = download(path);
+    if (!got) return got.error();
+    local = *got;
+  }
+  // What the URL's path ends with, its query and fragment aside.
+  const std::string name = path.substr(0, path.find_first_of(is_url(path) ? "?#" : ""));
   std::error_code ec;
-  if (path.empty() || !std::filesystem::is_regular_file(path, ec))
+  if (path.empty() || !std::filesystem::is_regular_file(local, ec))
     return bad_override(o, "no mapping file " + (path.empty() ? std::string("named") : path));
-  if (path.ends_with(".toml")) {
-    auto t = load_table(path);
+  if (name.ends_with(".toml")) {
+    std::ifstream in(local, std::ios::binary);
+    std::stringstream text;
+    if (!in || !(text << in.rdbuf())) return bad_override(o, "cannot read " + path);
+    auto t = load_table_text(text.str(), path);
     if (!t) return t.error();
     if (!ecosystem.empty()) t->ecosystem = ecosystem;
     return t;
   }
-  if (!path.ends_with(".json"))
+  if (!name.ends_with(".json"))
     return bad_override(o, path + ": expected a mapping table (.toml) or a PEP 804 mapping file (.json)");
   if (ecosystem.empty()) {
-    std::string name = std::filesystem::path(path).filename().string();
+    std::string file = std::filesystem::path(name).filename().string();
     for (std::string_view tail : {".mapping.json", ".json"})
-      if (name.ends_with(tail)) {
-        name.resize(name.size() - tail.size());
+      if (file.ends_with(tail)) {
+        file.resize(file.size() - tail.size());
         break;
       }
-    if (!tables.find_ecosystem(name))
+    if (!tables.find_ecosystem(file))
       return bad_override(o, "which ecosystem's table does " + path + " override? Write ECOSYSTEM=" + path +
                                  " (the tables here: " + known_ecosystems(tables) + ")");
-    ecosystem = name;
+    ecosystem = file;
   }
-  auto imported = import_pep804(path, ecosystem);
+  auto imported = import_pep804(local, ecosystem, path);
   if (!imported) return imported.error();
   for (const auto& w : imported->warnings) ctx.warn(path + ": " + w);
   // The manager and version rule of the table it overrides: PEP 804 names the manager's command
@@ -128,11 +148,12 @@ void apply_one(Tables& tables, Table t, OverrideMode mode) {
 
 }  // namespace
 
-Result<void> apply_overrides(const Context& ctx, Tables& tables, const std::vector<MappingOverride>& overrides) {
+Result<void> apply_overrides(const Context& ctx, Tables& tables, const std::vector<MappingOverride>& overrides,
+                             const Download& download) {
   for (OverrideMode mode : {OverrideMode::use, OverrideMode::patch, OverrideMode::extend}) {
     for (const auto& o : overrides) {
       if (o.mode != mode) continue;
-      auto t = read_override(ctx, tables, o);
+      auto t = read_override(ctx, tables, o, download);
       if (!t) return t.error();
       apply_one(tables, std::move(*t), mode);
     }

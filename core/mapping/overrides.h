@@ -2,9 +2,11 @@
 // cross-referenced mappings"): --use-mapping replaces an ecosystem's table, --patch-mapping
 // replaces the entries it names and adds the others, --extend-mapping adds its alternatives after
 // the table's own (more options, nothing replaced). Each names a local mapping table (.toml) or
-// a PEP 804 mapping file (.json), optionally after the ecosystem it is for: "debian=my.json".
+// a PEP 804 mapping file (.json), optionally after the ecosystem it is for: "debian=my.json";
+// the file may be a URL (https://, http://, file://), read through the download cache.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,10 @@ struct MappingOverride {
 // loaded. A PEP 804 file takes the manager of the table it overrides. Bad input (a missing file,
 // a table that does not load, an ecosystem that cannot be told) names the setting that gave it.
 // The import's warnings (a spec left out) go to ctx.warn.
-Result<void> apply_overrides(const Context& ctx, Tables& tables, const std::vector<MappingOverride>& overrides);
+// `download`: the local file holding a URL's body (the engine's fetcher, with its cache and
+// --offline); without it a URL is bad input.
+using Download = std::function<Result<std::string>(const std::string& url)>;
+Result<void> apply_overrides(const Context& ctx, Tables& tables, const std::vector<MappingOverride>& overrides,
+                             const Download& download = {});
 
 }  // namespace extdeps::mapping

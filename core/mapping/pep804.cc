@@ -85,17 +85,19 @@ json commands_for(const std::string& manager) {
                         {{"name_only", {"{name}"}}, {"exact_version", nullptr}, {"version_ranges", null_ranges}}}}});
 }
 
-// A PEP 804 JSON file (`kind`: "mapping file", "known-ecosystems file") parsed.
-Result<json> read_json_file(const std::string& path, const std::string& kind) {
+// A PEP 804 JSON file (`kind`: "mapping file", "known-ecosystems file") parsed. `shown`: the
+// name messages give it (the URL of a body the download cache holds); empty: `path`.
+Result<json> read_json_file(const std::string& path, const std::string& kind, const std::string& shown = {}) {
+  const std::string& name = shown.empty() ? path : shown;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return error_at(ExitCode::bad_input, path, "cannot read the PEP 804 " + kind);
+  if (!in) return error_at(ExitCode::bad_input, name, "cannot read the PEP 804 " + kind);
   std::stringstream ss;
   ss << in.rdbuf();
   json doc;
   if (auto e = extdeps::json::parse_document(ss.view(), doc)) {
-    Error err = bad_input(path + ": not JSON at byte offset " + std::to_string(e->offset) + " (" + e->what +
+    Error err = bad_input(name + ": not JSON at byte offset " + std::to_string(e->offset) + " (" + e->what +
                           "; a PEP 804 " + kind + " is JSON)");
-    err.place = path + ": byte " + std::to_string(e->offset);
+    err.place = name + ": byte " + std::to_string(e->offset);
     err.what = "not JSON (" + e->what + ")";
     err.expected = "JSON";
     return err;
@@ -104,12 +106,12 @@ Result<json> read_json_file(const std::string& path, const std::string& kind) {
 }
 
 // The file as JSON, an object with a "mappings" list.
-Result<json> read_mapping_file(const std::string& path) {
-  auto read = read_json_file(path, "mapping file");
+Result<json> read_mapping_file(const std::string& path, const std::string& shown) {
+  auto read = read_json_file(path, "mapping file", shown);
   if (!read) return read.error();
   json& doc = *read;
   if (!doc.is_object() || !doc.contains("mappings") || !doc["mappings"].is_array()) {
-    return expected_at(path, "a PEP 804 mapping file (an object with a \"mappings\" list)");
+    return expected_at(shown.empty() ? path : shown, "a PEP 804 mapping file (an object with a \"mappings\" list)");
   }
   return doc;
 }
@@ -300,18 +302,19 @@ class Importer {
 
 }  // namespace
 
-Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem) {
-  auto doc = read_mapping_file(path);
+Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem, const std::string& shown) {
+  auto doc = read_mapping_file(path, shown);
   if (!doc) return doc.error();
-  if (ecosystem.empty()) ecosystem = ecosystem_from_path(path);
+  const std::string& name = shown.empty() ? path : shown;
+  if (ecosystem.empty()) ecosystem = ecosystem_from_path(name);
   if (auto good = check_ecosystem(ecosystem); !good) return good.error();
   ImportResult r;
   r.table.ecosystem = ecosystem;
-  read_table_keys(*doc, path, r.table);
+  read_table_keys(*doc, name, r.table);
   Importer importer(r.table.manager, r);
   std::size_t index = 0;
   for (const auto& m : (*doc)["mappings"])
-    if (auto read = importer.read(m, path + ": mappings[" + std::to_string(index++) + "]"); !read) return read.error();
+    if (auto read = importer.read(m, name + ": mappings[" + std::to_string(index++) + "]"); !read) return read.error();
   r.table.entries = importer.finish();
   return r;
 }

@@ -27,7 +27,9 @@ struct ImportResult {
 // is a MatchSpec ("libblas * *_openblas") gives its package name, the spec kept in a note; a
 // spec that is no valid name for the manager is left out with a warning. Errors (not JSON, not
 // the schema's shape) name the file and the byte offset or the mapping's index.
-Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem = {});
+// `shown`: the name the messages and the table's comment give the file (the URL of a body the
+// download cache holds); empty: `path`.
+Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem = {}, const std::string& shown = {});
 
 // A table as a PEP 804 mapping file: every alternative as a mapping of its own (repeated id),
 // aliases as "specs_from", an entry without packages as "specs": [], and the package managers

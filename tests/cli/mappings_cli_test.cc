@@ -211,5 +211,42 @@ TEST_F(MappingsCli, MappingOverridesReachThePlan) {
   EXPECT_EQ(missing.err, "error: --use-mapping: no mapping file " + dir + "/none.json\n");
 }
 
+// PEP 804's "local or remote mapping": a URL is read through the download cache, so a second,
+// --offline run needs no network; a missing one is named with its URL. Served on 127.0.0.1.
+TEST_F(MappingsCli, AMappingOverrideByUrl) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
+  test::HttpServer server;
+  test::Route route;
+  route.body = R"({"schema_version": 1, "mappings": [
+    {"id": "dep:virtual/compiler/c", "description": "GCC 12 override", "specs": "gcc-12"}]})";
+  server.route("/mappings/debian.mapping.json", route);
+  const std::string url = server.url("/mappings/debian.mapping.json");
+  write_project("extdeps.toml", "[external]\nbuild-requires = [\"dep:virtual/compiler/c\"]\n");
+  auto r = run({"resolve", project_, "--manager", "apt", "--json", "--patch-mapping", url});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto packages = [](const test::CliRun& run) {
+    auto j = nlohmann::json::parse(run.out);
+    return j["requirements"][0]["packages"][0]["name"].get<std::string>();
+  };
+  EXPECT_EQ(packages(r), "gcc-12");  // the file's name says its ecosystem
+  EXPECT_EQ(server.count("/mappings/debian.mapping.json"), 1);
+  auto offline = run({"resolve", project_, "--manager", "apt", "--json", "--offline", "--patch-mapping", url});
+  ASSERT_EQ(offline.rc, 0) << offline.err;
+  EXPECT_EQ(packages(offline), "gcc-12");
+  EXPECT_EQ(server.count("/mappings/debian.mapping.json"), 1);
+  // A broken body is named by its URL and byte offset, not by the cache's file.
+  route.body = R"({"mappings": [)";
+  server.route("/mappings/broken.mapping.json", route);
+  r = run({"resolve", project_, "--manager", "apt", "--patch-mapping",
+           "debian=" + server.url("/mappings/broken.mapping.json")});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err.rfind("error: " + server.url("/mappings/broken.mapping.json") + ": not JSON at byte offset 14", 0),
+            0u)
+      << r.err;
+  r = run({"resolve", project_, "--manager", "apt", "--extend-mapping", "debian=" + url + ".missing"});
+  EXPECT_EQ(r.rc, 3) << r.err;
+  EXPECT_NE(r.err.find(url + ".missing"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace extdeps
