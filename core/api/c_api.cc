@@ -6,6 +6,7 @@
 
 #include "core/config/command_options.h"
 #include "core/provider/descriptor.h"
+#include "core/util/text.h"
 #include "extdeps/extdeps.h"
 #include "extdeps/extdeps_c.h"
 
@@ -42,11 +43,7 @@ void set_provider_option(extdeps_session* s, const std::string& key, const extde
     values = {std::string(value)};
     return;
   }
-  while (!value.empty()) {
-    const std::size_t comma = value.find(',');
-    if (comma != 0) values.emplace_back(value.substr(0, comma));
-    value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
-  }
+  extdeps::append_split(value, ',', values);
 }
 
 // The keys are the rows of the table of command options that name a library field

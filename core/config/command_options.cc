@@ -438,18 +438,13 @@ std::optional<bool> flag_value(std::string_view v) {
   return std::nullopt;
 }
 
-// `value` split at ',' where the row is a list, empty pieces left out; else the value itself.
+// `value` split at ',' where the row is a list (append_split); else the value itself.
 void append_values(const CommandOption& o, std::string_view value, std::vector<std::string>& to) {
   if (!o.list) {
     to.emplace_back(value);
     return;
   }
-  while (!value.empty()) {
-    const std::size_t comma = value.find(',');
-    const std::string_view item = value.substr(0, comma);
-    if (!item.empty()) to.emplace_back(item);
-    value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
-  }
+  append_split(value, ',', to);
 }
 
 }  // namespace

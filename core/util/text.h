@@ -49,6 +49,17 @@ inline std::string_view trim(std::string_view s) {
   return s;
 }
 
+// `text` cut at each `sep`, each piece trimmed (trim), the empty ones left out, appended to `to`:
+// "a, b,,c" and ',' give "a", "b", "c". How a list option's value reads in a variable, a
+// library key or a flag.
+inline void append_split(std::string_view text, char sep, std::vector<std::string>& to) {
+  while (!text.empty()) {
+    const std::size_t cut = text.find(sep);
+    if (const std::string_view item = trim(text.substr(0, cut)); !item.empty()) to.emplace_back(item);
+    text = cut == std::string_view::npos ? std::string_view() : text.substr(cut + 1);
+  }
+}
+
 // "a, b or c" for {"a", "b", "c"}: a choice, in a message or a help text.
 template <typename Strings>
 std::string or_list(const Strings& items) {
