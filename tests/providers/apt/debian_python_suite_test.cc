@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/context/context.h"
+#include "core/util/text.h"
 #include "providers/apt/apt_provider.h"
 #include "tests/core/mapping/shipped.h"
 #include "tests/providers/apt/apt_names.h"
@@ -31,29 +32,29 @@ namespace {
 
 using namespace table_testing;
 
-std::vector<std::string> split(const std::string& s, char sep) {
+// The cells of one TSV line, empty ones kept in their place.
+std::vector<std::string> cells_of(const std::string& line) {
   std::vector<std::string> out;
   std::string item;
-  std::istringstream in(s);
-  while (std::getline(in, item, sep)) out.push_back(item);
-  if (!s.empty() && s.back() == sep) out.emplace_back();
+  std::istringstream in(line);
+  while (std::getline(in, item, '\t')) out.push_back(item);
+  if (!line.empty() && line.back() == '\t') out.emplace_back();
   return out;
 }
 
-std::string trim(std::string s) {
-  s.erase(0, s.find_first_not_of(" \t"));
-  s.erase(s.find_last_not_of(" \t") + 1);
-  return s;
+// The pieces of a ';'-separated cell, trimmed, empty ones left out (core/util/text.h).
+std::vector<std::string> list_of(const std::string& cell) {
+  std::vector<std::string> out;
+  append_split(cell, ';', out);
+  return out;
 }
 
 // The package names of one Depends entry, `a (>= 1) [amd64] | b:any <!nocheck>`: {a, b}.
 std::vector<std::string> names_of(const std::string& entry) {
-  std::vector<std::string> out;
-  for (const std::string& alt : split(entry, '|')) {
-    std::string n = trim(alt);
-    n = n.substr(0, n.find_first_of(" ([<:"));
-    if (!n.empty()) out.push_back(n);
-  }
+  std::vector<std::string> alternatives, out;
+  append_split(entry, '|', alternatives);
+  for (const std::string& alt : alternatives)
+    if (std::string n = alt.substr(0, alt.find_first_of(" ([<:")); !n.empty()) out.push_back(std::move(n));
   return out;
 }
 
@@ -63,11 +64,11 @@ std::vector<std::map<std::string, std::string>> read_tsv(const std::string& path
   EXPECT_TRUE(in) << path;
   std::string line;
   std::getline(in, line);
-  const auto header = split(line, '\t');
+  const auto header = cells_of(line);
   std::vector<std::map<std::string, std::string>> rows;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
-    const auto cells = split(line, '\t');
+    const auto cells = cells_of(line);
     std::map<std::string, std::string> row;
     for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
     rows.push_back(std::move(row));
@@ -123,10 +124,9 @@ TEST(DebianPythonSuite, TheTablesNameWhatDebianBuildsAndRunsPythonProjectsWith) 
   for (auto row : rows) {
     bool right = true;
     std::set<std::string> ids;
-    for (const std::string& raw : split(row["build_depends_native"], ';')) {
-      const std::string entry = trim(raw);
+    for (const std::string& entry : list_of(row["build_depends_native"])) {
       // Debian packages Rust crates as librust-*-dev; cargo fetches them, so no [external] names them.
-      if (entry.empty() || flagged.count({row["debian_source"], entry}) || entry.starts_with("librust-")) continue;
+      if (flagged.count({row["debian_source"], entry}) || entry.starts_with("librust-")) continue;
       std::set<std::string> found;
       for (const std::string& n : names_of(entry)) found.merge(ids_for(n));
       ++build_all;
@@ -146,7 +146,7 @@ TEST(DebianPythonSuite, TheTablesNameWhatDebianBuildsAndRunsPythonProjectsWith) 
     }
     std::set<std::string> runs;
     for (const auto& id : ids) runs.insert(runs_of[id].begin(), runs_of[id].end());
-    for (const std::string& raw : split(row["run_depends_libs"], ';')) {
+    for (const std::string& raw : list_of(row["run_depends_libs"])) {
       const auto names = names_of(raw);
       if (names.empty() || runtimes.count(names.front())) continue;
       ++run_all;
@@ -156,7 +156,7 @@ TEST(DebianPythonSuite, TheTablesNameWhatDebianBuildsAndRunsPythonProjectsWith) 
         for (auto [it, end] = providers.equal_range(n); it != end; ++it) met = met || runs.count(it->second);
       }
       if (met) ++run_right;
-      else misses += row["pypi_name"] + ": run " + trim(raw) + "\n", right = false;
+      else misses += row["pypi_name"] + ": run " + raw + "\n", right = false;
     }
     projects_right += right;
   }
