@@ -27,8 +27,8 @@ namespace {
 
 // Bump when the way records become solvables changes: old caches are then ignored.
 constexpr std::string_view kCacheFormat =
-    "records-8";  // 4: apt records provide src:<source>; 5: spec args encoded; 6: rpm rich dependencies; 7: the evr map
-                  // beside the solv data; 8: no index copies of what is installed
+    "records-9";  // 4: apt records provide src:<source>; 5: spec args encoded; 6: rpm rich dependencies; 7: the evr map
+                  // beside the solv data; 8: no index copies of what is installed; 9: rpm records provide src:<source>
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;

@@ -116,8 +116,39 @@ std::vector<mapping::GuessForm> guess(const mapping::GuessSubject& s) {
     out.push_back({"lib" + base + "-devel", "the lib<name>-devel form"});
   }
   out.push_back({name, "a package of exactly that name"});
+  // The binary packages built from the source rpm of that name (primary.xml's sourcerpm, read as
+  // the provide src:NAME): for a host need its -devel ones; otherwise the others, and for a run
+  // need first the library its -devel package requires (Fedora's -devel requires the -libs or
+  // lib<name> package of the same source).
+  const bool host = s.category == Category::host;
+  out.push_back({name,
+                 std::string("binary packages built from the source rpm of that name, ") +
+                     (host ? "the -devel ones" : "not the -devel ones"),
+                 Kind::source, host});
+  if (s.category == Category::run) {
+    out.push_back({name + "-libs", "the <name>-libs form of a runtime library"});
+    out.push_back({"lib" + base, "the lib<name> form of a runtime library"});
+  }
   out.push_back({name, "a package that provides that name", Kind::provides});
   return out;
+}
+
+// What a binary rpm is for, by Fedora's and openSUSE's naming (Fedora's packaging guidelines:
+// -devel, -static, -doc, -debuginfo, -debugsource, -langpack-*; the -libs split): headers, the
+// documentation and debugging packages, programs beside a library, plugins.
+mapping::PackageRole package_role(std::string_view name) {
+  using R = mapping::PackageRole;
+  if (name.ends_with("-devel") || name.ends_with("-static")) return R::dev;
+  for (std::string_view t : {"-doc", "-docs", "-debuginfo", "-debugsource", "-data", "-common", "-examples", "-demos",
+                             "-tests", "-test", "-lang", "-help", "-manual", "-javadoc"})
+    if (name.ends_with(t)) return R::support;
+  if (name.find("-langpack-") != std::string_view::npos) return R::support;
+  for (std::string_view t : {"-tools", "-utils", "-util", "-progs", "-bin", "-cli", "-client"})
+    if (name.ends_with(t)) return R::tool;
+  if (name.rfind("nss-", 0) == 0 || name.rfind("pam_", 0) == 0 || name.find("-plugin") != std::string_view::npos ||
+      name.ends_with("-module") || name.ends_with("-modules"))
+    return R::plugin;
+  return R::runtime;
 }
 
 }  // namespace
@@ -133,6 +164,7 @@ const ProviderDescriptor& descriptor() {
           "Fedora, RHEL and rebuilds, openSUSE: rpm-md repositories and the rpm database; dnf, yum or zypper commands",
       .name_problem = name_problem,
       .guess = guess,
+      .package_role = package_role,
       .options =
           {
               {.name = "dnf-repo",

@@ -69,6 +69,9 @@ Result<std::string> primary_location(std::string_view repomd, const std::string&
 // errors and is their origin. Records of another architecture than `arch` (or noarch) are left
 // out; "src" always. File provides (the paths primary lists) are added as provides.
 Result<void> read_primary(CompressedReader& in, const std::string& name, std::string_view arch, const RecordSink& sink);
+// A source rpm's name from its file name ("zstd-1.5.5-4.fc39.src.rpm" -> "zstd"); empty when the
+// file name is not NAME-VERSION-RELEASE.src.rpm.
+std::string source_name(std::string_view file);
 
 // repomd.xml: the location of its module metadata (<data type="modules">); empty when it has none.
 Result<std::string> modules_location(std::string_view repomd, const std::string& name);

@@ -195,6 +195,21 @@ Result<std::vector<std::string>> metalink_urls(std::string_view xml, const std::
   return out;
 }
 
+// The name of a source rpm from its file name: "zstd-1.5.5-4.fc39.src.rpm" -> "zstd" (NAME-
+// VERSION-RELEASE, the last two fields cut); empty when it is not of that form.
+std::string source_name(std::string_view file) {
+  for (std::string_view tail : {".src.rpm", ".nosrc.rpm"})
+    if (file.ends_with(tail)) {
+      file.remove_suffix(tail.size());
+      const auto release = file.rfind('-');
+      if (release == std::string_view::npos || release == 0) return {};
+      const auto version = file.rfind('-', release - 1);
+      if (version == std::string_view::npos || version == 0) return {};
+      return std::string(file.substr(0, version));
+    }
+  return {};
+}
+
 Result<void> read_primary(CompressedReader& in, const std::string& name, std::string_view arch,
                           const RecordSink& sink) {
   if (auto api = load_libxml(); !api.ok()) return api.error();
@@ -207,6 +222,7 @@ Result<void> read_primary(CompressedReader& in, const std::string& name, std::st
   std::string section;  // provides, requires, conflicts, obsoletes
   std::string field;    // name, arch: their text comes next
   std::string epoch, ver, rel;
+  std::string source;  // the source rpm's name
   int ret;
   while ((ret = libxml().xmlTextReaderRead(r.get())) == 1) {
     const int type = libxml().xmlTextReaderNodeType(r.get());
@@ -215,11 +231,11 @@ Result<void> read_primary(CompressedReader& in, const std::string& name, std::st
       if (tag == "package") {
         rec = PackageRecord{};
         in_package = true;
-        epoch.clear(), ver.clear(), rel.clear();
+        epoch.clear(), ver.clear(), rel.clear(), source.clear();
         continue;
       }
       if (!in_package) continue;
-      if (tag == "name" || tag == "arch" || tag == "file") field = std::string(tag);
+      if (tag == "name" || tag == "arch" || tag == "file" || tag == "sourcerpm") field = std::string(tag);
       else if (tag == "version") {
         epoch = attribute(r.get(), "epoch");
         ver = attribute(r.get(), "ver");
@@ -259,13 +275,17 @@ Result<void> read_primary(CompressedReader& in, const std::string& name, std::st
       if (field == "name") rec.name = value;
       else if (field == "arch") rec.arch = value;
       else if (field == "file") rec.provides.push_back(NativeDep{value, DepOp::any, {}});
+      else if (field == "sourcerpm") source = source_name(value);
       field.clear();
     } else if (type == XML_READER_TYPE_END_ELEMENT) {
       if (tag == "provides" || tag == "requires" || tag == "conflicts" || tag == "obsoletes") section.clear();
-      if (tag == "name" || tag == "arch" || tag == "file") field.clear();
+      if (tag == "name" || tag == "arch" || tag == "file" || tag == "sourcerpm") field.clear();
       if (tag == "package" && in_package) {
         in_package = false;
         if (rec.name.empty() || ver.empty()) return xml_error(r.get(), name, "a package without a name or a version");
+        // The source rpm it was built from, where it is named otherwise (libzstd-devel from
+        // zstd-1.5.5-4.fc39.src.rpm), as the provide "src:zstd" (core/mapping/guess.h).
+        if (!source.empty() && source != rec.name) rec.provides.push_back(NativeDep{"src:" + source, DepOp::any, {}});
         rec.version = evr(epoch, ver, rel);
         if (rec.arch == "src" || rec.arch == "nosrc") continue;
         if (!arch.empty() && rec.arch != "noarch" && rec.arch != arch) continue;

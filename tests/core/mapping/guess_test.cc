@@ -86,13 +86,17 @@ TEST(GuessCandidates, RpmPacmanAndHomebrew) {
   EXTDEPS_NEEDS_PROVIDER("dnf");
   EXTDEPS_NEEDS_PROVIDER("pacman");
   EXTDEPS_NEEDS_PROVIDER("homebrew");
-  EXPECT_EQ(
-      names("dep:generic/libxml2", "fedora", "dnf", Category::host),
-      (V{"provides:pkgconfig(libxml2)", "provides:pkgconfig(xml2)", "libxml2-devel", "libxml2", "provides:libxml2"}));
+  EXPECT_EQ(names("dep:generic/libxml2", "fedora", "dnf", Category::host),
+            (V{"provides:pkgconfig(libxml2)", "provides:pkgconfig(xml2)", "libxml2-devel", "libxml2",
+               "src:libxml2 (dev)", "provides:libxml2"}));
   EXPECT_EQ(names("dep:generic/zlib", "opensuse", "zypper", Category::host),
             (V{"provides:pkgconfig(zlib)", "provides:pkgconfig(libzlib)", "zlib-devel", "libzlib-devel", "zlib",
-               "provides:zlib"}));
-  EXPECT_EQ(names("dep:generic/cmake", "fedora", "dnf", Category::build), (V{"cmake", "provides:cmake"}));
+               "src:zlib (dev)", "provides:zlib"}));
+  EXPECT_EQ(names("dep:generic/cmake", "fedora", "dnf", Category::build), (V{"cmake", "src:cmake", "provides:cmake"}));
+  // A run need: the source rpm's packages (the library its -devel requires first), then Fedora's
+  // <name>-libs and lib<name> forms of a runtime library.
+  EXPECT_EQ(names("dep:generic/zstd", "fedora", "dnf", Category::run),
+            (V{"zstd", "src:zstd", "zstd-libs", "libzstd", "provides:zstd"}));
   EXPECT_EQ(names("dep:pypi/numpy", "fedora", "dnf", Category::host), (V{"python3-numpy"}));
   EXPECT_EQ(names("dep:generic/zstd", "arch", "pacman", Category::host), (V{"zstd", "provides:zstd"}));
   EXPECT_EQ(names("dep:pypi/numpy", "arch", "pacman", Category::host), (V{"python-numpy"}));

@@ -39,7 +39,7 @@ TEST(DnfPrimary, ThePrimaryMetadataReadsAsCreaterepoWroteIt) {
   auto r = read_primary(**reader, "primary.xml.gz", "x86_64",
                         [&](PackageRecord&& rec) { by_name[rec.name] = std::move(rec); });
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(by_name.size(), 28u);
+  EXPECT_EQ(by_name.size(), 32u);
   EXPECT_EQ(by_name.at("libpng").version, "2:1.6.40-4.fc41");
   EXPECT_EQ(by_name.at("cmake-data").arch, "noarch");
   std::vector<std::string> deps;
@@ -60,6 +60,54 @@ TEST(DnfPrimary, ThePrimaryMetadataReadsAsCreaterepoWroteIt) {
   std::vector<std::string> conflicts;
   for (const auto& c : by_name.at("oldcurl").conflicts) conflicts.push_back(test::show_dep(c));
   EXPECT_EQ(conflicts, (std::vector<std::string>{"libcurl<8"}));
+  // The source rpm a package was built from, where it is named otherwise, as src:NAME.
+  auto sources = [&](const std::string& name) {
+    std::vector<std::string> out;
+    for (const auto& p : by_name.at(name).provides)
+      if (p.name.starts_with("src:")) out.push_back(p.name);
+    return out;
+  };
+  EXPECT_EQ(sources("libzstd-devel"), (std::vector<std::string>{"src:zstd"}));
+  EXPECT_EQ(sources("libzstd"), (std::vector<std::string>{"src:zstd"}));
+  EXPECT_TRUE(sources("zstd").empty());
+  EXPECT_TRUE(sources("gdal-devel").empty());  // built from a spec of its own name here
+}
+
+TEST(DnfPrimary, ASourceRpmsName) {
+  EXPECT_EQ(source_name("zstd-1.5.6-2.fc41.src.rpm"), "zstd");
+  EXPECT_EQ(source_name("python-charset-normalizer-3.3.2-5.fc41.src.rpm"), "python-charset-normalizer");
+  EXPECT_EQ(source_name("kernel-6.11.4-301.fc41.nosrc.rpm"), "kernel");
+  EXPECT_EQ(source_name("zstd.src.rpm"), "");
+  EXPECT_EQ(source_name("zstd-1.5.6.src.rpm"), "");
+  EXPECT_EQ(source_name("zstd-1.5.6-2.fc41.x86_64.rpm"), "");
+}
+
+// A need no table maps (dep:github/facebook/zstd): the run guess finds the library that
+// libzstd-devel, of the same source rpm, requires; the host guess the -devel package by its
+// pkgconfig() provide; neither takes -static for a run need.
+TEST(DnfGuess, ARunNeedFindsTheLibraryTheDevelPackageOfItsSourceRequires) {
+  WORLD_OR_SKIP(w);
+  auto ctx = Context::from_process();
+  ctx.set_warning_sink(nullptr);
+  const std::string project = test::temp_dir();
+  std::ofstream(project + "/pyproject.toml") << "[external]\nhost-requires = [\"dep:github/facebook/zstd\"]\n"
+                                                "dependencies = [\"dep:github/facebook/zstd\"]\n";
+  std::ostringstream out, err;
+  int rc = cli::run(
+      ctx, {"resolve", project, "--root", w + "/root", "--manager", "dnf", "--json", "--cache-dir", test::temp_dir()},
+      out, err);
+  ASSERT_EQ(rc, 0) << err.str() << out.str();
+  auto j = nlohmann::json::parse(out.str());
+  std::map<std::string, nlohmann::json> by_category;
+  for (const auto& r : j["requirements"]) by_category[r["category"]] = r;
+  EXPECT_EQ(by_category["host"]["packages"][0]["name"], "libzstd-devel");
+  std::string run_evidence;
+  for (const auto& e : by_category["run"]["guess"]["evidence"]) run_evidence += e.get<std::string>() + "\n";
+  EXPECT_NE(run_evidence.find("fedora package libzstd is in the index (built from zstd; libzstd-devel depends on it)"),
+            std::string::npos)
+      << run_evidence;
+  EXPECT_EQ(run_evidence.find("libzstd-static"), std::string::npos) << run_evidence;
+  EXPECT_EQ(run_evidence.find("fedora package libzstd-devel is"), std::string::npos) << run_evidence;
 }
 
 TEST(DnfInstalled, TheRpmDatabaseAsRpmPrintsIt) {

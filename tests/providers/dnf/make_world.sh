@@ -82,6 +82,49 @@ pkg fftw-devel 0 3.3.10 13.fc41 x86_64 "Requires: fftw-libs-double = 3.3.10-13.f
 pkg boost-system 0 1.83.0 8.fc41 x86_64 "Requires: glibc"
 pkg boost-devel 0 1.83.0 8.fc41 x86_64 "Requires: boost-system = 1.83.0-8.fc41"
 pkg oldcurl 0 7.0 1.fc41 x86_64 "Conflicts: libcurl < 8"
+# One source rpm, several binary packages, as Fedora 41's zstd.spec splits it: the zstd program,
+# the libzstd library, libzstd-devel (requires the library of its own build), libzstd-static.
+# Their sourcerpm is zstd-1.5.6-2.fc41.src.rpm.
+cat > "$W/specs/zstd.spec" <<'SPEC'
+Name: zstd
+Version: 1.5.6
+Release: 2.fc41
+Summary: extdeps test package zstd
+License: BSD-3-Clause OR GPL-2.0-only
+AutoReqProv: no
+Requires: libzstd = %{version}-%{release}
+%description
+The zstd program, split as Fedora splits it.
+%package -n libzstd
+Summary: Zstd shared library
+%description -n libzstd
+The library.
+%package -n libzstd-devel
+Summary: Header files for Zstd library
+Requires: libzstd = %{version}-%{release}
+Provides: pkgconfig(libzstd) = %{version}
+%description -n libzstd-devel
+The headers.
+%package -n libzstd-static
+Summary: Static variant of the Zstd library
+Requires: libzstd-devel = %{version}-%{release}
+%description -n libzstd-static
+The static library.
+%install
+for d in zstd libzstd libzstd-devel libzstd-static; do
+  mkdir -p %{buildroot}/usr/share/$d && echo $d > %{buildroot}/usr/share/$d/README
+done
+%files
+/usr/share/zstd/README
+%files -n libzstd
+/usr/share/libzstd/README
+%files -n libzstd-devel
+/usr/share/libzstd-devel/README
+%files -n libzstd-static
+/usr/share/libzstd-static/README
+SPEC
+rpmbuild -bb --quiet --nodeps --define "_topdir $W/rpmbuild" --define "_build_id_links none" "$W/specs/zstd.spec" \
+  >/dev/null 2>&1 || { echo "rpmbuild failed on zstd.spec" >&2; exit 1; }
 
 cp "$W"/rpmbuild/RPMS/*/*.rpm "$W/repo/"
 createrepo_c -q "$W/repo"
