@@ -69,11 +69,8 @@ TEST(CondaForgeTable, LoadsSortedAndLinesUpWithDebian) {
     if (!deb.find(e.id)) only_here.insert(e.id);
   }
   EXPECT_EQ(only_here, std::set<std::string>{});
-  // Names no real index at hand confirmed say so (unverified = true); the shared repodata
-  // (conda/conda-forge-numpy-linux-64.json) confirms tzdata and ca-certificates, added with them.
-  std::size_t unverified = 0;
-  for (const auto& e : t.entries) unverified += e.unverified ? 1 : 0;
-  EXPECT_GE(unverified, 200u);
+  // The shared repodata (conda/conda-forge-numpy-linux-64.json) confirms tzdata and
+  // ca-certificates; the registry of feedstock outputs the rest (VerifiedNamesAreRegistered...).
   EXPECT_FALSE(t.find("dep:generic/tzdata")->unverified);
   EXPECT_FALSE(t.find("dep:generic/ca-certificates")->unverified);
   // Explicitly absent: each says why.
@@ -85,6 +82,44 @@ TEST(CondaForgeTable, LoadsSortedAndLinesUpWithDebian) {
   }
   EXPECT_EQ(absent, (std::set<std::string>{"dep:generic/atlas", "dep:generic/libraqm", "dep:virtual/compiler/obj-c",
                                            "dep:virtual/compiler/obj-cxx", "dep:virtual/compiler/swift"}));
+}
+
+// Every name of an entry that does not say `unverified` is a package conda-forge registers as a
+// feedstock's output (conda-forge/feedstock-outputs @ 31c6779, trimmed to the table's names in
+// tests/data/mapping/indexes/conda-forge-outputs.txt); those that say it name one it does not.
+TEST(CondaForgeTable, VerifiedNamesAreRegisteredFeedstockOutputs) {
+  const Table conda = shipped("conda-forge.toml");
+  const Table* table = &conda;
+  std::set<std::string> outputs;
+  std::ifstream in(test::data_path("mapping/indexes/conda-forge-outputs.txt"));
+  ASSERT_TRUE(in);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') outputs.insert(line);
+  ASSERT_GE(outputs.size(), 500u);
+  std::size_t verified = 0, unverified = 0;
+  for (const auto& e : table->entries) {
+    std::set<std::string> names;
+    for (const auto& n : e.all_packages()) names.insert(n);
+    for (const auto& r : e.releases)
+      for (const auto& [c, alts] : r.by_category)
+        for (const auto& a : alts) names.insert(a.packages.begin(), a.packages.end());
+    bool all = true;
+    for (const auto& n : names) all = all && outputs.count(n);
+    if (e.unverified) {
+      ++unverified;
+      EXPECT_FALSE(all) << e.id << ": every name is a registered output; drop `unverified`";
+    } else {
+      ++verified;
+      for (const auto& n : names) EXPECT_TRUE(outputs.count(n)) << e.id << ": " << n << " is no registered output";
+    }
+  }
+  EXPECT_EQ(unverified, 13u);
+  EXPECT_GE(verified, 530u);
+  // The four names the registry corrected.
+  EXPECT_EQ(table->find("dep:generic/libepoxy")->all_packages(), std::vector<std::string>{"epoxy"});
+  EXPECT_EQ(table->find("dep:generic/libgeotiff")->all_packages(), std::vector<std::string>{"geotiff"});
+  EXPECT_EQ(table->find("dep:generic/nifticlib")->all_packages(), std::vector<std::string>{"nifti-clib"});
+  EXPECT_EQ(table->find("dep:generic/z3")->all_packages(), std::vector<std::string>{"libz3"});
 }
 
 TEST(CondaForgeTable, CoversThePep804Registry) {
