@@ -41,6 +41,19 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+std::string json_schema_problem(const std::string& schema, const std::string& doc) {
+  if (std::system("/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1") != 0)
+    return "/usr/bin/python3 with jsonschema is missing (Debian: python3-jsonschema)";
+  const std::string check =
+      "/usr/bin/python3 -c 'import json,sys,jsonschema; "
+      "jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' '" +
+      schema + "' '" + doc + "' 2>&1";
+  auto out = command_output(check + "; echo \"exit $?\"");
+  if (!out) return "cannot run /usr/bin/python3";
+  if (out->ends_with("exit 0\n")) return "";
+  return *out;
+}
+
 std::string temp_dir() {
   std::string tmpl = (fs::temp_directory_path() / "extdeps-test-XXXXXX").string();
   std::vector<char> buf(tmpl.begin(), tmpl.end());

@@ -25,6 +25,10 @@ std::optional<std::string> shared_data(const std::string& rel);
 std::string read_file(const std::string& path);
 // A fresh empty directory under the system temp dir, removed at exit.
 std::string temp_dir();
+// Validates the JSON file `doc` against the JSON Schema file `schema` with /usr/bin/python3's
+// jsonschema (Debian: python3-jsonschema): "" when it validates, else what is wrong (the
+// validator's message, or that jsonschema is missing).
+std::string json_schema_problem(const std::string& schema, const std::string& doc);
 // Runs `command` through /bin/sh and returns its stdout; nullopt when it cannot run or exits non-zero.
 std::optional<std::string> command_output(const std::string& command);
 
