@@ -74,6 +74,19 @@ Result<std::map<std::string, OptionValue, std::less<>>> cli_options(const Source
   return out;
 }
 
+// The core options that carry mapping overrides (mapping/overrides.h): each one's mode and the
+// caller's values of it.
+struct OverrideOption {
+  const char* name;
+  mapping::OverrideMode mode;
+  std::vector<std::string> SourceOptions::*given;
+};
+constexpr OverrideOption kOverrideOptions[] = {
+    {"use-mapping", mapping::OverrideMode::use, &SourceOptions::use_mappings},
+    {"patch-mapping", mapping::OverrideMode::patch, &SourceOptions::patch_mappings},
+    {"extend-mapping", mapping::OverrideMode::extend, &SourceOptions::extend_mappings},
+};
+
 // The settings: what the caller set (as the command line), over the environment and the
 // configuration files (config::load).
 Result<config::Settings> settings_for(const Context& ctx, const std::string& declaration,
@@ -93,10 +106,9 @@ Result<config::Settings> settings_for(const Context& ctx, const std::string& dec
   cli.provider_options = std::move(*options);
   if (!sources.system.empty()) cli.core_options["system"] = OptionValue{{sources.system}, "--system"};
   if (sources.offline) cli.core_options["offline"] = OptionValue{{"1"}, "--offline"};
-  for (const auto& [name, values] :
-       {std::pair{"use-mapping", &sources.use_mappings}, std::pair{"patch-mapping", &sources.patch_mappings},
-        std::pair{"extend-mapping", &sources.extend_mappings}})
-    if (!values->empty()) cli.core_options[name] = OptionValue{*values, "--" + std::string(name)};
+  for (const OverrideOption& o : kOverrideOptions)
+    if (!(sources.*o.given).empty())
+      cli.core_options[o.name] = OptionValue{sources.*o.given, "--" + std::string(o.name)};
   return config::load(ctx, declaration, cli);
 }
 
@@ -110,10 +122,12 @@ Error blamed(const std::string& from, Error e) {
 }
 
 // The shipped tables, then the folders of the settings (each checked here, so that a missing one
-// is blamed on the setting that named it).
+// is blamed on the setting that named it), then the run's overrides. A mapping by URL comes
+// through `fetcher` (the plan's), else through one made for it when one is named.
 Result<mapping::Tables> tables_for(Context& ctx, const config::Settings& settings,
                                    const std::vector<std::string>* only_ids = nullptr,
-                                   const std::set<std::string>* only_ecosystems = nullptr) {
+                                   const std::set<std::string>* only_ecosystems = nullptr,
+                                   fetch::Fetcher* fetcher = nullptr) {
   std::vector<std::string> dirs{mapping::default_mappings_dir(ctx)};
   for (const auto& dir : settings.mapping_dirs.value_or(std::vector<std::string>{})) {
     std::error_code ec;
@@ -126,21 +140,17 @@ Result<mapping::Tables> tables_for(Context& ctx, const config::Settings& setting
   if (!tables) return tables;
   // The run's overrides (--use-mapping and its kin, their variables, a configuration's keys).
   std::vector<mapping::MappingOverride> overrides;
-  for (const auto& [name, mode] :
-       {std::pair{"use-mapping", mapping::OverrideMode::use}, std::pair{"patch-mapping", mapping::OverrideMode::patch},
-        std::pair{"extend-mapping", mapping::OverrideMode::extend}}) {
-    auto it = settings.core_options.find(name);
+  for (const OverrideOption& o : kOverrideOptions) {
+    auto it = settings.core_options.find(o.name);
     if (it == settings.core_options.end()) continue;
-    for (const auto& v : it->second.values) overrides.push_back({mode, v, it->second.from});
+    for (const auto& v : it->second.values) overrides.push_back({o.mode, v, it->second.from});
   }
-  // A mapping by URL comes through a fetcher of its own (the download cache, --offline), made
-  // only when one is named.
-  std::optional<fetch::Fetcher> fetcher;
+  std::optional<fetch::Fetcher> own;
   auto download = [&](const std::string& url) -> Result<std::string> {
     if (!fetcher) {
-      auto fo = fetch::options_for(ctx, fetch::FetchFlags{});
+      auto fo = fetch::options_for(ctx, fetch::FetchFlags{});  // the settings' --offline counts
       if (!fo) return fo.error();
-      fetcher.emplace(ctx, *fo);
+      fetcher = &own.emplace(ctx, *fo);
     }
     auto got = fetcher->fetch(fetch::Request{.url = url});
     if (!got) return got.error();
@@ -156,16 +166,16 @@ Result<mapping::Tables> tables_for(Context& ctx, const config::Settings& setting
 // tables: guessing (a pkg-config module's entry), "did you mean" and "it is mapped for conda-forge,
 // which is not in use here" search all.
 Result<mapping::Tables> tables_for_needs(Context& ctx, const config::Settings& settings,
-                                         const std::vector<Requirement>& needs,
-                                         const std::set<std::string>* ecosystems = nullptr) {
+                                         const std::vector<Requirement>& needs, const std::set<std::string>* ecosystems,
+                                         fetch::Fetcher* fetcher) {
   std::vector<std::string> ids;
   for (const auto& r : needs) ids.push_back(r.url.id());
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  auto some = tables_for(ctx, settings, &ids, ecosystems);
+  auto some = tables_for(ctx, settings, &ids, ecosystems, fetcher);
   if (!some.ok()) return some;
   for (const auto& id : ids)
-    if (!some->find(id)) return tables_for(ctx, settings);
+    if (!some->find(id)) return tables_for(ctx, settings, nullptr, nullptr, fetcher);
   return some;
 }
 
@@ -535,7 +545,7 @@ Result<Planned> plan(Context& ctx, const Request& o) {
   if (!made.ok()) return made.error();
   phase.emplace("tables");
   const std::set<std::string> ecosystems = ecosystems_in_use(*made, *host);
-  auto tables = tables_for_needs(ctx, *settings, *selected, &ecosystems);
+  auto tables = tables_for_needs(ctx, *settings, *selected, &ecosystems, made->sources.fetcher.get());
   if (!tables.ok()) return tables.error();
   // The tables as this release sees them: a derivative's own table, [id.release.X] overrides.
   mapping::select_for_host(

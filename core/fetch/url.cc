@@ -14,6 +14,15 @@
 
 namespace extdeps::fetch {
 
+bool is_url(std::string_view value) {
+  for (std::string_view scheme : {"https://", "http://", "file://"})
+    if (value.size() > scheme.size() && std::equal(scheme.begin(), scheme.end(), value.begin(), [](char s, char v) {
+          return s == std::tolower(static_cast<unsigned char>(v));
+        }))
+      return true;
+  return false;
+}
+
 namespace {
 
 struct UrlDeleter {

@@ -11,6 +11,10 @@
 
 namespace extdeps::fetch {
 
+// Whether a setting's value names a URL (http://, https://, file://) rather than a
+// local path, by its scheme alone; parse_url says whether it is a good one.
+bool is_url(std::string_view value);
+
 struct ParsedUrl {
   std::string scheme;  // lower case: http, https or file
   std::string host;    // empty for file://

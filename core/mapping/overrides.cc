@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/fetch/url.h"
 #include "core/mapping/pep804.h"
 #include "core/mapping/write_table.h"
 #include "core/provider/descriptor.h"
@@ -33,28 +34,24 @@ std::string known_ecosystems(const Tables& tables) {
   return out;
 }
 
-bool is_url(std::string_view s) {
-  return s.starts_with("https://") || s.starts_with("http://") || s.starts_with("file://");
-}
-
 // The override's table, for its ecosystem. `path` is the spec's file or URL (which names it in
 // messages and says its kind by its ending); `local`, the file read (a URL's cached body).
 Result<Table> read_override(const Context& ctx, const Tables& tables, const MappingOverride& o,
                             const Download& download) {
   std::string ecosystem, path = o.spec;
-  if (const auto eq = o.spec.find('='); eq != std::string::npos && !is_url(o.spec)) {
+  if (const auto eq = o.spec.find('='); eq != std::string::npos && !fetch::is_url(o.spec)) {
     ecosystem = o.spec.substr(0, eq);
     path = o.spec.substr(eq + 1);
   }
   std::string local = path;
-  if (is_url(path)) {
+  if (fetch::is_url(path)) {
     if (!download) return bad_override(o, path + ": a mapping by URL is read by the planning commands only");
     auto got = download(path);
     if (!got) return got.error();
     local = *got;
   }
   // What the URL's path ends with, its query and fragment aside.
-  const std::string name = path.substr(0, path.find_first_of(is_url(path) ? "?#" : ""));
+  const std::string name = path.substr(0, path.find_first_of(fetch::is_url(path) ? "?#" : ""));
   std::error_code ec;
   if (path.empty() || !std::filesystem::is_regular_file(local, ec))
     return bad_override(o, "no mapping file " + (path.empty() ? std::string("named") : path));
@@ -92,6 +89,8 @@ Result<Table> read_override(const Context& ctx, const Tables& tables, const Mapp
     const ProviderDescriptor* d = descriptor_for_manager(target->manager);
     draft.version = d && !d->imported_version_rule.empty() ? std::string(d->imported_version_rule) : "native";
   }
+  // Through the table loader as text: the one place every entry of a table is checked (names,
+  // categories, version rules), for an imported file as for a written one.
   auto t = load_table_text(write_table(draft), path);
   if (!t) return t.error();
   return t;

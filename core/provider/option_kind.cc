@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/fetch/options.h"
+#include "core/fetch/url.h"
 #include "core/provider/descriptor.h"
 #include "core/util/printable.h"
 
@@ -18,12 +19,6 @@ constexpr std::pair<OptionKind, std::string_view> kKindNames[] = {
     {OptionKind::flag, "flag"},       {OptionKind::path, "path"},
     {OptionKind::url, "url"},         {OptionKind::path_or_url, "path-or-url"},
 };
-
-bool is_url(std::string_view v) {
-  for (std::string_view scheme : {"https://", "http://", "file://"})
-    if (v.size() > scheme.size() && v.substr(0, scheme.size()) == scheme) return true;
-  return false;
-}
 
 std::string seconds_text(double s) {
   char buf[32];
@@ -106,11 +101,11 @@ Result<void> check_option_value(const ProviderOption& o, OptionValue& value, std
         if (good) v = *b ? "1" : "0";
         break;
       }
-      case OptionKind::url: good = is_url(v); break;
+      case OptionKind::url: good = fetch::is_url(v); break;
       case OptionKind::path:
       case OptionKind::path_or_url:
         // A relative path a configuration file gives is relative to that file, as mapping-dirs.
-        if (good && !base.empty() && v.front() != '/' && !is_url(v)) v = std::string(base) + "/" + v;
+        if (good && !base.empty() && v.front() != '/' && !fetch::is_url(v)) v = std::string(base) + "/" + v;
         break;
     }
     if (!good) {

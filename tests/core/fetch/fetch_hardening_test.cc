@@ -176,6 +176,16 @@ TEST(RemoteDocuments, NameOnlyHttpOrHttpsUrls) {
   EXPECT_TRUE(remote_may_name("/etc/metalink", "file:///srv/repodata/repomd.xml"));
 }
 
+TEST(SettingValues, AUrlIsToldFromAPathByItsScheme) {
+  EXPECT_TRUE(is_url("https://example.org/debian.mapping.json"));
+  EXPECT_TRUE(is_url("HTTP://127.0.0.1:8080/x.toml"));
+  EXPECT_TRUE(is_url("file:///srv/mappings/debian.toml"));
+  EXPECT_FALSE(is_url("debian=/srv/https://x.toml"));  // an ecosystem before a path
+  EXPECT_FALSE(is_url("./https:/x"));
+  EXPECT_FALSE(is_url("ftp://example.org/x"));  // not a scheme the fetcher reads: a path, then missing
+  EXPECT_FALSE(is_url("https://"));             // nothing after the scheme
+}
+
 TEST(PlainHttp, AnHttpsUrlMayOnlyRedirectToHttps) {
   EXPECT_STREQ(redirect_protocols_for("https://conda.anaconda.org/x"), "https");
   EXPECT_STREQ(redirect_protocols_for("HTTPS://conda.anaconda.org/x"), "https");
