@@ -133,6 +133,7 @@ Report report_of(const Context& ctx, const engine::Planned& p, TextStyle style) 
   r.host = p.host_text;
   for (const auto& o : p.outcome.requirements) r.needs.push_back(outcome_of(o));
   r.steps = steps_of(ctx, p.outcome);
+  for (const auto& x : p.outcome.removals) r.removals.push_back({x.manager, x.name, x.version, x.reason});
   for (const auto& pr : p.outcome.problems) r.problems.push_back(pr.message);
   r.warnings = p.outcome.warnings;
   r.plan_found = p.outcome.ok();

@@ -132,7 +132,8 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
   return 1;
 }
 
-int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostream& out, std::ostream& err) {
+int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, bool allow_removals, std::ostream& out,
+                std::ostream& err) {
   auto p = engine::plan(ctx, request_of(o));
   if (!p.ok()) return fail(err, p.error(), o.json ? &out : nullptr);
   const auto& steps = p->outcome.steps;
@@ -149,6 +150,17 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, std::ostrea
   for (const auto& s : steps) commands.push_back(plan::command_line(s, sudo_for(ctx)));
   out << (commands.size() == 1 ? "1 step" : std::to_string(commands.size()) + " steps") << " to run:\n";
   for (size_t i = 0; i < commands.size(); ++i) out << "  " << (i + 1) << ". " << plan::shell_line(commands[i]) << '\n';
+  const auto& removals = p->outcome.removals;
+  if (!removals.empty()) {
+    out << "they remove " << removals.size() << " installed package" << (removals.size() == 1 ? "" : "s") << ":\n";
+    for (const auto& r : removals)
+      out << "  " << printable_text(r.name + " " + r.version + " (" + r.manager + "): " + r.reason) << '\n';
+  }
+  if (!removals.empty() && !allow_removals && !dry_run) {
+    err << "error: this plan removes installed packages; nothing was run (pass --allow-removals to run it, "
+        << "or --dry-run to see it)\n";
+    return 1;
+  }
   if (dry_run) {
     out << "dry run: nothing was run\n";
     return 0;
@@ -255,7 +267,7 @@ struct CommandLine {
   RunOptions ro;
   CLI::App *resolve, *check, *install, *env_cmd, *show, *compare, *cuda_probe_cmd, *detect_cmd;
   CLI::App *cache_info_cmd, *cache_clean_cmd, *providers_cmd, *config_cmd, *replay_cmd, *completion_cmd, *manual_cmd;
-  bool yes = false, dry_run = false;
+  bool yes = false, dry_run = false, allow_removals = false;
   std::string env_format = "sh";
   ShowOptions so;
   std::string scheme, va, vb;  // --scheme is required
@@ -289,6 +301,7 @@ CommandLine::CommandLine(const std::string& named) {
   if (gets_options("install")) add_common(install, Command::install, ro);
   add_command_option(*install, Command::install, "yes", yes);
   add_command_option(*install, Command::install, "dry-run", dry_run);
+  add_command_option(*install, Command::install, "allow-removals", allow_removals);
   env_cmd = app.add_subcommand("env", "what a build needs to find the needs that are met");
   if (gets_options("env")) add_common(env_cmd, Command::env, ro);
   add_command_option(*env_cmd, Command::env, "format", env_format);
@@ -363,7 +376,7 @@ int CommandLine::dispatch(Context& ctx, std::ostream& out, std::ostream& err) {
   }
   if (*resolve) return cmd_resolve(ctx, ro, out, err);
   if (*check) return cmd_check(ctx, ro, out, err);
-  if (*install) return cmd_install(ctx, ro, yes, dry_run, out, err);
+  if (*install) return cmd_install(ctx, ro, yes, dry_run, allow_removals, out, err);
   if (*env_cmd) return cmd_env(ctx, ro, ro.json ? "json" : env_format, out, err);
   if (*show) return cmd_show(ctx, so, out, err);
   if (*compare) return cmd_version_compare(scheme, va, vb, out, err);

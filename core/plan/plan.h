@@ -18,11 +18,13 @@ std::string_view status_name(Status s);
 using Package = solve::Package;
 using RequirementOutcome = solve::RequirementOutcome;
 using Problem = solve::Problem;
+using Removal = solve::Removal;
 
 struct Step {
   std::string manager;
   std::vector<PlannedPackage> packages;
-  std::vector<std::string> command;  // argv
+  std::vector<PlannedPackage> removals;  // installed packages this step removes
+  std::vector<std::string> command;      // argv
   bool requires_elevation = false;
 };
 
@@ -30,6 +32,7 @@ struct Outcome {
   bool ok() const { return problems.empty(); }
   std::vector<RequirementOutcome> requirements;
   std::vector<Step> steps;
+  std::vector<Removal> removals;  // installed packages the steps remove, and why
   std::vector<Problem> problems;
   std::vector<std::string> warnings;  // the plan holds, but something deserves a look
 };

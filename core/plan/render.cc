@@ -78,18 +78,32 @@ nlohmann::json to_json(const Outcome& o) {
   json steps = json::array();
   for (const auto& s : o.steps) {
     json pk = json::array();
-    for (const auto& p : s.packages) {
+    auto package = [](const PlannedPackage& p) {
       json q{{"name", p.name}, {"version", p.version}};
       if (!p.arch.empty()) q["arch"] = p.arch;
       if (!p.build.empty()) q["build"] = p.build;
-      pk.push_back(std::move(q));
+      return q;
+    };
+    for (const auto& p : s.packages) pk.push_back(package(p));
+    json step{{"manager", s.manager},
+              {"packages", std::move(pk)},
+              {"command", s.command},
+              {"requires_elevation", s.requires_elevation}};
+    if (!s.removals.empty()) {
+      json rm = json::array();
+      for (const auto& p : s.removals) rm.push_back(package(p));
+      step["removals"] = std::move(rm);
     }
-    steps.push_back({{"manager", s.manager},
-                     {"packages", std::move(pk)},
-                     {"command", s.command},
-                     {"requires_elevation", s.requires_elevation}});
+    steps.push_back(std::move(step));
   }
   j["steps"] = std::move(steps);
+  if (!o.removals.empty()) {
+    json removals = json::array();
+    for (const auto& r : o.removals)
+      removals.push_back(
+          {{"manager", r.manager}, {"name", r.name}, {"version", r.version}, {"reason", r.reason}, {"for", r.needs}});
+    j["removals"] = std::move(removals);
+  }
   json problems = json::array();
   for (const auto& p : o.problems) {
     json q{{"requirement", p.requirement}, {"message", p.message}};
@@ -157,6 +171,17 @@ void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
     }
   } else if (o.ok()) {
     out << "\nnothing to install: every need is already met\n";
+  }
+  if (!o.removals.empty()) {
+    out << '\n'
+        << (o.removals.size() == 1 ? "1 installed package is"
+                                   : std::to_string(o.removals.size()) + " installed packages are")
+        << " removed by this plan (extdeps install runs it only with --allow-removals):\n";
+    for (const auto& r : o.removals)
+      out << "  "
+          << printable_text(r.name + " " + r.version + " (" + r.manager + "): " + r.reason +
+                            (r.needs.empty() ? "" : "; for " + join(r.needs, ", ")))
+          << '\n';
   }
   if (!o.warnings.empty()) out << '\n';
   for (const auto& w : o.warnings) out << "warning: " << printable_text(w) << '\n';

@@ -140,6 +140,33 @@ class Provider {
   virtual Result<SourceId> identity(const Context& ctx) const = 0;
   virtual Result<void> load(const Context& ctx, const RecordSink& available, const RecordSink& installed) = 0;
   virtual std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const = 0;
+  // Whether one transaction of this manager can install packages and remove installed ones
+  // (swap_commands): a plan may then take out an installed package that conflicts with what a
+  // need installs, as the manager itself would (apt's "The following packages will be
+  // REMOVED"). False, the default: its installed packages stay, and such a need has no plan.
+  virtual bool plans_removals() const { return false; }
+  // Installed packages no plan removes, whatever a need asks (apt: dpkg's Essential: yes and
+  // Protected: yes, which apt-get -y refuses to remove). Asked only when a plan with removals is
+  // tried. The default: none.
+  virtual std::vector<std::string> never_removed(const Context& ctx) const {
+    (void)ctx;
+    return {};
+  }
+  // The commands that install `packages` and remove `removals` in one transaction. Asked only of
+  // a manager that plans_removals(), and only with removals; the default is install_commands().
+  virtual std::vector<Command> swap_commands(const std::vector<PlannedPackage>& packages,
+                                             const std::vector<PlannedPackage>& removals) const {
+    (void)removals;
+    return install_commands(packages);
+  }
+  // The files an installed package put on the machine, as this machine's paths
+  // (Context::host_path); empty when the manager does not say (the default). Asked of the
+  // packages a plan removes: a need met by one of those files (a pkg-config module) loses it.
+  virtual std::vector<std::string> package_files(const Context& ctx, const PlannedPackage& package) const {
+    (void)ctx;
+    (void)package;
+    return {};
+  }
   // The commands as the solver asks for them: install_commands(), or why there are none (a
   // plugin that did not answer). The default cannot fail.
   virtual Result<std::vector<Command>> plan_commands(const std::vector<PlannedPackage>& packages) const {

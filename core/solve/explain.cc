@@ -199,7 +199,10 @@ Reason Explainer::rule(Solver* solv, Id r) const {
     case SOLVER_RULE_FEATURE:
     case SOLVER_RULE_INFARCH:
     case SOLVER_RULE_DISTUPGRADE:
-      return {solvable(source) + " is installed and would have to be removed, which extdeps never plans"};
+      if (removable_ && std::find(removable_->begin(), removable_->end(), source) != removable_->end())
+        return {solvable(source) +
+                " is installed and would have to be removed, and no plan that removes it keeps every need met now"};
+      return {solvable(source) + " is installed and would have to be removed, which its manager's plans never do"};
     default: return {solver_problemruleinfo2str(solv, type, source, target, d)};
   }
 }

@@ -31,6 +31,8 @@ class Explainer {
  public:
   Explainer(PoolBuilder& builder, const BundleSet& bundles) : b_(builder), bundles_(bundles) {}
   void set_host(const detect::HostFacts* host) { host_ = host; }
+  // The installed packages a plan may remove (Resolver::try_removals), said of differently.
+  void set_removable(const std::vector<Id>* removable) { removable_ = removable; }
 
   // "this plan needs an NVIDIA driver supporting CUDA 12.0 or newer; this machine has none
   // (libcuda.so.1 not found); set EXTDEPS_OVERRIDE_CUDA=12.4 to plan for another machine"
@@ -56,6 +58,7 @@ class Explainer {
   PoolBuilder& b_;
   const BundleSet& bundles_;
   const detect::HostFacts* host_ = nullptr;
+  const std::vector<Id>* removable_ = nullptr;
   // The solver of those tries, kept: libsolv keeps the package rules of one solve for the next.
   mutable SolverPtr alone_;
   std::unordered_set<Id> installable_;  // found installable by try_together

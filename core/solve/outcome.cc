@@ -191,12 +191,88 @@ void Resolver::record_result(Solver* solv) {
            pool_id2str(pool, s->arch), b_.build_string(p)});
     }
   }
+  std::map<std::string, std::vector<PlannedPackage>> removed = record_removals(solv);
   for (const auto& lp : loaded_) {
     std::string m(lp.provider->manager());
     auto it = planned.find(m);
-    if (m.empty() || it == planned.end()) continue;
-    out_.planned.push_back({lp.provider, it->second});
+    auto gone = removed.find(m);
+    if (m.empty() || (it == planned.end() && gone == removed.end())) continue;
+    out_.planned.push_back({lp.provider, it == planned.end() ? std::vector<PlannedPackage>{} : it->second,
+                            gone == removed.end() ? std::vector<PlannedPackage>{} : gone->second});
   }
+}
+
+// The installed packages the solve takes out (only when try_removals let it), per manager, each
+// with why: the package the plan installs that conflicts with it (either way round), else the
+// removed package it depends on. An installed package replaced by another version of itself is
+// an upgrade, not a removal.
+std::map<std::string, std::vector<PlannedPackage>> Resolver::record_removals(Solver* solv) {
+  std::map<std::string, std::vector<PlannedPackage>> out;
+  if (!allow_removals_) return out;
+  Pool* pool = b_.pool();
+  std::vector<Id> gone;
+  for (Id p : removable_) {
+    if (solver_get_decisionlevel(solv, p) >= 0) continue;
+    Solvable* s = pool_id2solvable(pool, p);
+    Id q, qq;
+    bool upgraded = false;
+    FOR_PROVIDES(q, qq, s->name)
+    if (pool_id2solvable(pool, q)->name == s->name && solver_get_decisionlevel(solv, q) > 0) upgraded = true;
+    if (!upgraded) gone.push_back(p);
+  }
+  if (gone.empty()) return out;
+  // What the plan installs: the solvables decided in that are not installed.
+  std::vector<Id> added;
+  for (const auto& lp : loaded_)
+    if (lp.available)
+      for (Id q = lp.available->start; q < lp.available->end; ++q)
+        if (pool_id2solvable(pool, q)->repo == lp.available && solver_get_decisionlevel(solv, q) > 0)
+          added.push_back(q);
+  // Whether a relation list of `from` (its conflicts) names `to`.
+  auto names = [&](Id from, Offset list, Id to) {
+    Solvable* f = pool_id2solvable(pool, from);
+    for (Id* d = f->repo->idarraydata + list; list && *d; ++d)
+      if (pool_match_nevr(pool, pool_id2solvable(pool, to), *d)) return true;
+    return false;
+  };
+  std::vector<std::string> needs;
+  for (const Need* n : planned_by_removal_) needs.push_back(n->req->spec);
+  for (Id p : gone) {
+    Solvable* s = pool_id2solvable(pool, p);
+    std::string reason;
+    for (Id q : added) {
+      if (names(q, pool_id2solvable(pool, q)->conflicts, p)) reason = explain_.solvable(q) + " conflicts with it";
+      else if (names(p, s->conflicts, q)) reason = "it conflicts with " + explain_.solvable(q);
+      if (!reason.empty()) break;
+    }
+    for (Id r : gone) {
+      if (!reason.empty()) break;
+      Id* d = s->requires_ ? s->repo->idarraydata + s->requires_ : nullptr;
+      for (; d && *d && reason.empty(); ++d)
+        if (r != p && pool_match_nevr(pool, pool_id2solvable(pool, r), *d))
+          reason = "it depends on " + explain_.dep(*d) + ", which the plan removes";
+    }
+    if (reason.empty()) reason = "the plan cannot keep it";
+    const LoadedProvider* owner = nullptr;
+    for (const auto& lp : loaded_)
+      if (p >= lp.installed_start && p < lp.installed_end) owner = &lp;
+    const std::string manager(owner ? owner->provider->manager() : std::string_view());
+    std::string name(PoolBuilder::native_name(pool_id2str(pool, s->name)));
+    std::string version = b_.native_version(p);
+    PlannedPackage removed{name, version, pool_id2str(pool, s->arch), b_.build_string(p)};
+    // A need met by a file of this package (a detector's .pc file) may not be met after the plan.
+    if (owner)
+      for (const std::string& file : owner->provider->package_files(ctx_, removed))
+        for (const auto& n : needs_)
+          for (const auto& pkg : n.outcome.packages)
+            if (pkg.installed && pkg.where == file && n.outcome.status == Status::satisfied)
+              out_.warnings.push_back(n.req->spec + " is met here by " + file + ", a file of " + name +
+                                      ", which this plan removes: after the plan it is met only if a package "
+                                      "the plan installs has that file too (extdeps check says)");
+    out[manager].push_back(std::move(removed));
+    out_.removals.push_back({manager, std::move(name), std::move(version), std::move(reason), needs});
+  }
+  return out;
 }
 
 }  // namespace extdeps::solve::detail

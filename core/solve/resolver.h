@@ -5,6 +5,7 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -66,6 +67,8 @@ class Resolver {
   void charge(Solver* solv, Need* d, int problem, const std::vector<Need*>& involved);
   bool drop_until_solved(Solver* solv);
   void retry_dropped(Solver* solv);
+  void try_removals(Solver* solv);
+  std::map<std::string, std::vector<PlannedPackage>> record_removals(Solver* solv);
   void explain_failure(Need& n);
   Package package_of(Id p, const Bundle& bundle) const;
   void record_result(Solver* solv);
@@ -96,6 +99,11 @@ class Resolver {
   std::string testcase_dir_;             // Options::testcase_dir
   std::optional<Error> testcase_error_;  // writing it failed
   std::vector<Need*> of_job_;            // the needs of the last solve's jobs, in job order
+  // The installed packages of the managers that plan removals (Provider::plans_removals), and
+  // whether the solve may take them out (try_removals).
+  std::vector<Id> removable_;
+  bool allow_removals_ = false;
+  std::vector<const Need*> planned_by_removal_;  // failed without removals, planned with them
 };
 
 }  // namespace extdeps::solve::detail

@@ -47,16 +47,29 @@ struct Problem {
 };
 
 // The packages one manager is to install: the needs' packages, the installed ones to upgrade,
-// or the whole closure for a provider that pins it (Provider::pins_closure).
+// or the whole closure for a provider that pins it (Provider::pins_closure); and the installed
+// ones its transaction removes (Provider::plans_removals).
 struct Planned {
   const Provider* provider = nullptr;
   std::vector<PlannedPackage> packages;
+  std::vector<PlannedPackage> removals;
+};
+
+// An installed package the plan removes: one that conflicts with a package the plan installs,
+// or one that cannot stay without a package removed.
+struct Removal {
+  std::string manager;  // apt
+  std::string name;
+  std::string version;             // native, as installed
+  std::string reason;              // "libcurl4-gnutls-dev 7.88.1-10+deb12u15 (debian) conflicts with it"
+  std::vector<std::string> needs;  // the specs that have a plan only with it removed
 };
 
 struct Solution {
   bool ok() const { return problems.empty(); }
   std::vector<RequirementOutcome> requirements;  // one per requirement, in order
   std::vector<Planned> planned;                  // per manager, in the providers' order
+  std::vector<Removal> removals;                 // what the planned steps remove
   std::vector<Problem> problems;
   std::vector<std::string> warnings;  // the solution holds, but something deserves a look
 };

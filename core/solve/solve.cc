@@ -357,6 +357,11 @@ int Resolver::solve_with(Solver* solv, Need* extra) {
     Id sel = pool_queuetowhatprovides(pool, inst.get());
     job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, sel);
   }
+  if (allow_removals_ && !removable_.empty()) {
+    SolvQueue removable;
+    for (Id p : removable_) removable.push(p);
+    job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, pool_queuetowhatprovides(pool, removable.get()));
+  }
   for (Id h : host_solvables_) job.push2(SOLVER_LOCK | SOLVER_SOLVABLE, h);
   // conda's track_features: a package that has them is chosen only when nothing else will do.
   for (Id p : disfavored_) job.push2(SOLVER_DISFAVOR | SOLVER_SOLVABLE, p);
@@ -463,6 +468,68 @@ void Resolver::retry_dropped(Solver* solv) {
   if (last_failed) solve_with(solv, nullptr);
 }
 
+// Needs still failed after the solve that keeps every installed package may have a plan that
+// removes some, as the manager itself would offer (apt: libhts-dev needs libcurl4-gnutls-dev,
+// which conflicts with an installed libcurl4-openssl-dev). They are solved again, with the
+// installed packages of the managers that plan removals allowed to go (libsolv still keeps
+// every one it can). That plan is taken only when it meets every need the first one met and
+// more; otherwise the first plan stands, as it was.
+void Resolver::try_removals(Solver* solv) {
+  auto dropped = [](const Need& n) { return n.in_job && n.failed && !n.in_range.empty(); };
+  if (std::none_of(needs_.begin(), needs_.end(), dropped)) return;
+  // The installed packages a manager may plan away: never a mapping bundle nor the host, nor
+  // one its manager keeps (Provider::never_removed).
+  Pool* pool = b_.pool();
+  for (const auto& lp : loaded_) {
+    if (!lp.provider->plans_removals()) continue;
+    const std::vector<std::string> kept = lp.provider->never_removed(ctx_);
+    const std::unordered_set<std::string_view> keep(kept.begin(), kept.end());
+    for (Id p = lp.installed_start; p < lp.installed_end; ++p) {
+      Solvable* s = pool_id2solvable(pool, p);
+      if (s->repo == b_.installed() && !bundles_.find(p) &&
+          !keep.count(PoolBuilder::native_name(pool_id2str(pool, s->name))))
+        removable_.push_back(p);
+    }
+  }
+  if (removable_.empty()) return;
+  struct Saved {
+    bool failed;
+    std::vector<Reason> conflict_lines;
+    std::vector<Need*> dropped_for;
+  };
+  std::vector<Saved> saved;
+  saved.reserve(needs_.size());
+  for (auto& n : needs_) {
+    saved.push_back({n.failed, n.conflict_lines, n.dropped_for});
+    if (!dropped(n)) continue;
+    n.failed = false;  // tried again
+    n.conflict_lines.clear();
+    n.dropped_for.clear();
+  }
+  const std::size_t problems_before = out_.problems.size();
+  allow_removals_ = true;
+  if (drop_until_solved(solv)) retry_dropped(solv);
+  bool better = out_.problems.size() == problems_before;
+  bool gained = false;
+  for (std::size_t i = 0; i < needs_.size(); ++i) {
+    if (needs_[i].failed && !saved[i].failed) better = false;  // one the first plan met is lost
+    if (!needs_[i].failed && saved[i].failed) gained = true;
+  }
+  if (better && gained) {
+    for (std::size_t i = 0; i < needs_.size(); ++i)
+      if (!needs_[i].failed && saved[i].failed) planned_by_removal_.push_back(&needs_[i]);
+    return;
+  }
+  out_.problems.resize(problems_before);
+  for (std::size_t i = 0; i < needs_.size(); ++i) {
+    needs_[i].failed = saved[i].failed;
+    needs_[i].conflict_lines = std::move(saved[i].conflict_lines);
+    needs_[i].dropped_for = std::move(saved[i].dropped_for);
+  }
+  allow_removals_ = false;
+  solve_with(solv, nullptr);  // the solver holds the first plan again
+}
+
 void Resolver::solve() {
   for (auto& n : needs_)
     if (n.outcome.status != Status::unmapped && !n.views.empty()) n.in_job = true;
@@ -476,7 +543,10 @@ void Resolver::solve() {
   // One solver for every solve: libsolv keeps its package rules between solves, and a later
   // solve's jobs are those of the first less the dropped needs, so only the first makes them.
   SolverPtr solv(solver_create(b_.pool()));
-  if (drop_until_solved(solv.get())) retry_dropped(solv.get());
+  const bool solved = drop_until_solved(solv.get());
+  if (solved) retry_dropped(solv.get());
+  explain_.set_removable(&removable_);
+  if (solved) try_removals(solv.get());
   if (!testcase_dir_.empty()) write_testcase(solv.get());
   record_result(solv.get());
   // Why each candidate of a failed need cannot be installed is asked of libsolv one candidate at a

@@ -101,6 +101,44 @@ class AptProvider final : public Provider {
   std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const override {
     return apt::install_commands(packages, archs_);
   }
+  bool plans_removals() const override { return true; }
+  // The installed stanzas of dpkg's status file that say Essential: yes or Protected: yes.
+  std::vector<std::string> never_removed(const Context& ctx) const override {
+    std::vector<std::string> out;
+    std::ifstream in(ctx.host_path(kStatusFile));
+    std::string line, name;
+    bool kept = false, installed = false;
+    auto end_stanza = [&] {
+      if (kept && installed && !name.empty()) out.push_back(name);
+      name.clear();
+      kept = installed = false;
+    };
+    while (std::getline(in, line)) {
+      if (line.empty()) end_stanza();
+      else if (line.starts_with("Package: ")) name = line.substr(9);
+      else if (line == "Essential: yes" || line == "Protected: yes") kept = true;
+      else if (line.starts_with("Status: ")) installed = line.ends_with(" installed");
+    }
+    end_stanza();
+    return out;
+  }
+  // dpkg's list of the package's files: /var/lib/dpkg/info/NAME:ARCH.list for a Multi-Arch:
+  // same package, NAME.list for the others.
+  std::vector<std::string> package_files(const Context& ctx, const PlannedPackage& package) const override {
+    std::vector<std::string> out;
+    for (const std::string& file : {package.name + ":" + package.arch + ".list", package.name + ".list"}) {
+      std::ifstream in(ctx.host_path("/var/lib/dpkg/info/" + file));
+      if (!in) continue;
+      for (std::string line; std::getline(in, line);)
+        if (line.starts_with("/")) out.push_back(ctx.host_path(line));
+      break;
+    }
+    return out;
+  }
+  std::vector<Command> swap_commands(const std::vector<PlannedPackage>& packages,
+                                     const std::vector<PlannedPackage>& removals) const override {
+    return apt::install_commands(packages, archs_, removals);
+  }
 
   // Foreign-architecture records are named "name:arch" (README.md); each part has its rule.
   std::optional<std::string> command_problem(const PlannedPackage& p) const override {
@@ -194,8 +232,9 @@ std::string ecosystem_for(const detect::OsRelease& os) {
   return os.id.empty() ? "debian" : os.id;
 }
 
-std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages, const Architectures& archs) {
-  if (packages.empty()) return {};
+std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages, const Architectures& archs,
+                                      const std::vector<PlannedPackage>& removals) {
+  if (packages.empty() && removals.empty()) return {};
   // -y: extdeps shows the plan and asks before it runs anything, so apt must not ask again
   // (and cannot, when extdeps runs it without a terminal).
   Command c;
@@ -210,6 +249,12 @@ std::vector<Command> install_commands(const std::vector<PlannedPackage>& package
       arg += ":" + p.arch;
     if (!p.version.empty()) arg += "=" + p.version;
     c.argv.push_back(std::move(arg));
+  }
+  for (const auto& p : removals) {
+    std::string arg = p.name;
+    if (arg.find(':') == std::string::npos && !p.arch.empty() && p.arch != "all" && p.arch != archs.native)
+      arg += ":" + p.arch;
+    c.argv.push_back(arg + "-");
   }
   c.requires_elevation = true;
   return {std::move(c)};

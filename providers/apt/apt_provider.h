@@ -62,8 +62,11 @@ Architectures architectures(const Context& ctx);
 std::string ecosystem_for(const detect::OsRelease& os);
 
 // `apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 -- name=version ...` (name:arch=version for a
-// foreign arch), run as root; no command for no packages.
-std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages, const Architectures& archs);
+// foreign arch), run as root; no command for no packages. Each of `removals` follows as
+// "name-" (name:arch- for a foreign arch), which apt-get install removes in the same
+// transaction (apt-get(8), install).
+std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages, const Architectures& archs,
+                                      const std::vector<PlannedPackage>& removals = {});
 
 // ecosystem: the mapping table this apt machine uses ("debian"; Ubuntu falls back to it).
 std::unique_ptr<Provider> make_provider(const Context& ctx);

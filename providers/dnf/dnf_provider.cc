@@ -203,6 +203,13 @@ class DnfProvider final : public Provider {
   std::vector<Command> install_commands(const std::vector<PlannedPackage>& packages) const override {
     return dnf::install_commands(frontend_, packages);
   }
+  // dnf names no package to remove: --allowerasing lets it take out what conflicts with the
+  // packages named, as the plan did. yum (EL 7) has no such option, zypper asks instead.
+  bool plans_removals() const override { return frontend_ == Frontend::dnf; }
+  std::vector<Command> swap_commands(const std::vector<PlannedPackage>& packages,
+                                     const std::vector<PlannedPackage>& removals) const override {
+    return dnf::install_commands(frontend_, packages, !removals.empty());
+  }
 
  private:
   // The repository's base URLs: baseurl=, else the mirrors its mirrorlist= or metalink= names
@@ -265,14 +272,17 @@ class DnfProvider final : public Provider {
 
 }  // namespace
 
-std::vector<Command> install_commands(Frontend frontend, const std::vector<PlannedPackage>& packages) {
+std::vector<Command> install_commands(Frontend frontend, const std::vector<PlannedPackage>& packages,
+                                      bool allow_erasing) {
   if (packages.empty()) return {};
   Command c;
   if (frontend == Frontend::zypper) {
     c.argv = {"zypper", "--non-interactive", "install", "--"};
     for (const auto& p : packages) c.argv.push_back(p.name + "=" + p.version);
   } else {
-    c.argv = {frontend == Frontend::yum ? "yum" : "dnf", "install", "-y", "--"};
+    c.argv = {frontend == Frontend::yum ? "yum" : "dnf", "install", "-y"};
+    if (allow_erasing && frontend == Frontend::dnf) c.argv.push_back("--allowerasing");
+    c.argv.push_back("--");
     for (const auto& p : packages) c.argv.push_back(p.name + "-" + p.version + (p.arch.empty() ? "" : "." + p.arch));
   }
   c.requires_elevation = true;

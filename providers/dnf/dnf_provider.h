@@ -115,9 +115,12 @@ class ModularFilter {
 extern const char* const kQueryFormat;
 Result<void> parse_rpm_query(std::string_view text, const std::string& origin, const RecordSink& sink);
 
-// "dnf install -y NAME-[EPOCH:]VERSION-RELEASE.ARCH..." (or zypper, yum).
+// "dnf install -y NAME-[EPOCH:]VERSION-RELEASE.ARCH..." (or zypper, yum). With removals (dnf
+// only: Provider::plans_removals), "dnf install -y --allowerasing ...": dnf then removes the
+// installed packages that conflict with the ones named, which the plan lists.
 enum class Frontend { dnf, yum, zypper };
-std::vector<Command> install_commands(Frontend frontend, const std::vector<PlannedPackage>& packages);
+std::vector<Command> install_commands(Frontend frontend, const std::vector<PlannedPackage>& packages,
+                                      bool allow_erasing = false);
 
 std::unique_ptr<Provider> make_provider(const Context& ctx, const ProviderSettings& settings);
 

@@ -336,3 +336,33 @@ TEST_F(ApiTest, TheCApiGivesCodesJsonTextAndErrors) {
 
 }  // namespace
 }  // namespace extdeps::test
+
+namespace extdeps::test {
+namespace {
+
+// A plan that removes an installed package, as the library reports it: Report::removals with the
+// reason, the step's apt-get command with "name-", and "removals" in the JSON (tests/data/apt/
+// removals: libhts-dev needs libcurl4-gnutls-dev; libcurl4-openssl-dev is installed).
+TEST_F(ApiTest, APlansRemovalsAreReported) {
+  fs::remove_all(root_);
+  fs::copy(data_path("apt/removals"), root_, fs::copy_options::recursive);
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/htslib\"]\n");
+  api::Session s(options());
+  auto r = s.resolve(project_, apt());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->plan_found);
+  ASSERT_EQ(r->removals.size(), 1u);
+  EXPECT_EQ(r->removals[0].manager, "apt");
+  EXPECT_EQ(r->removals[0].name, "libcurl4-openssl-dev");
+  EXPECT_EQ(r->removals[0].version, "7.88.1-10+deb12u15");
+  EXPECT_EQ(r->removals[0].reason, "libcurl4-gnutls-dev 7.88.1-10+deb12u15 (debian) conflicts with it");
+  ASSERT_EQ(r->steps.size(), 1u);
+  EXPECT_EQ(r->steps[0].argv.back(), "libcurl4-openssl-dev-");
+  auto j = json::parse(r->json);
+  ASSERT_EQ(j["removals"].size(), 1u);
+  EXPECT_EQ(j["removals"][0]["for"], json::array({"dep:generic/htslib"}));
+  EXPECT_EQ(j["steps"][0]["removals"][0]["name"], "libcurl4-openssl-dev");
+}
+
+}  // namespace
+}  // namespace extdeps::test

@@ -108,11 +108,21 @@ struct Step {
   std::string command_line;  // for people: quoted, through sudo when needed and not root
 };
 
+// An installed package the steps remove (a plan that swaps out one that conflicts with a need's
+// package, as apt would).
+struct Removal {
+  std::string manager;  // apt, dnf
+  std::string name;
+  std::string version;  // as installed
+  std::string reason;   // "libcurl4-gnutls-dev 7.88.1-10+deb12u15 (debian) conflicts with it"
+};
+
 struct Report {
   std::string declaration;  // the file read
   std::string host;         // "Debian GNU/Linux 12 (bookworm), amd64"
   std::vector<NeedOutcome> needs;
   std::vector<Step> steps;
+  std::vector<Removal> removals;      // what the steps remove; a caller that runs them should ask first
   std::vector<std::string> problems;  // why no plan meets every need; empty when one does
   std::vector<std::string> warnings;
   bool plan_found = false;     // every need is met or planned

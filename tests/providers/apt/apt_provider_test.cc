@@ -203,6 +203,48 @@ TEST(AptProvider, InstallsPinnedVersionsInOneAptGetCall) {
                                    "libc6:i386=2.36-9+deb12u14", "libssl3:i386=3.0.17-1~deb12u2"}));
 }
 
+// A plan that removes: apt-get install's "name-" in the same call (apt-get(8)), a foreign
+// architecture's as name:arch-, after the packages it installs.
+TEST(AptProvider, RemovesInTheSameAptGetCall) {
+  Context ctx = fixture_context();
+  auto p = make_provider(ctx);
+  EXPECT_TRUE(p->plans_removals());
+  auto cmds = p->swap_commands(
+      {{"libhts-dev", "1.16+ds-3", "amd64"}},
+      {{"libcurl4-openssl-dev", "7.88.1-10+deb12u15", "amd64"}, {"libcurl4", "7.88.1-10+deb12u15", "i386"}});
+  ASSERT_EQ(cmds.size(), 1u);
+  EXPECT_TRUE(cmds[0].requires_elevation);
+  EXPECT_EQ(cmds[0].argv,
+            (Strings{"apt-get", "install", "-y", "--no-install-recommends", "-o", "DPkg::Lock::Timeout=300", "--",
+                     "libhts-dev=1.16+ds-3", "libcurl4-openssl-dev-", "libcurl4:i386-"}));
+}
+
+// The packages no plan removes: dpkg status stanzas installed with Essential: yes or Protected:
+// yes (on the fixture's real status: dpkg, perl-base and tar are Essential; libcrypt1 and
+// libgcc-s1 Protected, as awk over the file says).
+TEST(AptProvider, NeverRemovesWhatDpkgCallsEssentialOrProtected) {
+  Context ctx = fixture_context();
+  auto p = make_provider(ctx);
+  EXPECT_EQ(p->never_removed(ctx), (Strings{"dpkg", "libcrypt1", "libgcc-s1", "perl-base", "tar"}));
+}
+
+// The files of an installed package, from dpkg's list of them (name:arch.list for a Multi-Arch:
+// same package, name.list for the others), as the machine's paths; none for a package dpkg has
+// no list of.
+TEST(AptProvider, PackageFilesComeFromDpkgsLists) {
+  const std::string root = fixture_copy();
+  write(root + "/var/lib/dpkg/info/libcurl4-openssl-dev:amd64.list",
+        "/.\n/usr\n/usr/lib/x86_64-linux-gnu/pkgconfig/libcurl.pc\n");
+  write(root + "/var/lib/dpkg/info/make.list", "/usr/bin/make\n");
+  Context ctx = fixture_context(root);
+  auto p = make_provider(ctx);
+  EXPECT_EQ(p->package_files(ctx, {"libcurl4-openssl-dev", "7.88.1-10+deb12u15", "amd64"}),
+            (Strings{ctx.host_path("/."), ctx.host_path("/usr"),
+                     ctx.host_path("/usr/lib/x86_64-linux-gnu/pkgconfig/libcurl.pc")}));
+  EXPECT_EQ(p->package_files(ctx, {"make", "4.3-4.1", "amd64"}), (Strings{ctx.host_path("/usr/bin/make")}));
+  EXPECT_TRUE(p->package_files(ctx, {"libhts-dev", "1.16+ds-3", "amd64"}).empty());
+}
+
 }  // namespace
 }  // namespace extdeps::apt
 

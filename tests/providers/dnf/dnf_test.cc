@@ -572,6 +572,13 @@ TEST(DnfCommands, DnfNamesTheExactPackagesZypperTheirVersions) {
             (std::vector<std::string>{"zypper", "--non-interactive", "install", "--", "gdal-devel=3.9.3-1.fc41",
                                       "libpng=2:1.6.40-4.fc41"}));
   EXPECT_TRUE(install_commands(Frontend::dnf, p)[0].requires_elevation);
+  // A plan that removes: dnf's --allowerasing; yum (EL 7) has no such option and never gets it.
+  EXPECT_EQ(install_commands(Frontend::dnf, p, true)[0].argv,
+            (std::vector<std::string>{"dnf", "install", "-y", "--allowerasing", "--", "gdal-devel-3.9.3-1.fc41.x86_64",
+                                      "libpng-2:1.6.40-4.fc41.x86_64"}));
+  EXPECT_EQ(install_commands(Frontend::yum, p, true)[0].argv,
+            (std::vector<std::string>{"yum", "install", "-y", "--", "gdal-devel-3.9.3-1.fc41.x86_64",
+                                      "libpng-2:1.6.40-4.fc41.x86_64"}));
 }
 
 // Thirteen needs on the world's root: the repository read from /etc/yum.repos.d (file://), the
