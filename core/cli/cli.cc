@@ -156,7 +156,8 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, bool allow_
     for (const auto& r : removals)
       out << "  " << printable_text(r.name + " " + r.version + " (" + r.manager + "): " + r.reason) << '\n';
   }
-  if (!removals.empty() && !allow_removals && !dry_run) {
+  // --yes answers for the steps, not for removals: those are asked for, or allowed by name.
+  if (!removals.empty() && !allow_removals && !dry_run && (yes || !ctx.input())) {
     err << "error: this plan removes installed packages; nothing was run (pass --allow-removals to run it, "
         << "or --dry-run to see it)\n";
     return 1;
@@ -193,7 +194,11 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, bool allow_
       err << "error: not asking without a terminal; pass --yes to run the steps or --dry-run to see them\n";
       return 2;
     }
-    out << "run " << (commands.size() == 1 ? "it" : "them") << "? [y/N] " << std::flush;
+    out << "run " << (commands.size() == 1 ? "it" : "them")
+        << (removals.empty() ? std::string()
+                             : ", removing " + std::to_string(removals.size()) + " installed package" +
+                                   (removals.size() == 1 ? "" : "s"))
+        << "? [y/N] " << std::flush;
     std::string answer;
     std::getline(*in, answer);
     if (answer != "y" && answer != "Y" && answer != "yes") {

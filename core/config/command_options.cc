@@ -265,7 +265,8 @@ constexpr CommandOption kTable[] = {
     {.name = "dry-run", .commands = bit(C::install), .help = "show the commands, run nothing"},
     {.name = "allow-removals",
      .commands = bit(C::install),
-     .help = "run a plan that removes installed packages (one that conflicts with a need's package)"},
+     .help = "run a plan that removes installed packages (one that conflicts with a need's package) "
+             "without asking, also with --yes"},
     {.name = "scheme",
      .value_name = "SCHEME",
      .commands = bit(C::version_compare),

@@ -176,7 +176,7 @@ void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
     out << '\n'
         << (o.removals.size() == 1 ? "1 installed package is"
                                    : std::to_string(o.removals.size()) + " installed packages are")
-        << " removed by this plan (extdeps install runs it only with --allow-removals):\n";
+        << " removed by this plan (extdeps install asks first; with --yes it needs --allow-removals):\n";
     for (const auto& r : o.removals)
       out << "  "
           << printable_text(r.name + " " + r.version + " (" + r.manager + "): " + r.reason +
