@@ -5,6 +5,7 @@
 
 #include "core/json/document.h"
 #include "core/plan/render.h"
+#include "core/util/printable.h"
 
 namespace extdeps::cli {
 
@@ -62,7 +63,10 @@ int cmd_show(Context& ctx, const ShowOptions& o, std::ostream& out, std::ostream
   if (!o.json) out << "  here:\n";
   int rc = 0;  // 1 when a category has no plan here, as resolve would say for that need
   for (const auto& outcome : s.here) {
-    j["here"].push_back(plan::to_json(outcome)["requirements"][0]);
+    nlohmann::json whole = plan::to_json(outcome);
+    nlohmann::json here = whole["requirements"][0];
+    if (whole.contains("removals")) here["removals"] = whole["removals"];
+    j["here"].push_back(std::move(here));
     const auto& ro = outcome.requirements[0];
     if (ro.status != plan::Status::planned && ro.status != plan::Status::satisfied) rc = 1;
     if (o.json) continue;
@@ -71,6 +75,9 @@ int cmd_show(Context& ctx, const ShowOptions& o, std::ostream& out, std::ostream
       out << "  " << p.name << " " << p.version << (p.installed ? " (installed)" : " (" + p.manager + ")");
     if (!ro.message.empty()) out << "  " << ro.message;
     out << '\n';
+    for (const auto& r : outcome.removals)
+      out << "      removes: " << printable_text(r.name + " " + r.version + " (" + r.manager + "): " + r.reason)
+          << '\n';
     for (const auto& c : ro.candidates) out << "      candidate: " << c << '\n';
   }
   if (o.json) out << extdeps::json::dump(j, 2) << '\n';

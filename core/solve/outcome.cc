@@ -1,6 +1,7 @@
 // What became of each need after the solve: the packages the plan installs or finds installed,
 // why a need failed (what each mapping said, what is out of range, why a candidate cannot be
 // installed), and the libsolv testcase of the solve.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -171,6 +172,11 @@ void Resolver::record_result(Solver* solv) {
             {pkg.name, pkg.version, pool_id2str(pool, pool_id2solvable(pool, pick)->arch), b_.build_string(pick)});
       n.outcome.packages.push_back(std::move(pkg));
     }
+    // A bundle not installed whose every package is (a name only an installed package provides:
+    // rpm's libcurl-minimal for libcurl) is met already; there is nothing to plan.
+    if (n.outcome.status == Status::planned && !n.outcome.packages.empty() &&
+        std::all_of(n.outcome.packages.begin(), n.outcome.packages.end(), [](const Package& p) { return p.installed; }))
+      n.outcome.status = Status::satisfied;
   }
   // Installed packages the solve upgrades (libssl3 for a newer libssl-dev) are pinned too:
   // apt's own choice could be another version than the one the plan was checked with.

@@ -617,5 +617,60 @@ TEST(DnfResolve, ThirteenNeedsAndDnfAcceptsThePlan) {
   EXPECT_NE(r.out.find("Transaction test succeeded."), std::string::npos) << r.out;
 }
 
+// The world's second root (make_world.sh: relations of Fedora's openssl1.1.spec and curl.spec):
+// openssl1.1-devel is installed and conflicts with openssl-devel, so a need for OpenSSL 3's
+// headers swaps it out. The plan says so, its command is dnf install --allowerasing, and the real
+// dnf's transaction test removes that same package and nothing else. libcurl-minimal, which
+// provides libcurl, meets a run need for libcurl as it is: satisfied, nothing removed for it.
+TEST(DnfResolve, ASwapIsPlannedWithAllowErasingAsDnfDoesIt) {
+  WORLD_OR_SKIP(w);
+  auto ctx = Context::from_process();
+  ctx.set_warning_sink(nullptr);
+  const std::string dir = test::temp_dir();
+  fs::create_directories(dir + "/mappings");
+  std::ofstream(dir + "/mappings/fedora.toml") << R"(schema = 1
+ecosystem = "fedora"
+manager = "dnf"
+description = "curl's library at run time and OpenSSL's headers, as Fedora names them"
+version = { regex = '^(?:[0-9]+:)?([^-]+)-[^-]+$' }
+
+[[id]]
+id = "dep:generic/curl"
+run = ["libcurl"]
+
+[[id]]
+id = "dep:generic/openssl"
+host = ["openssl-devel"]
+)";
+  std::ofstream(dir + "/extdeps.toml")
+      << "[external]\nhost-requires = [\"dep:generic/openssl >=3\"]\ndependencies = [\"dep:generic/curl\"]\n";
+  std::ostringstream out, err;
+  int rc = cli::run(ctx,
+                    {"resolve", dir, "--root", w + "/root-swap", "--manager", "dnf", "--mapping-dir", dir + "/mappings",
+                     "--json", "--cache-dir", dir + "/cache"},
+                    out, err);
+  ASSERT_EQ(rc, 0) << err.str() << out.str();
+  auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["requirements"][0]["status"], "planned");
+  EXPECT_EQ(j["requirements"][1]["status"], "satisfied");
+  EXPECT_EQ(j["requirements"][1]["packages"][0]["name"], "libcurl-minimal");
+  ASSERT_EQ(j["removals"].size(), 1u) << out.str();
+  EXPECT_EQ(j["removals"][0]["name"], "openssl1.1-devel");
+  EXPECT_EQ(j["removals"][0]["version"], "1:1.1.1w-1.fc40");
+  EXPECT_EQ(j["removals"][0]["reason"], "it conflicts with openssl-devel 1:3.2.2-9.fc41 (fedora)");
+  ASSERT_EQ(j["steps"].size(), 1u);
+  const auto& argv = j["steps"][0]["command"];
+  EXPECT_EQ(argv, nlohmann::json::array(
+                      {"dnf", "install", "-y", "--allowerasing", "--", "openssl-devel-1:3.2.2-9.fc41.x86_64"}));
+  if (!test::have_tool("dnf")) GTEST_SKIP() << "no dnf to check the plan with (Debian: dnf)";
+  auto r = version::testing::run_command(w +
+                                         "/dnf-swap.sh -y --setopt=tsflags=test install --allowerasing -- "
+                                         "openssl-devel-1:3.2.2-9.fc41.x86_64 2>&1");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("Transaction test succeeded."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Remove   1 Package"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" openssl1.1-devel "), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace extdeps::dnf

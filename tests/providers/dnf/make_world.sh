@@ -154,6 +154,23 @@ rpm --root "$W/root" --dbpath /var/lib/rpm -i --justdb --nodeps --force-debian \
   "$R/glibc-2.40-9.fc41.x86_64.rpm" "$R/bash-5.2.32-1.fc41.x86_64.rpm" "$R/zlib-ng-compat-2.1.7-3.fc41.x86_64.rpm" \
   "$R/pkgconf-1.9.5-1.fc40.x86_64.rpm" "$R/pkgconf-pkg-config-1.9.5-1.fc40.x86_64.rpm" 2>/dev/null
 
+# A second root, installed only (never offered by the repository), with the relations of two
+# real Fedora specs: libcurl-minimal (curl.spec: it provides libcurl and conflicts with
+# libcurl%{?_isa}), which a minimal Fedora has in place of libcurl; and the compat OpenSSL 1.1
+# (openssl1.1.spec: its -devel conflicts with openssl-devel and provides nothing of it). A need
+# for openssl-devel has to swap openssl1.1-devel out, as `dnf install --allowerasing` does.
+pkg libcurl-minimal 0 8.9.1 2.fc41 x86_64 "Requires: openssl-libs >= 1:3.0" "Provides: libcurl = 8.9.1-2.fc41" \
+    "Provides: libcurl(x86-64) = 8.9.1-2.fc41" "Conflicts: libcurl(x86-64)"
+pkg openssl1.1 1 1.1.1w 1.fc40 x86_64 "Requires: glibc"
+pkg openssl1.1-devel 1 1.1.1w 1.fc40 x86_64 "Requires: openssl1.1(x86-64) = 1:1.1.1w-1.fc40" "Conflicts: openssl-devel"
+mkdir -p "$W/root-swap/etc"
+cp -r "$W/root/etc/." "$W/root-swap/etc/"
+rpm --root "$W/root-swap" --dbpath /var/lib/rpm --initdb
+rpm --root "$W/root-swap" --dbpath /var/lib/rpm -i --justdb --nodeps --force-debian \
+  "$R/glibc-2.40-9.fc41.x86_64.rpm" "$R/bash-5.2.32-1.fc41.x86_64.rpm" "$R/zlib-ng-compat-2.1.7-3.fc41.x86_64.rpm" \
+  "$R/openssl-libs-3.2.2-9.fc41.x86_64.rpm" "$R/libcurl-minimal-8.9.1-2.fc41.x86_64.rpm" \
+  "$R/openssl1.1-1.1.1w-1.fc40.x86_64.rpm" "$R/openssl1.1-devel-1.1.1w-1.fc40.x86_64.rpm" 2>/dev/null
+
 echo '%_dbpath /var/lib/rpm' > "$W/home/.rpmmacros"
 cat > "$W/dnf.sh" <<SH
 #!/bin/sh
@@ -163,6 +180,8 @@ HOME="$W/home" exec dnf --installroot="$W/root" --setopt=reposdir="$W/root/etc/y
   --releasever=41 --disablerepo='*' --enablerepo=test "\$@"
 SH
 chmod +x "$W/dnf.sh"
+sed "s|--installroot=\"$W/root\"|--installroot=\"$W/root-swap\"|; s|$W/dnf/|$W/dnf-swap/|g" "$W/dnf.sh" > "$W/dnf-swap.sh"
+chmod +x "$W/dnf-swap.sh"
 
 # A modular repository (RHEL 9's AppStream is one): nodejs in the module streams 18 (the default)
 # and 20, and a non-modular nodejs 16, with the modules.yaml modifyrepo_c adds as dnf reads it.
