@@ -78,7 +78,8 @@ Result<Table> read_override(const Context& ctx, const Tables& tables, const Mapp
                                  " (the tables here: " + known_ecosystems(tables) + ")");
     ecosystem = file;
   }
-  auto imported = import_pep804(local, ecosystem, path);
+  const Table* overridden = tables.find_ecosystem(ecosystem);
+  auto imported = import_pep804(local, ecosystem, path, overridden ? overridden->manager : std::string());
   if (!imported) return imported.error();
   for (const auto& w : imported->warnings) ctx.warn(path + ": " + w);
   // The manager and version rule of the table it overrides: PEP 804 names the manager's command

@@ -302,7 +302,8 @@ class Importer {
 
 }  // namespace
 
-Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem, const std::string& shown) {
+Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem, const std::string& shown,
+                                   const std::string& manager) {
   auto doc = read_mapping_file(path, shown);
   if (!doc) return doc.error();
   const std::string& name = shown.empty() ? path : shown;
@@ -311,10 +312,21 @@ Result<ImportResult> import_pep804(const std::string& path, std::string ecosyste
   ImportResult r;
   r.table.ecosystem = ecosystem;
   read_table_keys(*doc, name, r.table);
+  if (r.table.manager.empty()) r.table.manager = manager;
   Importer importer(r.table.manager, r);
   std::size_t index = 0;
   for (const auto& m : (*doc)["mappings"])
     if (auto read = importer.read(m, name + ": mappings[" + std::to_string(index++) + "]"); !read) return read.error();
+  // PEP 804's schema requires package_managers: without one the packages would have no manager
+  // to belong to (a table without one is a detector's, which lists modules, not packages).
+  if (r.table.manager.empty()) {
+    Error e = bad_input(name +
+                        ": no package manager: a PEP 804 mapping file lists its managers in "
+                        "\"package_managers\", each an object with a \"name\"");
+    e.what = "no \"package_managers\" with a \"name\"";
+    e.expected = "\"package_managers\": [{\"name\": ...}] (PEP 804's schema requires it)";
+    return e;
+  }
   r.table.entries = importer.finish();
   return r;
 }

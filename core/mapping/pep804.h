@@ -28,8 +28,11 @@ struct ImportResult {
 // spec that is no valid name for the manager is left out with a warning. Errors (not JSON, not
 // the schema's shape) name the file and the byte offset or the mapping's index.
 // `shown`: the name the messages and the table's comment give the file (the URL of a body the
-// download cache holds); empty: `path`.
-Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem = {}, const std::string& shown = {});
+// download cache holds); empty: `path`. `manager`: the manager when the file names none (an
+// override takes the overridden table's); a file without either is bad input (PEP 804's schema
+// requires package_managers, and a table without a manager lists no packages).
+Result<ImportResult> import_pep804(const std::string& path, std::string ecosystem = {}, const std::string& shown = {},
+                                   const std::string& manager = {});
 
 // A table as a PEP 804 mapping file: every alternative as a mapping of its own (repeated id),
 // aliases as "specs_from", an entry without packages as "specs": [], and the package managers

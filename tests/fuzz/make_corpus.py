@@ -89,7 +89,7 @@ def seeds():
         "version_nix": lines(DATA / "versions" / "nix.txt"),
         "version_conda": [s for s in literals(ROOT / "tests/providers/conda/conda_version_test.cc")
                           if re.fullmatch(r"[0-9A-Za-z.!_+*-]+", s) and re.search(r"[0-9]", s)],
-        "version_rpm": [s for s in literals(ROOT / "tests/core/version/rpm_test.cc")
+        "version_rpm": [s for s in literals(ROOT / "tests/core/version/segments_test.cc")
                         if re.fullmatch(r"[0-9A-Za-z.:~^_+-]+", s) and re.search(r"[0-9]", s)],
     }
     pkgconfig = [l.split("Version:", 1)[1].strip() for p in (DATA / "pkgconf").rglob("*.pc")
@@ -168,6 +168,18 @@ def seeds():
         "python3-yaml:\n  debian:\n    apt:\n      packages: [python3-yaml]\n"
         "eigen:\n  '*':\n    apt:\n      packages: libeigen3-dev\n"
         "none:\n  debian:\n    bookworm: []\n")
+
+    # PEP 804 mapping files: written here in the PEP's form (the real ones are in ../shared): specs as
+    # a list and per category, specs_from, an id without packages, a repeated id (one alternative
+    # each), a manager's commands.
+    put("pep804_import", '{"name": "Debian", "description": "test", "package_managers": [{"name": "apt-get", '
+        '"commands": {"install": {"command": ["apt-get", "install", "{}"]}, "query": null}}], "mappings": ['
+        '{"id": "dep:generic/zlib", "description": "zlib", "specs": {"build": ["zlib1g-dev"], '
+        '"host": ["zlib1g-dev"], "run": ["zlib1g"]}}, {"id": "dep:generic/libz", "specs_from": "dep:generic/zlib"}, '
+        '{"id": "dep:generic/cuda", "specs": []}, {"id": "dep:generic/make", "specs": ["make"]}, '
+        '{"id": "dep:generic/make", "specs": ["make-guile"]}]}\n')
+    put("pep804_import", '{"mappings": [{"id": "dep:virtual/compiler/c", "specs": ["gcc"]}, '
+        '{"id": "dep:generic/openssl", "specs": {"host": ["libssl-dev"], "run": "libssl3"}}]}\n')
 
     # configuration files: [tool.extdeps] with a key of each option kind, and a user file's form
     put("config_file", '[tool.extdeps]\nmanagers = ["apt", "conda"]\nmapping-dirs = ["maps"]\nplugin-timeout = 30\n'

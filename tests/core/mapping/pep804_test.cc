@@ -188,9 +188,18 @@ TEST(Pep804Import, ANumberOutOfRangeOrAValueOfTheWrongTypeIsBadInput) {
                                    "'1e999'; a PEP 804 mapping file is JSON)");
   std::ofstream(dir + "/num.mapping.json")
       << R"({"name": 5, "description": 6, "package_managers": [3], "mappings": [{"id": "dep:generic/a", "specs": "a"}]})";
-  auto ok = import_pep804(dir + "/num.mapping.json", "debian");
+  auto ok = import_pep804(dir + "/num.mapping.json", "debian", "", "apt");
   ASSERT_TRUE(ok) << ok.error().message;
   EXPECT_EQ(ok->table.entries.size(), 1u);
+  // Without a manager of its own (a package manager without a name) nor one given: its packages
+  // would belong to no manager, so it is refused (found by the pep804_import fuzz harness: the
+  // table written was a detector's and did not load).
+  auto none = import_pep804(dir + "/num.mapping.json", "debian");
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code, ExitCode::bad_input);
+  EXPECT_EQ(none.error().message, dir +
+                                      "/num.mapping.json: no package manager: a PEP 804 mapping file lists its "
+                                      "managers in \"package_managers\", each an object with a \"name\"");
 }
 
 }  // namespace
