@@ -22,6 +22,10 @@
 
 namespace extdeps::mapping {
 
+bool is_table_id(std::string_view id) {
+  return id.starts_with("dep:") && id.find('/') != std::string_view::npos && id.back() != '/';
+}
+
 namespace load_detail {
 
 const char* type_name(const toml::node& n) {
@@ -171,7 +175,7 @@ std::optional<Failure> Loader::read_entry(const toml::table& t, Entry& e) const 
   const toml::node* idn = t.get("id");
   if (!idn) return fail(t.source(), "[[id]] table without 'id'");
   if (auto f = read_string(t, "id", e.id)) return f;
-  if (e.id.rfind("dep:", 0) != 0 || e.id.find('/') == std::string::npos || e.id.back() == '/') {
+  if (!is_table_id(e.id)) {
     return fail(idn->source(), "id '" + e.id + "' is not a DepURL", "dep:TYPE/NAME");
   }
   e.where = span(t.source());
@@ -446,7 +450,7 @@ std::optional<Failure> Loader::run(const toml::table& root, Table& out) {
     for (std::size_t i = 0; i < e.aliases.size(); ++i) {
       const std::string& a = e.aliases[i];
       const auto& where = (*aliases)[i].source();
-      if (a.rfind("dep:", 0) != 0 || a.find('/') == std::string::npos) {
+      if (!is_table_id(a)) {
         return fail(where, "alias '" + a + "' is not a DepURL", "dep:TYPE/NAME");
       }
       if (auto it = seen.find(a); it != seen.end()) {

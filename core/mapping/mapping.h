@@ -180,6 +180,10 @@ void select_for_host(Tables& tables, const HostRelease& host);
 // added; an id or alias of the overlay is taken away from older entries that had it as an alias.
 void merge_table(Table& base, Table overlay);
 
+// Whether a table may key an entry on `id` (an id or an alias): "dep:TYPE/NAME", a '/' after
+// the type and a name after the last '/'. The loader and the importers ask the same.
+bool is_table_id(std::string_view id);
+
 // The shipped mappings folder: $EXTDEPS_MAPPINGS_DIR, else the installed share/ folder, else the
 // source tree's mappings/.
 std::string default_mappings_dir(const Context& ctx);

@@ -189,7 +189,7 @@ class Importer {
       return expected_at(where, "an object with a string \"id\"");
     }
     const std::string id = m["id"].get<std::string>();
-    if (id.rfind("dep:", 0) != 0 || id.find('/') == std::string::npos) {
+    if (!is_table_id(id)) {
       return error_at(ExitCode::bad_input, where, "id '" + id + "' is not a DepURL", "dep:TYPE/NAME");
     }
     if (m.contains("specs_from")) {

@@ -130,6 +130,14 @@ TEST(Pep804Import, BadFilesAreBadInputWithTheirPlace) {
   r = import_pep804(dir + "/z.json", "debian");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, dir + "/z.json: mappings[0]: specs.host: expected a string or a list of strings");
+  // An id with no name after its type is no id a table can hold (found by the pep804_import fuzz
+  // harness: the import took it, the table it wrote did not load).
+  std::ofstream(dir + "/e.json")
+      << R"({"package_managers": [{"name": "apt-get"}], "mappings": [{"id": "dep:generic/", "specs": []}]})";
+  r = import_pep804(dir + "/e.json", "debian");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            dir + "/e.json: mappings[0]: id 'dep:generic/' is not a DepURL (expected dep:TYPE/NAME)");
 }
 
 // The shipped debian table as PEP 804: valid against PEP 804's own JSON Schema (Python's
