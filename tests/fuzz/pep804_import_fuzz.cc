@@ -5,10 +5,8 @@
 // by its id. import_pep804 reads a path: the input is written to the harness's temporary folder.
 #include <cstdint>
 
-#include "core/mapping/mapping.h"
 #include "core/mapping/pep804.h"
-#include "core/mapping/write_table.h"
-#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/written_table.h"
 
 using namespace extdeps;
 
@@ -16,13 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string path = fuzz::TempDir::write("debian.mapping.json", fuzz::as_text(data, size));
   auto imported = mapping::import_pep804(path, "debian");
   if (!imported) return 0;
-  const std::size_t entries = imported->table.entries.size();
-  const std::string text = mapping::write_table(imported->table);
-  const std::string written = fuzz::TempDir::write("debian.toml", text);
-  auto table = mapping::load_table(written);
-  if (!table) fuzz::fail("a written table does not load", table.error().message, text);
-  if (table->entries.size() != entries) fuzz::fail("a written table lost entries", text);
-  for (const mapping::Entry& e : table->entries)
-    if (!table->find(e.id)) fuzz::fail("an entry of a written table is not found by its id", e.id);
+  fuzz::check_written_table(imported->table);
   return 0;
 }

@@ -10,6 +10,7 @@
 #include "core/mapping/rosdep.h"
 #include "providers/apt/apt_provider.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/written_table.h"
 
 using namespace extdeps;
 
@@ -20,12 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t entries = imported->table.entries.size();
   if (entries != imported->mapped + imported->unavailable)
     fuzz::fail("entries are neither mapped nor unavailable", std::to_string(entries));
-  const std::string text = mapping::write_table(imported->table);
-  const std::string written = fuzz::TempDir::write("debian.toml", text);
-  auto table = mapping::load_table(written);
-  if (!table) fuzz::fail("a written table does not load", table.error().message, text);
-  if (table->entries.size() != entries) fuzz::fail("a written table lost entries", text);
-  for (const mapping::Entry& e : table->entries)
-    if (!table->find(e.id)) fuzz::fail("an entry of a written table is not found by its id", e.id);
+  fuzz::check_written_table(imported->table);
   return 0;
 }
