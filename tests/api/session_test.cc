@@ -344,6 +344,7 @@ namespace {
 // reason, the step's apt-get command with "name-", and "removals" in the JSON (tests/data/apt/
 // removals: libhts-dev needs libcurl4-gnutls-dev; libcurl4-openssl-dev is installed).
 TEST_F(ApiTest, APlansRemovalsAreReported) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
   fs::remove_all(root_);
   fs::copy(data_path("apt/removals"), root_, fs::copy_options::recursive);
   write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/htslib\"]\n");
