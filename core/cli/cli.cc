@@ -153,8 +153,7 @@ int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, bool allow_
   const auto& removals = p->outcome.removals;
   if (!removals.empty()) {
     out << "they remove " << removals.size() << " installed package" << (removals.size() == 1 ? "" : "s") << ":\n";
-    for (const auto& r : removals)
-      out << "  " << printable_text(r.name + " " + r.version + " (" + r.manager + "): " + r.reason) << '\n';
+    for (const auto& r : removals) out << "  " << plan::removal_text(r) << '\n';
   }
   // --yes answers for the steps, not for removals: those are asked for, or allowed by name.
   if (!removals.empty() && !allow_removals && !dry_run && (yes || !ctx.input())) {

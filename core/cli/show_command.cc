@@ -5,7 +5,6 @@
 
 #include "core/json/document.h"
 #include "core/plan/render.h"
-#include "core/util/printable.h"
 
 namespace extdeps::cli {
 
@@ -75,9 +74,7 @@ int cmd_show(Context& ctx, const ShowOptions& o, std::ostream& out, std::ostream
       out << "  " << p.name << " " << p.version << (p.installed ? " (installed)" : " (" + p.manager + ")");
     if (!ro.message.empty()) out << "  " << ro.message;
     out << '\n';
-    for (const auto& r : outcome.removals)
-      out << "      removes: " << printable_text(r.name + " " + r.version + " (" + r.manager + "): " + r.reason)
-          << '\n';
+    for (const auto& r : outcome.removals) out << "      removes: " << plan::removal_text(r) << '\n';
     for (const auto& c : ro.candidates) out << "      candidate: " << c << '\n';
   }
   if (o.json) out << extdeps::json::dump(j, 2) << '\n';

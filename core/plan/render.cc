@@ -41,6 +41,10 @@ std::string shell_line(const std::vector<std::string>& argv) {
   return out;
 }
 
+std::string removal_text(const Removal& r) {
+  return printable_text(r.name + " " + r.version + " (" + r.manager + "): " + r.reason);
+}
+
 nlohmann::json to_json(const Outcome& o) {
   using nlohmann::json;
   json j;
@@ -178,10 +182,7 @@ void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
                                    : std::to_string(o.removals.size()) + " installed packages are")
         << " removed by this plan (extdeps install asks first; with --yes it needs --allow-removals):\n";
     for (const auto& r : o.removals)
-      out << "  "
-          << printable_text(r.name + " " + r.version + " (" + r.manager + "): " + r.reason +
-                            (r.needs.empty() ? "" : "; for " + join(r.needs, ", ")))
-          << '\n';
+      out << "  " << removal_text(r) << (r.needs.empty() ? "" : "; for " + printable_text(join(r.needs, ", "))) << '\n';
   }
   if (!o.warnings.empty()) out << '\n';
   for (const auto& w : o.warnings) out << "warning: " << printable_text(w) << '\n';

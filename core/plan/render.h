@@ -11,6 +11,9 @@ namespace extdeps::plan {
 // The argv as a shell line, quoting what needs it.
 std::string shell_line(const std::vector<std::string>& argv);
 
+// A removal in one line, printable: "libcurl4-openssl-dev 7.88.1-10+deb12u15 (apt): REASON".
+std::string removal_text(const Removal& r);
+
 nlohmann::json to_json(const Outcome& outcome);
 
 struct TextOptions {

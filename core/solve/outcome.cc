@@ -222,8 +222,9 @@ std::map<std::string, std::vector<PlannedPackage>> Resolver::record_removals(Sol
     Solvable* s = pool_id2solvable(pool, p);
     Id q, qq;
     bool upgraded = false;
-    FOR_PROVIDES(q, qq, s->name)
-    if (pool_id2solvable(pool, q)->name == s->name && solver_get_decisionlevel(solv, q) > 0) upgraded = true;
+    FOR_PROVIDES(q, qq, s->name) {
+      if (pool_id2solvable(pool, q)->name == s->name && solver_get_decisionlevel(solv, q) > 0) upgraded = true;
+    }
     if (!upgraded) gone.push_back(p);
   }
   if (gone.empty()) return out;

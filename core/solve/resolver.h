@@ -102,6 +102,7 @@ class Resolver {
   // The installed packages of the managers that plan removals (Provider::plans_removals), and
   // whether the solve may take them out (try_removals).
   std::vector<Id> removable_;
+  Id removable_selection_ = 0;  // the same as a whatprovides offset, for the job
   bool allow_removals_ = false;
   std::vector<const Need*> planned_by_removal_;  // failed without removals, planned with them
 };

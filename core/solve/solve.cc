@@ -357,11 +357,8 @@ int Resolver::solve_with(Solver* solv, Need* extra) {
     Id sel = pool_queuetowhatprovides(pool, inst.get());
     job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, sel);
   }
-  if (allow_removals_ && !removable_.empty()) {
-    SolvQueue removable;
-    for (Id p : removable_) removable.push(p);
-    job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, pool_queuetowhatprovides(pool, removable.get()));
-  }
+  if (allow_removals_ && removable_selection_)
+    job.push2(SOLVER_ALLOWUNINSTALL | SOLVER_SOLVABLE_ONE_OF, removable_selection_);
   for (Id h : host_solvables_) job.push2(SOLVER_LOCK | SOLVER_SOLVABLE, h);
   // conda's track_features: a package that has them is chosen only when nothing else will do.
   for (Id p : disfavored_) job.push2(SOLVER_DISFAVOR | SOLVER_SOLVABLE, p);
@@ -492,6 +489,9 @@ void Resolver::try_removals(Solver* solv) {
     }
   }
   if (removable_.empty()) return;
+  SolvQueue removable;
+  for (Id p : removable_) removable.push(p);
+  removable_selection_ = pool_queuetowhatprovides(pool, removable.get());
   struct Saved {
     bool failed;
     std::vector<Reason> conflict_lines;
