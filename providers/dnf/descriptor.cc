@@ -12,6 +12,7 @@
 #include "core/util/regular_file.h"
 #include "core/version/version.h"
 #include "providers/dnf/dnf_provider.h"
+#include "providers/dnf/rpm_upstream.h"
 
 namespace extdeps::dnf {
 
@@ -165,6 +166,8 @@ const ProviderDescriptor& descriptor() {
       .name_problem = name_problem,
       .guess = guess,
       .package_role = package_role,
+      .upstream_rules = {{"rpm-upstream", rpm_upstream}},
+      .imported_version_rule = "rpm-upstream",
       .options =
           {
               {.name = "dnf-repo",
