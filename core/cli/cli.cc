@@ -19,6 +19,7 @@
 #include "core/cli/show_command.h"
 #include "core/config/command_options.h"
 #include "core/config/config.h"
+#include "core/declare/declare.h"
 #include "core/detect/cuda_probe.h"
 #include "core/detect/process.h"
 #include "core/fetch/cache_commands.h"
@@ -134,9 +135,20 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
 
 int cmd_install(Context& ctx, RunOptions& o, bool yes, bool dry_run, bool allow_removals, std::ostream& out,
                 std::ostream& err) {
+  // The steps' own programs print to stdout as they run: JSON is for what a dry run shows.
+  if (o.json && !dry_run) {
+    const std::string msg = "install --json needs --dry-run: the steps' programs print their own output";
+    return fail(err, worded(ExitCode::bad_input, msg, {}, msg, "", "add --dry-run, or use resolve --json"), &out);
+  }
   auto p = engine::plan(ctx, request_of(o));
   if (!p.ok()) return fail(err, p.error(), o.json ? &out : nullptr);
   const auto& steps = p->outcome.steps;
+  if (o.json) {  // --dry-run: the plan, as resolve --json prints it
+    print_outcome(ctx, *p, o, out);
+    if (p->outcome.ok()) return 0;
+    err << "error: no plan meets every need; nothing was installed\n";
+    return 1;
+  }
   if (!p->outcome.ok()) {
     print_outcome(ctx, *p, o, out);
     err << "error: no plan meets every need; nothing was installed\n";
@@ -240,18 +252,61 @@ int cmd_version_compare(const std::string& scheme_name, const std::string& a, co
 
 }  // namespace
 
-// The subcommand the arguments name: the first that is not an option (nor --root's value); empty
-// when there is none (--help, --version).
+// The subcommand the arguments name: the first that is not an option (nor the value of a global
+// option that takes one, --root DIR, --color WHEN); empty when there is none (--help, --version).
 std::string named_subcommand(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--root") {
-      ++i;
+    if (args[i].starts_with("--") && args[i].find('=') == std::string::npos) {
+      const auto* o = config::command_option(std::string_view(args[i]).substr(2), Command::global);
+      if (o && !o->value_name.empty()) ++i;
       continue;
     }
     if (!args[i].empty() && args[i][0] == '-') continue;
     return args[i];
   }
   return {};
+}
+
+// The names of `app`'s subcommands, hidden ones too.
+std::vector<std::string> subcommand_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  return names;
+}
+
+// The command's words as typed: "extdeps mappings import".
+std::string command_path(const CLI::App* app) {
+  std::string words;
+  for (; app; app = app->get_parent()) words = app->get_name() + (words.empty() ? "" : " " + words);
+  return words;
+}
+
+// The closest of `names` to `word`, as " (did you mean 'X'?)"; else " (see extdeps help)".
+std::string suggestion(std::string_view word, const std::vector<std::string>& names) {
+  std::vector<std::string_view> views(names.begin(), names.end());
+  auto near = declare::did_you_mean(word, views);
+  return near ? " (did you mean '" + *near + "'?)" : " (see extdeps help)";
+}
+
+// The visible subcommands' names of `app`.
+std::vector<std::string> shown_subcommands(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
+    names.push_back(sub->get_name());
+  return names;
+}
+
+// CLI11's help of `app`, its usage line naming the whole command ("extdeps mappings import").
+std::string help_of(const CLI::App& app) {
+  return app.get_parent() ? app.help(command_path(app.get_parent())) : app.help();
+}
+
+// The subcommand parsing reached last: `extdeps mappings import` -> import.
+CLI::App* deepest_selected(CLI::App& app) {
+  CLI::App* cur = &app;
+  for (auto subs = cur->get_subcommands(); !subs.empty(); subs = cur->get_subcommands()) cur = subs.front();
+  return cur;
 }
 
 namespace {
@@ -284,6 +339,10 @@ struct CommandLine {
   bool replay_json = false;
   std::string completion_shell;
   std::optional<MappingsCommand> mappings;
+  bool quiet = false, verbose = false;
+  std::string color = "auto";
+  CLI::App* help_cmd;
+  std::vector<std::string> help_words;
 };
 
 CommandLine::CommandLine(const std::string& named) {
@@ -294,6 +353,9 @@ CommandLine::CommandLine(const std::string& named) {
   auto gets_options = [&named](std::string_view command) { return named.empty() || named == command; };
 
   add_command_option(app, Command::global, "root", root_dir);
+  add_command_option(app, Command::global, "quiet", quiet);
+  add_command_option(app, Command::global, "verbose", verbose);
+  add_command_option(app, Command::global, "color", color);
   // A global option may follow the subcommand too: `extdeps resolve --root /mnt/image`.
   app.fallthrough();
   resolve = app.add_subcommand("resolve", "plan how to meet a project's [external] needs");
@@ -366,6 +428,30 @@ CommandLine::CommandLine(const std::string& named) {
       ->check(CLI::IsMember(completion_shells()));
   manual_cmd =
       app.add_subcommand("manual", "print the manual page (roff, for man): every command, option and variable");
+  help_cmd = app.add_subcommand("help", "print the help of extdeps or of a command: extdeps help mappings import");
+  help_cmd->add_option("command", help_words, "the command's words");
+}
+
+// `extdeps help [WORDS...]`: the help of the command the words name, from a command line built
+// for it (so that its options are all there).
+int cmd_help(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
+  const CommandLine line(words.empty() ? "" : words.front());
+  const CLI::App* cur = &line.app;
+  for (const std::string& w : words) {
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : cur->get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
+      if (sub->get_name() == w) next = sub;
+    if (!next) {
+      Error e = bad_input("unknown command '" + w + "' for '" + command_path(cur) + "'" +
+                          suggestion(w, shown_subcommands(*cur)));
+      e.what = w;
+      e.hint = "see extdeps help";
+      return fail(err, e);
+    }
+    cur = next;
+  }
+  out << help_of(*cur);
+  return 0;
 }
 
 int CommandLine::dispatch(Context& ctx, std::ostream& out, std::ostream& err) {
@@ -378,6 +464,7 @@ int CommandLine::dispatch(Context& ctx, std::ostream& out, std::ostream& err) {
     ctx.set_root(*root);
     ro.request.root_given = true;
   }
+  if (*help_cmd) return cmd_help(help_words, out, err);
   if (*resolve) return cmd_resolve(ctx, ro, out, err);
   if (*check) return cmd_check(ctx, ro, out, err);
   if (*install) return cmd_install(ctx, ro, yes, dry_run, allow_removals, out, err);
@@ -413,27 +500,123 @@ int CommandLine::dispatch(Context& ctx, std::ostream& out, std::ostream& err) {
   return 2;
 }
 
+// How messages look, from the words alone, so that a usage error is styled too: colour on a
+// terminal unless NO_COLOR (no-color.org) or TERM=dumb; --color and -q as typed.
+Style style_of(const Context& ctx, const std::vector<std::string>& args) {
+  std::string color = "auto";
+  bool quiet = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--color" && i + 1 < args.size()) color = args[i + 1];
+    else if (args[i].starts_with("--color=")) color = args[i].substr(8);
+    else if (args[i] == "-q" || args[i] == "--quiet") quiet = true;
+  }
+  const auto no_color = ctx.env("NO_COLOR");
+  const auto term = ctx.env("TERM");
+  const bool colour = color == "always" || (color == "auto" && ctx.stderr_is_terminal() &&
+                                            !(no_color && !no_color->empty()) && !(term && *term == "dumb"));
+  return {.colour = colour, .quiet = quiet};
+}
+
+// A parse error in extdeps's own style, not CLI11's banner (docs/exit-codes.md: 2 is usage),
+// with a near name for what CLI11 did not expect (`--jsn`, `mappings lnt`); a command group
+// without its subcommand (`extdeps mappings`) prints its help, as a bare `extdeps` does.
+int parse_failed(CLI::App& app, const CLI::ParseError& e, std::ostream& out, std::ostream& err) {
+  if (e.get_exit_code() == 0) return app.exit(e, out, err);  // --help
+  CLI::App* reached = deepest_selected(app);
+  // `extdeps mappings` with no subcommand of its own: its help, as for a bare `extdeps`;
+  // `extdeps mappings lnt`: a word that names none of its subcommands.
+  if (dynamic_cast<const CLI::RequiredError*>(&e) && reached != &app &&
+      std::string_view(e.what()).find("subcommand") != std::string_view::npos) {
+    const auto left = app.remaining(true);
+    if (left.empty() || left.front().starts_with("-")) {
+      out << help_of(*reached);
+      return 0;
+    }
+    Error unknown = bad_input("unknown command '" + left.front() + "' for '" + command_path(reached) + "'" +
+                              suggestion(left.front(), shown_subcommands(*reached)));
+    unknown.what = left.front();
+    unknown.hint = "see extdeps help";
+    return fail(err, unknown);
+  }
+  std::string message = lower_first(e.what()), what = message;
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    const std::string_view text = e.what();
+    const std::string word(text.substr(text.find(": ") == std::string_view::npos ? 0 : text.find(": ") + 2));
+    std::vector<std::string> names;
+    if (word.starts_with("-")) {
+      for (const CLI::App* a = reached; a; a = a->get_parent())
+        for (const CLI::Option* o : a->get_options())
+          for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+      message = "unknown option " + word + " for '" + command_path(reached) + "'" + suggestion(word, names);
+    } else if (!shown_subcommands(*reached).empty()) {
+      message = "unknown command '" + word + "' for '" + command_path(reached) + "'" +
+                suggestion(word, shown_subcommands(*reached));
+    } else {
+      message += " (see extdeps help)";
+    }
+    what = word;
+  } else {
+    message += " (see extdeps help)";
+  }
+  Error usage = bad_input(message);
+  usage.what = what;
+  usage.hint = "see extdeps help";
+  return fail(err, usage);
+}
+
 int run_command_line(Context& ctx, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   // Provider plugins first: their options are flags of the commands below.
   {
     timings::Phase t("plugins");
     plugin::discover(ctx);
   }
+  set_style(style_of(ctx, args));
   std::optional<timings::Phase> parse_time;
   parse_time.emplace("cli");
-  CommandLine line(named_subcommand(args));
+  const std::string named = named_subcommand(args);
+  CommandLine line(named);
+  // A bare `extdeps` (or one with global options only) is asked for its help.
+  const bool asks = std::any_of(args.begin(), args.end(),
+                                [](const std::string& a) { return a == "-h" || a == "--help" || a == "--version"; });
+  if (named.empty() && !asks) {
+    const CommandLine every("");
+    out << every.app.help();
+    return 0;
+  }
+  // `extdeps resolv`: CLI11 would say only that a subcommand is required.
+  if (!named.empty()) {
+    const auto names = subcommand_names(line.app);
+    if (std::find(names.begin(), names.end(), named) == names.end()) {
+      Error e = bad_input("unknown command '" + named + "'" + suggestion(named, shown_subcommands(line.app)));
+      e.what = named;
+      e.hint = "see extdeps help";
+      return fail(err, e);
+    }
+  }
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     line.app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return line.app.exit(e, out, err);  // --help
-    // One line in extdeps's own style, not CLI11's banner (docs/exit-codes.md: 2 is usage).
-    Error usage = bad_input(lower_first(e.what()) + " (see extdeps --help)");
-    usage.what = lower_first(e.what());
-    usage.hint = "see extdeps --help";
-    return fail(err, usage);
+    return parse_failed(line.app, e, out, err);
   }
   parse_time.reset();
+  if (line.color != "auto" && line.color != "always" && line.color != "never") {
+    Error e = bad_input("--color takes auto, always or never, got '" + line.color + "'");
+    e.what = line.color;
+    e.expected = "auto, always or never";
+    return fail(err, e);
+  }
+  {
+    const bool colour = style().colour;
+    if (line.quiet) {
+      ctx.set_warning_sink(nullptr);
+      ctx.set_stderr_is_terminal(false);  // no progress line either
+    } else if (colour) {
+      if (const auto& inner = ctx.warning_sink())
+        ctx.set_warning_sink([inner](std::string_view m) { inner(coloured_warning(m)); });
+    }
+    if (line.verbose) timings::enable();
+  }
   try {
     return line.dispatch(ctx, out, err);
   } catch (const std::exception& e) {

@@ -28,7 +28,7 @@ int cmd_env(Context& ctx, const RunOptions& o, const std::string& format, std::o
     return satisfied ? 0 : 1;
   }
   // What deserves a look although the needs are met (a toolkit built for without a driver).
-  for (const auto& w : p->outcome.warnings) err << "warning: " << w << '\n';
+  for (const auto& w : p->outcome.warnings) warn(err, w);
   if (format == "sh") {
     out << env::render_sh(env);
   } else {

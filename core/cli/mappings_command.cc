@@ -265,7 +265,7 @@ int MappingsCommand::Impl::run_verify(Context& ctx, std::ostream& out, std::ostr
 int MappingsCommand::Impl::run_import_pep804(std::ostream& out, std::ostream& err) {
   auto r = mapping::import_pep804(file, ecosystem);
   if (!r) return fail(err, r.error());
-  for (const auto& w : r->warnings) err << "warning: " << w << '\n';
+  for (const auto& w : r->warnings) warn(err, w);
   auto written = emit(mapping::write_table(r->table), output, out);
   if (!written) return fail(err, written.error());
   return 0;
@@ -274,7 +274,7 @@ int MappingsCommand::Impl::run_import_pep804(std::ostream& out, std::ostream& er
 int MappingsCommand::Impl::run_import_rosdep(std::ostream& out, std::ostream& err) {
   auto r = mapping::import_rosdep(file, os);
   if (!r) return fail(err, r.error());
-  for (const auto& w : r->warnings) err << "warning: " << w << '\n';
+  for (const auto& w : r->warnings) warn(err, w);
   err << "rosdep: " << r->keys << " keys; " << r->mapped << " mapped and " << r->unavailable << " not available for "
       << os << "; " << r->warnings.size() << " left out\n";
   auto written = emit(mapping::write_table(r->table), output, out);

@@ -132,6 +132,22 @@ constexpr CommandOption kTable[] = {
      .library = {.session_text = &Session::root},
      .help = "read the machine's files (package databases and lists, os-release) under DIR: a mounted image or chroot "
              "(default: $EXTDEPS_ROOT, else /)"},
+    {.name = "quiet",
+     .short_name = "q",
+     .commands = bit(C::global),
+     .help = "print no warnings, notes or progress on stderr: only the result and errors"},
+    {.name = "verbose",
+     .short_name = "v",
+     .commands = bit(C::global),
+     .help = "also print on stderr where the run's time went, phase by phase, when it ends"},
+    {.name = "color",
+     .value_name = "WHEN",
+     .commands = bit(C::global),
+     .help = "colour errors and warnings: auto (on a terminal, unless NO_COLOR is set), always or never",
+     .values =
+         [] {
+           return std::vector<std::string>{"auto", "always", "never"};
+         }},
     {.name = "manager",
      .value_name = "NAME",
      .commands = kSources,

@@ -27,6 +27,8 @@ constexpr Plain kCorePlain[] = {
     {"EXTDEPS_BIN", "the extdeps program the library runs the driver probe in"},
     {"EXTDEPS_TIMINGS", "when set, each phase's time in milliseconds on stderr at exit (for bench/run.sh --phases)"},
     {"EXTDEPS_FAKE_*", "passed to the driver probe's child for the tests' fake libcuda and libnvidia-ml only"},
+    {"NO_COLOR", "when set and not empty, no colour on a terminal (--color auto; no-color.org)"},
+    {"TERM", "dumb: no colour on a terminal (--color auto)"},
     {"PATH", "where compilers, python3, nvidia-smi, plugins and the package managers' programs are looked for"},
     {"HOME", "the default cache and configuration folders (and the providers' files under it: extdeps providers)"},
     {"XDG_CACHE_HOME", "the cache folder is $XDG_CACHE_HOME/extdeps"},

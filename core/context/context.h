@@ -61,6 +61,7 @@ class Context {
   void warn(std::string_view message) const;
   const std::vector<std::string>& warnings() const { return *warnings_; }
   void set_warning_sink(Sink sink) { sink_ = std::move(sink); }
+  const Sink& warning_sink() const { return sink_; }
 
   // Runs a command (argv[0] looked up on PATH) with the caller's stdio; returns its exit status,
   // 127 when it cannot be started. Tests install a fake.

@@ -242,9 +242,19 @@ Result<void> parse_one(std::string_view piece, std::string_view whole, std::vect
     return {};
   }
   if (!is_pep440(version)) {
-    const std::string msg =
+    std::string msg =
         "expected a PEP 440 version" + after + ", got '" + shorten(version) + "' in '" + shorten(whole) + "'";
-    return worded(ExitCode::bad_input, msg, {}, msg, "a PEP 440 version" + after);
+    // Operators written the other way round or as Debian writes them: `=>2.9`, `<<3`, `=1.2`.
+    std::string hint;
+    const std::string_view written = trim(piece);
+    for (auto [typo, op] : {std::pair{"=>", ">="}, {"=<", "<="}, {"<<", "<"}, {">>", ">"}, {"=!", "!="}})
+      if (written.starts_with(typo))
+        hint = "did you mean '" + std::string(op) + shorten(trim(written.substr(2))) + "'?";
+    if (hint.empty() && written.starts_with('=') && !written.starts_with("==") && written.size() > 1)
+      hint = "did you mean '==" + shorten(trim(written.substr(1))) + "'?";
+    const std::string what = msg;
+    if (!hint.empty()) msg += " (" + hint + ")";
+    return worded(ExitCode::bad_input, msg, {}, what, "a PEP 440 version" + after, hint);
   }
   c.version = std::string(version);
   if (op_written == "~=") {

@@ -48,6 +48,13 @@ bool enabled() { return state().on; }
 
 void start() { state(); }
 
+void enable() {
+  State& s = state();
+  if (s.on) return;
+  s.on = true;
+  std::atexit(print_all);
+}
+
 void Phase::add(const char* name, std::chrono::steady_clock::duration d) {
   const double ms = std::chrono::duration<double, std::milli>(d).count();
   static std::mutex mutex;  // phases of sessions in several threads

@@ -2,7 +2,7 @@
 // to a non-empty value, each Phase's wall time is added up under its name and, when the process
 // ends, printed to stderr as `extdeps: timing: NAME MS` lines in the order the phases began, then
 // `extdeps: timing: main MS` (from main() to exit). Unset, a Phase costs one branch on a cached
-// flag. Not a user feature and not timed by any test; the numbers are for people.
+// flag. `extdeps -v` turns the same lines on. Not timed by any test; the numbers are for people.
 #pragma once
 
 #include <chrono>
@@ -13,6 +13,10 @@ bool enabled();
 
 // Called first thing in main(): the origin of the `main` line.
 void start();
+
+// Turns the lines on for this process from now, as EXTDEPS_TIMINGS does (`extdeps -v`): the
+// phases that began before are not in them.
+void enable();
 
 class Phase {
  public:

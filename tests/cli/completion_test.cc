@@ -209,9 +209,10 @@ TEST_F(CompletionTest, FishOffersTheSameWithHelp) {
 TEST_F(CompletionTest, ZshOffersTheSame) {
   if (!fs::exists("/usr/bin/zsh")) GTEST_SKIP() << "zsh is not installed (apt-get install zsh)";
   EXPECT_TRUE(command_output("zsh -n " + script("zsh")).has_value());
-  EXPECT_EQ(zsh("extdeps res"), (std::set<std::string>{"resolve", "check", "install", "env", "show", "version",
-                                                       "detect", "cache", "providers", "config", "debug", "mappings",
-                                                       "completion", "manual"}));  // zsh filters what it is handed
+  EXPECT_EQ(zsh("extdeps res"),
+            (std::set<std::string>{"resolve", "check", "install", "env", "show", "version", "detect", "cache",
+                                   "providers", "config", "debug", "mappings", "completion", "manual",
+                                   "help"}));  // zsh filters what it is handed
   EXPECT_EQ(zsh("extdeps mappings import "), (std::set<std::string>{"pep804", "rosdep"}));
   EXPECT_EQ(zsh("extdeps resolve --format "), resolve_formats());
   EXPECT_EQ(zsh("extdeps check --category host,r"), (std::set<std::string>{"host,build", "host,host", "host,run"}));

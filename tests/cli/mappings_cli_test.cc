@@ -89,7 +89,7 @@ TEST_F(MappingsCli, ExportPep804) {
   // The table is named: there is no default ecosystem, and an unknown one lists those there are.
   r = run({"mappings", "export", "pep804"});
   EXPECT_EQ(r.rc, 2);
-  EXPECT_EQ(r.err, "error: --ecosystem is required (see extdeps --help)\n");
+  EXPECT_EQ(r.err, "error: --ecosystem is required (see extdeps help)\n");
   r = run({"mappings", "export", "pep804", "--ecosystem", "gentoo"});
   EXPECT_EQ(r.rc, 2);
   EXPECT_EQ(r.err.rfind("error: no mapping table for ecosystem 'gentoo' (known: ", 0), 0u) << r.err;

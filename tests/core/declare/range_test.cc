@@ -84,7 +84,10 @@ TEST(Range, Errors) {
   EXPECT_EQ(range_error("~=2"), "'~=' needs at least two release numbers (like ~=2.2), got '~=2' in '~=2'");
   EXPECT_EQ(range_error("===1.0"),
             "'===' (arbitrary equality) is not supported in version ranges, in '===1.0' (use '==')");
-  EXPECT_EQ(range_error("=>1.0"), "expected a PEP 440 version, got '=>1.0' in '=>1.0'");
+  EXPECT_EQ(range_error("=>1.0"), "expected a PEP 440 version, got '=>1.0' in '=>1.0' (did you mean '>=1.0'?)");
+  EXPECT_EQ(range_error("=<2"), "expected a PEP 440 version, got '=<2' in '=<2' (did you mean '<=2'?)");
+  EXPECT_EQ(range_error("=1.2"), "expected a PEP 440 version, got '=1.2' in '=1.2' (did you mean '==1.2'?)");
+  EXPECT_EQ(range_error(">=1,<<3"), "expected a PEP 440 version after '<', got '<3' in '>=1,<<3' (did you mean '<3'?)");
 }
 
 // Found by tests/fuzz (range harness): a '~=' range under the length limit rendered over it, so
