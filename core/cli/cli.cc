@@ -341,7 +341,8 @@ struct CommandLine {
   std::optional<MappingsCommand> mappings;
   bool quiet = false, verbose = false;
   std::string color = "auto";
-  CLI::App* help_cmd;
+  CLI::App *help_cmd, *search_cmd;
+  ShowOptions search_options;
   std::vector<std::string> help_words;
 };
 
@@ -371,8 +372,8 @@ CommandLine::CommandLine(const std::string& named) {
   env_cmd = app.add_subcommand("env", "what a build needs to find the needs that are met");
   if (gets_options("env")) add_common(env_cmd, Command::env, ro);
   add_command_option(*env_cmd, Command::env, "format", env_format);
-  show = app.add_subcommand("show", "a DepURL's mappings and candidates here");
-  show->add_option("depurl", so.request.depurl, "e.g. dep:generic/libxml2")->required();
+  show = app.add_subcommand("show", "a DepURL's mappings and candidates here, or the ids that name a package");
+  show->add_option("depurl", so.request.depurl, "e.g. dep:generic/libxml2, or a package name: libpq-dev")->required();
   add_command_option(*show, Command::show, "json", so.json);
   add_command_option(*show, Command::show, "manager", so.request.managers);
   add_command_option(*show, Command::show, "mapping-dir", so.request.mapping_dirs);
@@ -387,6 +388,13 @@ CommandLine::CommandLine(const std::string& named) {
     add_command_option(*show, Command::show, "extend-mapping", so.request.sources.extend_mappings);
     add_provider_options(show, so.request.sources);
   }
+  search_cmd = app.add_subcommand("search", "the ids whose id, aliases, package names or notes hold a word");
+  search_cmd->add_option("word", search_options.request.depurl, "e.g. postgres")->required();
+  add_command_option(*search_cmd, Command::search, "json", search_options.json);
+  add_command_option(*search_cmd, Command::search, "mapping-dir", search_options.request.mapping_dirs);
+  add_command_option(*search_cmd, Command::search, "use-mapping", search_options.request.sources.use_mappings);
+  add_command_option(*search_cmd, Command::search, "patch-mapping", search_options.request.sources.patch_mappings);
+  add_command_option(*search_cmd, Command::search, "extend-mapping", search_options.request.sources.extend_mappings);
   auto* version_cmd = app.add_subcommand("version", "version tools for maintainers");
   version_cmd->require_subcommand(1);
   compare = version_cmd->add_subcommand("compare", "print <, = or > for two versions");
@@ -470,6 +478,7 @@ int CommandLine::dispatch(Context& ctx, std::ostream& out, std::ostream& err) {
   if (*install) return cmd_install(ctx, ro, yes, dry_run, allow_removals, out, err);
   if (*env_cmd) return cmd_env(ctx, ro, ro.json ? "json" : env_format, out, err);
   if (*show) return cmd_show(ctx, so, out, err);
+  if (*search_cmd) return cmd_search(ctx, search_options, out, err);
   if (*compare) return cmd_version_compare(scheme, va, vb, out, err);
   if (*config_cmd) return cmd_config(ctx, config_path, config_variables, config_json, out, err);
   if (*detect_cmd) {

@@ -1,6 +1,7 @@
 #include "core/cli/show_command.h"
 #include "core/cli/fail.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include "core/json/document.h"
@@ -16,9 +17,97 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
   return out;
 }
 
+nlohmann::json found_json(const engine::Found& f) {
+  nlohmann::json j{{"ecosystem", f.ecosystem}, {"id", f.id}, {"field", f.field}, {"text", f.text}, {"where", f.where}};
+  j["release"] = f.release.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.release);
+  return j;
+}
+
+std::string field_text(const engine::Found& f) { return f.field + (f.release.empty() ? "" : " on " + f.release); }
+
+// `show PACKAGE`: the ids whose entries name it, one line per table's entry.
+int show_package(Context& ctx, const ShowOptions& o, std::ostream& out, std::ostream& err) {
+  const std::string& name = o.request.depurl;
+  auto found = engine::find_in_tables(ctx, o.request, name, true);
+  if (!found.ok()) return fail(err, found.error(), o.json ? &out : nullptr);
+  if (o.json) {
+    nlohmann::json j{{"package", name}, {"named_by", nlohmann::json::array()}};
+    for (const auto& f : *found) j["named_by"].push_back(found_json(f));
+    out << extdeps::json::dump(j, 2) << '\n';
+  } else if (!found->empty()) {
+    out << name << " is named by:\n";
+    // One line per (ecosystem, id): its categories and releases together.
+    for (std::size_t i = 0; i < found->size(); ++i) {
+      const auto& f = (*found)[i];
+      bool seen = false;
+      for (std::size_t k = 0; k < i; ++k)
+        seen = seen || ((*found)[k].ecosystem == f.ecosystem && (*found)[k].id == f.id);
+      if (seen) continue;
+      std::vector<std::string> fields;
+      for (std::size_t k = i; k < found->size(); ++k)
+        if ((*found)[k].ecosystem == f.ecosystem && (*found)[k].id == f.id) fields.push_back(field_text((*found)[k]));
+      out << "  " << f.ecosystem << ": " << f.id << " (" << joined(fields, ", ") << ")  " << f.where << '\n';
+    }
+  }
+  if (found->empty()) {
+    Error e = bad_input("no mapping table names a package or module '" + name + "' (a DepURL is written " +
+                        "dep:TYPE/NAME; extdeps search " + name + " looks for it anywhere)");
+    e.code = ExitCode::unsatisfied;
+    e.what = name;
+    e.hint = "extdeps search " + name;
+    if (!o.json) return fail(err, e);
+    return static_cast<int>(e.code);
+  }
+  return 0;
+}
+
 }  // namespace
 
+int cmd_search(Context& ctx, const ShowOptions& o, std::ostream& out, std::ostream& err) {
+  const std::string& word = o.request.depurl;
+  if (word.empty()) return fail(err, bad_input("search needs a word"));
+  auto found = engine::find_in_tables(ctx, o.request, word, false);
+  if (!found.ok()) return fail(err, found.error(), o.json ? &out : nullptr);
+  if (o.json) {
+    nlohmann::json j{{"word", word}, {"found", nlohmann::json::array()}};
+    for (const auto& f : *found) j["found"].push_back(found_json(f));
+    out << extdeps::json::dump(j, 2) << '\n';
+    return found->empty() ? 1 : 0;
+  }
+  // Grouped by id, in the order the tables hold them; an id that matches by itself says in
+  // which tables it is.
+  std::vector<std::string> ids;
+  for (const auto& f : *found)
+    if (std::find(ids.begin(), ids.end(), f.id) == ids.end()) ids.push_back(f.id);
+  for (const auto& id : ids) {
+    out << id << '\n';
+    std::vector<std::string> in;
+    for (const auto& f : *found)
+      if (f.id == id && f.field == "id") in.push_back(f.ecosystem);
+    if (!in.empty()) out << "  in: " << joined(in, ", ") << '\n';
+    // One line per ecosystem and name: `debian: libpq-dev (build, host)`.
+    for (std::size_t i = 0; i < found->size(); ++i) {
+      const auto& f = (*found)[i];
+      auto same = [&](const engine::Found& g) {
+        return g.id == id && g.field != "id" && g.ecosystem == f.ecosystem && g.text == f.text;
+      };
+      if (!same(f) || std::any_of(found->begin(), found->begin() + static_cast<std::ptrdiff_t>(i), same)) continue;
+      std::vector<std::string> fields;
+      for (std::size_t k = i; k < found->size(); ++k)
+        if (same((*found)[k])) fields.push_back(field_text((*found)[k]));
+      out << "  " << f.ecosystem << ": " << f.text << " (" << joined(fields, ", ") << ")\n";
+    }
+  }
+  if (found->empty()) {
+    err << "extdeps: nothing in the mapping tables holds '" << word << "'\n";
+    return 1;
+  }
+  return 0;
+}
+
 int cmd_show(Context& ctx, const ShowOptions& o, std::ostream& out, std::ostream& err) {
+  // A word that is no DepURL (no scheme): a native package name to go back from.
+  if (o.request.depurl.find(':') == std::string::npos) return show_package(ctx, o, out, err);
   engine::ShowRequest request = o.request;
   request.use_cache = !o.no_cache;
   auto shown = engine::show(ctx, request);

@@ -38,7 +38,8 @@ constexpr std::string_view kCommandWords[] = {"",
                                               "mappings verify",
                                               "mappings import pep804",
                                               "mappings import rosdep",
-                                              "mappings export pep804"};
+                                              "mappings export pep804",
+                                              "search"};
 static_assert(std::size(kCommandWords) == static_cast<std::size_t>(Command::count));
 
 // resolve's --format names: core's, then the environment files the providers render.
@@ -179,7 +180,8 @@ constexpr CommandOption kTable[] = {
     {.name = "json", .commands = kPlanning, .help = "print JSON (schema/plan.schema.json)"},
     {.name = "json", .commands = bit(C::detect), .help = "print JSON (schema/detect.schema.json)"},
     {.name = "json",
-     .commands = bit(C::show) | bit(C::providers) | bit(C::config) | bit(C::debug_replay) | bit(C::mappings_coverage),
+     .commands = bit(C::show) | bit(C::providers) | bit(C::config) | bit(C::debug_replay) | bit(C::mappings_coverage) |
+                 bit(C::search),
      .help = "print JSON"},
     {.name = "explain", .commands = kPlanning, .help = "say what was considered and why"},
     {.name = "no-cache",
@@ -198,27 +200,27 @@ constexpr CommandOption kTable[] = {
     {.name = "mapping-dir",
      .value_name = "DIR",
      .commands = kSources | bit(C::mappings_lint) | bit(C::mappings_coverage) | bit(C::mappings_verify) |
-                 bit(C::mappings_export_pep804),
+                 bit(C::mappings_export_pep804) | bit(C::search),
      .request = {.list = field<&Request::mapping_dirs>},
      .library = {.list = &Api::mapping_dirs},
      .help = "extra mapping tables folder (repeatable)"},
     {.name = "use-mapping",
      .value_name = "FILE",
-     .commands = kSources,
+     .commands = kSources | bit(C::search),
      .request = {.list = source<&SourceOptions::use_mappings>},
      .library = {.list = &Api::use_mappings},
      .help = "use this mapping table (.toml) or PEP 804 mapping file (.json), as [ECOSYSTEM=]FILE, instead of the "
              "ecosystem's own (repeatable)"},
     {.name = "patch-mapping",
      .value_name = "FILE",
-     .commands = kSources,
+     .commands = kSources | bit(C::search),
      .request = {.list = source<&SourceOptions::patch_mappings>},
      .library = {.list = &Api::patch_mappings},
      .help = "replace the entries this mapping file ([ECOSYSTEM=]FILE) names in the ecosystem's table and add the "
              "others (repeatable)"},
     {.name = "extend-mapping",
      .value_name = "FILE",
-     .commands = kSources,
+     .commands = kSources | bit(C::search),
      .request = {.list = source<&SourceOptions::extend_mappings>},
      .library = {.list = &Api::extend_mappings},
      .help = "add the packages of this mapping file ([ECOSYSTEM=]FILE) after the ecosystem table's own, as more "

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -584,6 +585,57 @@ Result<Planned> plan(Context& ctx, const Request& o) {
     p.environment_file = std::move(*text);
   }
   return p;
+}
+
+namespace {
+
+std::string lowered(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<Found>> find_in_tables(Context& ctx, const ShowRequest& o, std::string_view word, bool package) {
+  ctx.set_options(std::nullopt);
+  plugin::discover(ctx);
+  if (!o.cache_dir.empty()) ctx.set_cache_dir(o.cache_dir);
+  auto settings = settings_for(ctx, "", o.managers, o.mapping_dirs, o.sources);
+  if (!settings.ok()) return settings.error();
+  config::apply_to(ctx, *settings);
+  auto tables = tables_for(ctx, *settings);
+  if (!tables.ok()) return tables.error();
+  const std::string needle = lowered(word);
+  auto hit = [&](std::string_view text) {
+    return package ? text == word : lowered(text).find(needle) != std::string::npos;
+  };
+  std::vector<Found> found;
+  for (const auto& t : tables->tables)
+    for (const auto& e : t.entries) {
+      auto add = [&](std::string field, std::string release, const std::string& text) {
+        for (const auto& f : found)  // a name listed in several categories' fallback: once per field
+          if (f.ecosystem == t.ecosystem && f.id == e.id && f.field == field && f.release == release && f.text == text)
+            return;
+        found.push_back({t.ecosystem, e.id, std::move(field), std::move(release), text, e.where.str()});
+      };
+      auto packages = [&](const std::map<Category, std::vector<mapping::Alternative>>& by, const std::string& rel) {
+        for (const auto& [c, alternatives] : by)
+          for (const auto& a : alternatives)
+            for (const auto& p : a.packages)
+              if (hit(p)) add(std::string(category_name(c)), rel, p);
+      };
+      if (!package && hit(e.id)) add("id", "", e.id);
+      if (!package)
+        for (const auto& a : e.aliases)
+          if (hit(a)) add("alias", "", a);
+      packages(e.by_category, "");
+      for (const auto& m : e.modules)
+        if (hit(m)) add("pkg-config", "", m);
+      for (const auto& r : e.releases) packages(r.by_category, r.release);
+      if (!package && !e.note.empty() && hit(e.note)) add("note", "", e.note);
+    }
+  return found;
 }
 
 Result<Shown> show(Context& ctx, const ShowRequest& o) {

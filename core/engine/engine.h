@@ -134,4 +134,21 @@ struct Shown {
 
 Result<Shown> show(Context& ctx, const ShowRequest& request);
 
+// A place in a mapping table where a word was found (`extdeps show PACKAGE`, `extdeps search`).
+struct Found {
+  std::string ecosystem;
+  std::string id;       // the entry's id
+  std::string field;    // "host", "run", "build", "pkg-config", "id", "alias", "note"
+  std::string release;  // the [id.release.X] table it is in; empty: the entry's own names
+  std::string text;     // what matched: the package, the alias, the note
+  std::string where;    // file:line:col of the entry
+};
+
+// The tables' entries that name `word`, every table the settings load (ShowRequest's managers,
+// mapping folders, overrides; its depurl is not read), every release. `package`: a native
+// package or pkg-config module spelled exactly so (`show libpq-dev`); else `word` anywhere,
+// ignoring case, in ids, aliases, package and module names and notes (`search`).
+Result<std::vector<Found>> find_in_tables(Context& ctx, const ShowRequest& request, std::string_view word,
+                                          bool package);
+
 }  // namespace extdeps::engine
