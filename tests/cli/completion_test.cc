@@ -211,8 +211,8 @@ TEST_F(CompletionTest, ZshOffersTheSame) {
   EXPECT_TRUE(command_output("zsh -n " + script("zsh")).has_value());
   EXPECT_EQ(zsh("extdeps res"),
             (std::set<std::string>{"resolve", "check", "install", "env", "show", "version", "detect", "cache",
-                                   "providers", "config", "debug", "mappings", "completion", "manual",
-                                   "help"}));  // zsh filters what it is handed
+                                   "providers", "config", "debug", "mappings", "completion", "manual", "help",
+                                   "search"}));  // zsh filters what it is handed
   EXPECT_EQ(zsh("extdeps mappings import "), (std::set<std::string>{"pep804", "rosdep"}));
   EXPECT_EQ(zsh("extdeps resolve --format "), resolve_formats());
   EXPECT_EQ(zsh("extdeps check --category host,r"), (std::set<std::string>{"host,build", "host,host", "host,run"}));
