@@ -17,6 +17,7 @@
 #include "core/fetch/options.h"
 #include "core/json/document.h"
 #include "core/mapping/coverage.h"
+#include "core/mapping/diff.h"
 #include "core/mapping/lint.h"
 #include "core/mapping/mapping.h"
 #include "core/mapping/names.h"
@@ -82,6 +83,7 @@ struct MappingsCommand::Impl {
   CLI::App* import_pep804 = nullptr;
   CLI::App* import_rosdep = nullptr;
   CLI::App* export_pep804 = nullptr;
+  CLI::App* diff = nullptr;
 
   std::vector<std::string> mapping_dirs;
   std::vector<std::string> paths;
@@ -98,6 +100,7 @@ struct MappingsCommand::Impl {
   std::string output;
   std::string known_ecosystems;
   std::string mapping_url;
+  std::string table_a, table_b;
 
   int run_lint(const Context& ctx, std::ostream& out, std::ostream& err);
   int run_coverage(const Context& ctx, std::ostream& out, std::ostream& err);
@@ -105,11 +108,13 @@ struct MappingsCommand::Impl {
   int run_import_pep804(std::ostream& out, std::ostream& err);
   int run_import_rosdep(std::ostream& out, std::ostream& err);
   int run_export(const Context& ctx, std::ostream& out, std::ostream& err);
+  int run_diff(std::ostream& out, std::ostream& err);
 };
 
 MappingsCommand::MappingsCommand(CLI::App& app) : impl_(std::make_unique<Impl>()) {
   Impl& o = *impl_;
-  o.group = app.add_subcommand("mappings", "tools for the mapping tables: lint, coverage, verify, import, export");
+  o.group =
+      app.add_subcommand("mappings", "tools for the mapping tables: lint, coverage, verify, diff, import, export");
   o.group->require_subcommand(1);
   auto dirs = [&o](CLI::App* c, Command command) { add_command_option(*c, command, "mapping-dir", o.mapping_dirs); };
 
@@ -138,6 +143,12 @@ MappingsCommand::MappingsCommand(CLI::App& app) : impl_(std::make_unique<Impl>()
   add_command_option(*o.verify, verify, "offline", o.offline);
   add_command_option(*o.verify, verify, "cache-dir", o.cache_dir);
   dirs(o.verify, verify);
+
+  o.diff =
+      o.group->add_subcommand("diff", "what changes from table A to table B, entry by entry (exit 1 when they differ)");
+  o.diff->add_option("A", o.table_a, "the table before")->required();
+  o.diff->add_option("B", o.table_b, "the table after")->required();
+  add_command_option(*o.diff, Command::mappings_diff, "json", o.json);
 
   auto* import = o.group->add_subcommand("import", "write a mapping table from another format");
   import->require_subcommand(1);
@@ -173,6 +184,7 @@ int MappingsCommand::run(Context& ctx, std::ostream& out, std::ostream& err) {
   if (*o.import_pep804) return o.run_import_pep804(out, err);
   if (*o.import_rosdep) return o.run_import_rosdep(out, err);
   if (*o.export_pep804) return o.run_export(ctx, out, err);
+  if (*o.diff) return o.run_diff(out, err);
   return 2;
 }
 
@@ -320,6 +332,19 @@ int MappingsCommand::Impl::run_export(const Context& ctx, std::ostream& out, std
   if (known) written = emit(known->dump(2) + "\n", known_ecosystems, out);
   if (!written) return fail(err, written.error());
   return 0;
+}
+
+// Like diff(1): 0 when the tables map every id alike, 1 when they differ, 2 on bad input.
+int MappingsCommand::Impl::run_diff(std::ostream& out, std::ostream& err) {
+  std::ostream* json_out = json ? &out : nullptr;
+  auto a = mapping::load_table(table_a);
+  if (!a) return fail(err, a.error(), json_out);
+  auto b = mapping::load_table(table_b);
+  if (!b) return fail(err, b.error(), json_out);
+  auto d = mapping::diff(*a, *b);
+  if (json) out << extdeps::json::dump(mapping::diff_json(d), 2) << '\n';
+  else mapping::print_diff(d, out);
+  return d.empty() ? 0 : 1;
 }
 
 }  // namespace extdeps::cli

@@ -39,6 +39,7 @@ constexpr std::string_view kCommandWords[] = {"",
                                               "mappings import pep804",
                                               "mappings import rosdep",
                                               "mappings export pep804",
+                                              "mappings diff",
                                               "search"};
 static_assert(std::size(kCommandWords) == static_cast<std::size_t>(Command::count));
 
@@ -181,7 +182,7 @@ constexpr CommandOption kTable[] = {
     {.name = "json", .commands = bit(C::detect), .help = "print JSON (schema/detect.schema.json)"},
     {.name = "json",
      .commands = bit(C::show) | bit(C::providers) | bit(C::config) | bit(C::debug_replay) | bit(C::mappings_coverage) |
-                 bit(C::search),
+                 bit(C::mappings_diff) | bit(C::search),
      .help = "print JSON"},
     {.name = "explain", .commands = kPlanning, .help = "say what was considered and why"},
     {.name = "no-cache",

@@ -50,6 +50,7 @@ enum class Command : unsigned {
   mappings_import_pep804,
   mappings_import_rosdep,
   mappings_export_pep804,
+  mappings_diff,
   search,
   count
 };
