@@ -20,6 +20,7 @@
 #include "core/mapping/diff.h"
 #include "core/mapping/lint.h"
 #include "core/mapping/mapping.h"
+#include "core/mapping/merge.h"
 #include "core/mapping/names.h"
 #include "core/mapping/pep804.h"
 #include "core/mapping/rosdep.h"
@@ -101,6 +102,10 @@ struct MappingsCommand::Impl {
   std::string known_ecosystems;
   std::string mapping_url;
   std::string table_a, table_b;
+  std::string merge_into;
+  bool dry_run = false;
+
+  int write_import(const mapping::DraftTable& table, std::ostream& out, std::ostream& err);
 
   int run_lint(const Context& ctx, std::ostream& out, std::ostream& err);
   int run_coverage(const Context& ctx, std::ostream& out, std::ostream& err);
@@ -156,10 +161,14 @@ MappingsCommand::MappingsCommand(CLI::App& app) : impl_(std::make_unique<Impl>()
   o.import_pep804->add_option("file", o.file, "the mapping file")->required();
   add_command_option(*o.import_pep804, Command::mappings_import_pep804, "ecosystem", o.ecosystem);
   add_command_option(*o.import_pep804, Command::mappings_import_pep804, "output", o.output);
+  add_command_option(*o.import_pep804, Command::mappings_import_pep804, "merge-into", o.merge_into);
+  add_command_option(*o.import_pep804, Command::mappings_import_pep804, "dry-run", o.dry_run);
   o.import_rosdep = import->add_subcommand("rosdep", "from a rosdep YAML table, for one OS release");
   o.import_rosdep->add_option("file", o.file, "the rosdep file (e.g. rosdistro's rosdep/base.yaml)")->required();
   add_command_option(*o.import_rosdep, Command::mappings_import_rosdep, "os", o.os);
   add_command_option(*o.import_rosdep, Command::mappings_import_rosdep, "output", o.output);
+  add_command_option(*o.import_rosdep, Command::mappings_import_rosdep, "merge-into", o.merge_into);
+  add_command_option(*o.import_rosdep, Command::mappings_import_rosdep, "dry-run", o.dry_run);
 
   auto* exp = o.group->add_subcommand("export", "write a mapping table in another format");
   exp->require_subcommand(1);
@@ -278,9 +287,7 @@ int MappingsCommand::Impl::run_import_pep804(std::ostream& out, std::ostream& er
   auto r = mapping::import_pep804(file, ecosystem);
   if (!r) return fail(err, r.error());
   for (const auto& w : r->warnings) warn(err, w);
-  auto written = emit(mapping::write_table(r->table), output, out);
-  if (!written) return fail(err, written.error());
-  return 0;
+  return write_import(r->table, out, err);
 }
 
 int MappingsCommand::Impl::run_import_rosdep(std::ostream& out, std::ostream& err) {
@@ -289,7 +296,24 @@ int MappingsCommand::Impl::run_import_rosdep(std::ostream& out, std::ostream& er
   for (const auto& w : r->warnings) warn(err, w);
   err << "rosdep: " << r->keys << " keys; " << r->mapped << " mapped and " << r->unavailable << " not available for "
       << os << "; " << r->warnings.size() << " left out\n";
-  auto written = emit(mapping::write_table(r->table), output, out);
+  return write_import(r->table, out, err);
+}
+
+// The imported table written whole (-o, else stdout), or merged into --merge-into's table
+// (written there unless -o says elsewhere; --dry-run: the report alone, on stdout).
+int MappingsCommand::Impl::write_import(const mapping::DraftTable& table, std::ostream& out, std::ostream& err) {
+  if (merge_into.empty()) {
+    if (dry_run) return fail(err, bad_input("--dry-run goes with --merge-into TABLE"));
+    auto written = emit(mapping::write_table(table), output, out);
+    if (!written) return fail(err, written.error());
+    return 0;
+  }
+  auto merged = mapping::merge_into(merge_into, table);
+  if (!merged) return fail(err, merged.error());
+  for (const auto& w : merged->warnings) warn(err, w);
+  mapping::print_merge(*merged, merge_into, dry_run ? out : err);
+  if (dry_run) return 0;
+  auto written = emit(merged->text, output.empty() ? merge_into : output, out);
   if (!written) return fail(err, written.error());
   return 0;
 }

@@ -282,6 +282,9 @@ constexpr CommandOption kTable[] = {
              "replay DIR` solves it again)"},
     {.name = "yes", .short_name = "y", .commands = bit(C::install), .help = "do not ask"},
     {.name = "dry-run", .commands = bit(C::install), .help = "show the commands, run nothing"},
+    {.name = "dry-run",
+     .commands = bit(C::mappings_import_pep804) | bit(C::mappings_import_rosdep),
+     .help = "with --merge-into: print what the merge would add and keep, write nothing"},
     {.name = "allow-removals",
      .commands = bit(C::install),
      .help = "run a plan that removes installed packages (one that conflicts with a need's package) "
@@ -339,7 +342,12 @@ constexpr CommandOption kTable[] = {
      .short_name = "o",
      .value_name = "FILE",
      .commands = bit(C::mappings_import_pep804) | bit(C::mappings_import_rosdep),
-     .help = "write the table here (default: standard output)"},
+     .help = "write the table here (default: standard output; with --merge-into, that table)"},
+    {.name = "merge-into",
+     .value_name = "TABLE",
+     .commands = bit(C::mappings_import_pep804) | bit(C::mappings_import_rosdep),
+     .help = "add the ids this table lacks to it, keeping every entry it has as written, and report where the "
+             "import says otherwise"},
     {.name = "output",
      .short_name = "o",
      .value_name = "FILE",

@@ -25,10 +25,13 @@ std::string describe_rule(const VersionRule& r) {
   return s;
 }
 
-// The version rules of one category's alternatives, in order ("" when there is none).
+// The version rules of one category's alternatives, in order, or the one rule they share ("" when
+// there is no alternative).
 std::string describe_rules(const std::vector<Alternative>& alternatives) {
   std::vector<std::string> rules;
   for (const auto& a : alternatives) rules.push_back(describe_rule(a.version));
+  if (std::all_of(rules.begin(), rules.end(), [&](const std::string& r) { return r == rules.front(); }))
+    rules.resize(std::min<std::size_t>(rules.size(), 1));
   return join(rules, " | ");
 }
 
@@ -75,8 +78,10 @@ void compare_categories(std::vector<FieldChange>& out, const std::string& prefix
   for (Category c : {Category::build, Category::host, Category::run}) {
     compare(out, prefix + std::string(category_name(c)), describe_alternatives(of(a, c)),
             describe_alternatives(of(b, c)));
-    rules_a.push_back(describe_rules(of(a, c)));
-    rules_b.push_back(describe_rules(of(b, c)));
+    // A rule matters where both sides have packages: the packages' line says the rest.
+    const bool both = !of(a, c).empty() && !of(b, c).empty();
+    rules_a.push_back(both ? describe_rules(of(a, c)) : "");
+    rules_b.push_back(both ? describe_rules(of(b, c)) : "");
     components_a.push_back(describe_components(of(a, c)));
     components_b.push_back(describe_components(of(b, c)));
   }
