@@ -80,6 +80,7 @@ int print_outcome(const Context& ctx, const engine::Planned& p, const RunOptions
   } else {
     out << "extdeps: " << printable_text(p.declaration_path) << " on " << printable_text(p.host_text) << '\n' << '\n';
     plan::TextOptions t;
+    t.colour = style().plan_colour;
     t.explain = o.explain;
     t.sudo = sudo_for(ctx);
     plan::print_text(p.outcome, t, out);
@@ -126,6 +127,7 @@ int cmd_check(Context& ctx, RunOptions& o, std::ostream& out, std::ostream& err)
   out << "missing: " << missing << " of " << p->outcome.requirements.size() << " needs of "
       << printable_text(p->declaration_path) << " are not met\n\n";
   plan::TextOptions t;
+  t.colour = style().plan_colour;
   t.explain = o.explain;
   t.show_satisfied = false;
   t.sudo = sudo_for(ctx);
@@ -521,9 +523,10 @@ Style style_of(const Context& ctx, const std::vector<std::string>& args) {
   }
   const auto no_color = ctx.env("NO_COLOR");
   const auto term = ctx.env("TERM");
-  const bool colour = color == "always" || (color == "auto" && ctx.stderr_is_terminal() &&
-                                            !(no_color && !no_color->empty()) && !(term && *term == "dumb"));
-  return {.colour = colour, .quiet = quiet};
+  const bool allowed = !(no_color && !no_color->empty()) && !(term && *term == "dumb");
+  const bool colour = color == "always" || (color == "auto" && ctx.stderr_is_terminal() && allowed);
+  const bool plan_colour = color == "always" || (color == "auto" && ctx.stdout_is_terminal() && allowed);
+  return {.colour = colour, .plan_colour = plan_colour, .quiet = quiet};
 }
 
 // A parse error in extdeps's own style, not CLI11's banner (docs/exit-codes.md: 2 is usage),

@@ -13,8 +13,9 @@
 namespace extdeps::cli {
 
 struct Style {
-  bool colour = false;  // "error:" red, "warning:" yellow (ANSI SGR)
-  bool quiet = false;   // no warnings or notes
+  bool colour = false;       // "error:" red, "warning:" yellow (ANSI SGR), on stderr
+  bool plan_colour = false;  // a plan for people on stdout: each need's status, its warnings and errors
+  bool quiet = false;        // no warnings or notes
 };
 void set_style(Style s);
 const Style& style();

@@ -145,7 +145,8 @@ constexpr CommandOption kTable[] = {
     {.name = "color",
      .value_name = "WHEN",
      .commands = bit(C::global),
-     .help = "colour errors and warnings: auto (on a terminal, unless NO_COLOR is set), always or never",
+     .help = "colour errors, warnings and a plan's statuses: auto (on a terminal, unless NO_COLOR is set or TERM is "
+             "dumb), always or never",
      .values =
          [] {
            return std::vector<std::string>{"auto", "always", "never"};

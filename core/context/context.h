@@ -80,6 +80,9 @@ class Context {
   // Whether stderr is a terminal, so that downloads draw a progress line there. Set by main().
   bool stderr_is_terminal() const { return stderr_is_terminal_; }
   void set_stderr_is_terminal(bool yes) { stderr_is_terminal_ = yes; }
+  // Whether stdout is a terminal, so that a plan for people is coloured there. Set by main().
+  bool stdout_is_terminal() const { return stdout_is_terminal_; }
+  void set_stdout_is_terminal(bool yes) { stdout_is_terminal_ = yes; }
   // The extdeps binary itself, for work done in a child process (the driver probe). Set by main();
   // empty in a library or test process, which then does no such work.
   const std::string& self_exe() const { return self_exe_; }
@@ -110,6 +113,7 @@ class Context {
   std::istream* input_ = nullptr;
   bool is_root_ = false;
   bool stderr_is_terminal_ = false;
+  bool stdout_is_terminal_ = false;
   std::string self_exe_;
   Uname uname_;
   std::shared_ptr<std::vector<std::string>> warnings_ = std::make_shared<std::vector<std::string>>();

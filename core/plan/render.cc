@@ -138,9 +138,19 @@ std::string packages_text(const RequirementOutcome& r) {
   return out;
 }
 
+constexpr std::string_view kGreen = "\x1b[32m", kCyan = "\x1b[36m", kRed = "\x1b[1;31m", kYellow = "\x1b[1;33m";
+
+std::string_view status_colour(Status s) {
+  return s == Status::satisfied ? kGreen : s == Status::planned ? kCyan : kRed;
+}
+
 }  // namespace
 
 void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
+  // ANSI SGR: the words stay as they are, so the columns are counted without the codes.
+  auto paint = [&opt](std::string_view word, std::string_view sgr) {
+    return opt.colour ? std::string(sgr) + std::string(word) + "\x1b[0m" : std::string(word);
+  };
   auto tag = [](const RequirementOutcome& r) {
     return printable_text("[" + std::string(category_name(r.requirement.category)) +
                           (r.requirement.group ? ", " + *r.requirement.group : "") + "]");
@@ -155,8 +165,8 @@ void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
     std::string label(status_name(r.status));
     std::string req = requirement_text(r);
     std::string t = tag(r);
-    out << "  " << label << std::string(14 - std::min<size_t>(13, label.size()), ' ') << req
-        << std::string(width + 2 - req.size(), ' ') << t << std::string(tag_width + 2 - t.size(), ' ');
+    out << "  " << paint(label, status_colour(r.status)) << std::string(14 - std::min<size_t>(13, label.size()), ' ')
+        << req << std::string(width + 2 - req.size(), ' ') << t << std::string(tag_width + 2 - t.size(), ' ');
     if (r.status == Status::satisfied || r.status == Status::planned) out << printable_text(packages_text(r));
     else out << printable_text(r.message);
     if (!r.guess.empty() && (r.status == Status::satisfied || r.status == Status::planned))
@@ -185,11 +195,11 @@ void print_text(const Outcome& o, const TextOptions& opt, std::ostream& out) {
       out << "  " << removal_text(r) << (r.needs.empty() ? "" : "; for " + printable_text(join(r.needs, ", "))) << '\n';
   }
   if (!o.warnings.empty()) out << '\n';
-  for (const auto& w : o.warnings) out << "warning: " << printable_text(w) << '\n';
+  for (const auto& w : o.warnings) out << paint("warning:", kYellow) << ' ' << printable_text(w) << '\n';
   if (!o.problems.empty()) {
     out << '\n';
     for (const auto& p : o.problems) {
-      out << "error: " << printable_text(p.message) << '\n';
+      out << paint("error:", kRed) << ' ' << printable_text(p.message) << '\n';
       if (opt.explain)
         for (const auto& d : p.details) out << "  - " << printable_text(d) << '\n';
     }

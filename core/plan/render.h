@@ -20,6 +20,9 @@ struct TextOptions {
   bool explain = false;  // candidates and every problem detail
   bool show_satisfied = true;
   std::string sudo;  // "sudo" when steps need elevation and we are not root
+  // ANSI colour (a terminal, --color): satisfied green, planned cyan, a need not met red,
+  // "warning:" yellow, "error:" red. The columns line up as without it.
+  bool colour = false;
 };
 void print_text(const Outcome& outcome, const TextOptions& options, std::ostream& out);
 

@@ -70,5 +70,25 @@ TEST_F(CliTest, AWarmRunSaysWhatAColdRunSays) {
   }
 }
 
+// --color auto (the default) colours a plan where stdout is a terminal, unless NO_COLOR is set
+// (no-color.org: any non-empty value) or TERM is dumb; a pipe gets none.
+TEST_F(CliTest, APlanIsColouredOnATerminalUnlessNoColorOrADumbTerminal) {
+  EXTDEPS_NEEDS_PROVIDER("apt");
+  write_project("extdeps.toml", "[external]\nhost-requires = [\"dep:generic/libxml2@>=2.9\"]\n");
+  const std::string planned = "\x1b[36mplanned\x1b[0m       dep:generic/libxml2";
+  EXPECT_EQ(run({"resolve", project_}).out.find('\x1b'), std::string::npos);
+  stdout_is_terminal_ = true;
+  auto coloured = run({"resolve", project_});
+  EXPECT_EQ(coloured.rc, 0) << coloured.err;
+  EXPECT_NE(coloured.out.find(planned), std::string::npos) << coloured.out;
+  for (const auto& env : std::vector<std::map<std::string, std::string>>{{{"NO_COLOR", "1"}}, {{"TERM", "dumb"}}}) {
+    auto plain = run({"resolve", project_}, env);
+    EXPECT_EQ(plain.rc, 0) << plain.err;
+    EXPECT_EQ(plain.out.find('\x1b'), std::string::npos) << plain.out;
+    EXPECT_NE(plain.out.find("  planned       dep:generic/libxml2"), std::string::npos) << plain.out;
+  }
+  EXPECT_EQ(run({"--color", "never", "resolve", project_}).out.find('\x1b'), std::string::npos);
+}
+
 }  // namespace
 }  // namespace extdeps

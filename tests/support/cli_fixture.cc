@@ -35,6 +35,7 @@ CliRun CliFixture::run(std::vector<std::string> args, std::map<std::string, std:
   env.emplace("PKG_CONFIG_LIBDIR", "");
   auto ctx = Context::for_test(root_, env);
   ctx.set_cache_dir(cache_);
+  ctx.set_stdout_is_terminal(stdout_is_terminal_);
   ctx.set_command_runner([this](const std::vector<std::string>& argv) {
     commands_.push_back(argv);
     return exit_status_;

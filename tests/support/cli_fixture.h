@@ -28,6 +28,7 @@ class CliFixture : public ::testing::Test {
   std::string root_, project_, cache_;
   std::vector<std::vector<std::string>> commands_;
   int exit_status_ = 0;
+  bool stdout_is_terminal_ = false;  // what main() would learn from isatty(1)
 };
 
 }  // namespace extdeps::test
