@@ -42,6 +42,8 @@ CORE = {
     "libcurl-devel": ("0", "8.9.1", "2.fc41", "x86_64", ["libcurl = 8.9.1-2.fc41"], ["pkgconfig(libcurl) = 8.9.1"], []),
     "sqlite-libs": ("0", "3.46.1", "1.fc41", "x86_64", ["zlib-ng-compat"], [], []),
     "sqlite": ("0", "3.46.1", "1.fc41", "x86_64", ["sqlite-libs = 3.46.1-1.fc41", "(readline or libedit)"], [], ["/usr/bin/sqlite3"]),
+    "sqlite-devel": ("0", "3.46.1", "1.fc41", "x86_64", ["sqlite-libs = 3.46.1-1.fc41"],
+                     ["pkgconfig(sqlite3) = 3.46.1"], []),
     "readline": ("0", "8.2", "10.fc41", "x86_64", ["glibc"], [], []),
     "pkgconf": ("0", "2.3.0", "1.fc41", "x86_64", ["glibc"], [], []),
     "pkgconf-pkg-config": ("0", "2.3.0", "1.fc41", "x86_64", ["pkgconf = 2.3.0-1.fc41"],
