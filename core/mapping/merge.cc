@@ -33,6 +33,7 @@ std::vector<std::string> split_lines(const std::string& text) {
 // Where an entry whose [[id]] is on 1-based line `line` starts: above it, the comment lines
 // that touch it (a comment written over an entry belongs to it). 0-based.
 std::size_t start_of(const std::vector<std::string>& lines, int line) {
+  if (line < 1 || static_cast<std::size_t>(line) > lines.size()) return lines.size();
   std::size_t i = static_cast<std::size_t>(line - 1);
   while (i > 0 && !lines[i - 1].empty() && lines[i - 1][0] == '#') --i;
   return i;
@@ -56,6 +57,8 @@ std::string insert_entries(const std::string& text, const Table& curated,
     if (auto b = before.find(i); b != before.end()) out += b->second;
     out += lines[i] + "\n";
   }
+  // An entry whose place is unknown (no line) goes last, still whole.
+  if (auto b = before.find(lines.size()); b != before.end()) tail = "\n" + b->second + tail;
   return out + tail;
 }
 
